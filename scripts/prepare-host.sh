@@ -1,0 +1,243 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# prepare-host.sh - put a Linux machine into a quiet state for cyclebench, and
+# put it back exactly as it was afterwards.
+#
+#   scripts/prepare-host.sh              apply the safe fixes, remember the old values
+#   scripts/prepare-host.sh --restore    write the remembered values back
+#   scripts/restore-host.sh              the same as --restore
+#   scripts/prepare-host.sh --dry-run    say what would change, change nothing
+#
+# The safe fixes (the ones `cyclestat doctor` asks for that a reboot undoes):
+#
+#   cpufreq governor   .../cpu/cpufreq/policy*/scaling_governor   -> performance
+#   turbo (Intel)      .../cpu/intel_pstate/no_turbo               -> 1
+#   boost (acpi/AMD)   .../cpu/cpufreq/boost                       -> 0
+#   SMT                .../cpu/smt/control                         -> off
+#   NMI watchdog       /proc/sys/kernel/nmi_watchdog               -> 0
+#
+# A knob the machine lacks is skipped with a note. Only values this script
+# changes are recorded, in a state file (default /run/cyclebench/host.state:
+# /run is cleared at boot, as are the settings themselves). A second prepare
+# keeps the originals already recorded, so prepare, prepare, restore still ends
+# where the machine started. Restore turns SMT back on first: the governor of
+# an offline CPU's policy cannot be written.
+#
+# Options:
+#   --restore       restore the recorded values, then remove the state file
+#   --dry-run       print what would change; write nothing, not even the state
+#   --state FILE    the state file (default $ROOT/run/cyclebench/host.state)
+#   --root DIR      prefix for every /sys and /proc path (tests point it at a
+#                   fake tree); the environment variable CB_SYSROOT does the same
+#   -h, --help      this text
+#
+# Exit status: 0 done (knobs that are absent are not errors), 1 a write
+# failed (the state file is kept so that restore can be retried), 2 usage.
+#
+# POSIX sh only: it also runs under busybox ash, e.g. inside the QEMU guest.
+set -eu
+
+prog=prepare-host.sh
+
+usage() {
+	sed -n '3,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"
+}
+
+die_usage() {
+	echo "$prog: $1 (see $prog --help)" >&2
+	exit 2
+}
+
+mode=prepare
+dry=0
+root=${CB_SYSROOT:-}
+state=
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--restore) mode=restore ;;
+	--dry-run) dry=1 ;;
+	--state)
+		[ $# -ge 2 ] || die_usage "--state needs a FILE"
+		state=$2
+		shift
+		;;
+	--state=*) state=${1#--state=} ;;
+	--root)
+		[ $# -ge 2 ] || die_usage "--root needs a DIR"
+		root=$2
+		shift
+		;;
+	--root=*) root=${1#--root=} ;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	*) die_usage "unknown argument '$1'" ;;
+	esac
+	shift
+done
+
+root=${root%/}
+again=
+[ "$mode" = restore ] && again=--restore
+[ -n "$state" ] || state=$root/run/cyclebench/host.state
+if [ -n "$root" ] && [ ! -d "$root" ]; then
+	die_usage "--root '$root' is not a directory"
+fi
+cpu=$root/sys/devices/system/cpu
+
+if [ -z "$root" ] && [ "$dry" = 0 ] && [ "$(id -u)" != 0 ]; then
+	echo "$prog: writing /sys and /proc needs root; try: sudo $0 $again" >&2
+	exit 2
+fi
+
+failed=0
+
+note() {
+	echo "$prog: $*" >&2
+}
+
+# Write $2 into $1 (absolute path); a failure is reported and counted, never
+# fatal, so that the other knobs still get their turn.
+put() {
+	if (printf '%s\n' "$2" >"$1") 2>/dev/null; then
+		return 0
+	fi
+	note "FAILED to write '$2' to ${1#"$root"}"
+	failed=$((failed + 1))
+	return 1
+}
+
+# Has the state file a line for this (root-relative) path?
+recorded() {
+	[ -f "$state" ] && awk -v p="$1" '$1 == p { f = 1 } END { exit !f }' "$state"
+}
+
+# set_knob LABEL PATH WANT: set PATH to WANT, recording the old value the first
+# time this script changes it.
+set_knob() {
+	label=$1 path=$2 want=$3
+	rel=${path#"$root"}
+	if [ ! -e "$path" ]; then
+		return 0
+	fi
+	if ! read -r cur <"$path" 2>/dev/null; then
+		note "skip $label: cannot read $rel"
+		return 0
+	fi
+	if [ "$cur" = "$want" ]; then
+		echo "$label: $want (already)"
+		return 0
+	fi
+	if [ "$dry" = 1 ]; then
+		echo "$label: $cur -> $want (dry run: not changed)"
+		return 0
+	fi
+	if ! recorded "$rel"; then
+		mkdir -p "$(dirname "$state")"
+		printf '%s %s\n' "$rel" "$cur" >>"$state"
+	fi
+	if put "$path" "$want"; then
+		echo "$label: $cur -> $want"
+	fi
+}
+
+prepare_governors() {
+	found=0
+	for d in "$cpu"/cpufreq/policy*; do
+		[ -e "$d/scaling_governor" ] || continue
+		found=1
+		if [ -r "$d/scaling_available_governors" ] &&
+			! grep -qw performance "$d/scaling_available_governors"; then
+			note "skip governor of ${d##*/}: 'performance' is not in scaling_available_governors (driver $(cat "$d/scaling_driver" 2>/dev/null || echo unknown))"
+			continue
+		fi
+		set_knob "governor ${d##*/}" "$d/scaling_governor" performance
+	done
+	[ "$found" = 1 ] || note "skip governor: no cpufreq policies (no cpufreq driver, e.g. in a VM)"
+}
+
+prepare_smt() {
+	f=$cpu/smt/control
+	if [ ! -e "$f" ]; then
+		note "skip SMT: no ${f#"$root"} (kernel without SMT control)"
+		return 0
+	fi
+	read -r cur <"$f"
+	case $cur in
+	on | off) set_knob "SMT" "$f" off ;;
+	forceoff) echo "SMT: forceoff (already; set at boot)" ;;
+	*) note "skip SMT: control is '$cur' (nothing to switch)" ;;
+	esac
+}
+
+prepare() {
+	# Governors and turbo first: turning SMT off takes the siblings' policies
+	# offline, and an offline policy refuses writes.
+	prepare_governors
+	if [ -e "$cpu/intel_pstate/no_turbo" ]; then
+		set_knob "turbo (intel_pstate/no_turbo)" "$cpu/intel_pstate/no_turbo" 1
+	else
+		note "skip turbo: no intel_pstate/no_turbo (not intel_pstate)"
+	fi
+	if [ -e "$cpu/cpufreq/boost" ]; then
+		set_knob "boost (cpufreq/boost)" "$cpu/cpufreq/boost" 0
+	else
+		note "skip boost: no cpufreq/boost (driver has no boost switch)"
+	fi
+	prepare_smt
+	if [ -e "$root/proc/sys/kernel/nmi_watchdog" ]; then
+		set_knob "NMI watchdog" "$root/proc/sys/kernel/nmi_watchdog" 0
+	else
+		note "skip NMI watchdog: no /proc/sys/kernel/nmi_watchdog"
+	fi
+	if [ "$dry" = 0 ] && [ -f "$state" ]; then
+		note "previous values recorded in $state; undo with: scripts/restore-host.sh${root:+ --root $root}"
+	fi
+}
+
+# restore_line REL VALUE
+restore_line() {
+	path=$root$1
+	if [ ! -e "$path" ]; then
+		note "cannot restore $1: it no longer exists"
+		failed=$((failed + 1))
+		return 0
+	fi
+	read -r cur <"$path" 2>/dev/null || cur='?'
+	if [ "$dry" = 1 ]; then
+		echo "$1: $cur -> $2 (dry run: not changed)"
+	elif put "$path" "$2"; then
+		echo "$1: $cur -> $2"
+	fi
+}
+
+restore() {
+	if [ ! -f "$state" ]; then
+		echo "nothing to restore: no $state (prepare-host.sh changed nothing, or it was restored already)"
+		return 0
+	fi
+	# SMT first (siblings back online), then the rest in the order recorded.
+	while read -r rel val; do
+		case $rel in */smt/control) restore_line "$rel" "$val" ;; esac
+	done <"$state"
+	while read -r rel val; do
+		case $rel in */smt/control) ;; *) restore_line "$rel" "$val" ;; esac
+	done <"$state"
+	if [ "$dry" = 0 ] && [ "$failed" = 0 ]; then
+		rm -f "$state"
+	fi
+}
+
+case $mode in
+prepare) prepare ;;
+restore) restore ;;
+esac
+
+if [ "$failed" != 0 ]; then
+	note "$failed write(s) failed; the state file $state is kept: fix the cause (root? a knob locked by firmware?) and run $prog $again again"
+	exit 1
+fi
+exit 0

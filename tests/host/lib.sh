@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib.sh - the few helpers the host tests share. Sourced, never run.
+#
+# Every check prints one line: "ok - WHAT", "FAIL - WHAT: expected X, got Y"
+# or "skip - WHAT (why)". A test file ends with `summary`, whose last line is
+# "N passed, N failed, N skipped" and whose exit status is 1 on any failure;
+# tests/host/run.sh adds those lines up.
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+passed=0
+failed=0
+skipped=0
+
+pass() {
+	echo "ok - $1"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "FAIL - $1"
+	failed=$((failed + 1))
+}
+
+skip() {
+	echo "skip - $1"
+	skipped=$((skipped + 1))
+}
+
+# expect_eq WHAT EXPECTED GOT
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1: expected '$2', got '$3'"
+	fi
+}
+
+# expect_match WHAT PATTERN TEXT: TEXT has a line matching the grep -E PATTERN
+expect_match() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		pass "$1"
+	else
+		fail "$1: expected a line matching /$2/, got: $(printf '%s' "$3" | head -c 400 | tr '\n' '|')"
+	fi
+}
+
+# expect_no_match WHAT PATTERN TEXT
+expect_no_match() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		fail "$1: expected no line matching /$2/, got: $(printf '%s\n' "$3" | grep -E -- "$2" | head -n 3 | tr '\n' '|')"
+	else
+		pass "$1"
+	fi
+}
+
+# expect_file WHAT FILE EXPECTED-CONTENT
+expect_file() {
+	if [ ! -e "$2" ]; then
+		fail "$1: expected $2 to exist, got no such file"
+	else
+		expect_eq "$1" "$3" "$(cat "$2")"
+	fi
+}
+
+summary() {
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" = 0 ]
+}
+
+# The shells the scripts under test must run under: bash and busybox ash.
+# CB_TEST_SHELLS overrides (space-separated; "busybox" means "busybox sh").
+test_shells() {
+	for s in ${CB_TEST_SHELLS:-bash busybox}; do
+		case $s in
+		busybox) command -v busybox >/dev/null && echo busybox ;;
+		*) command -v "$s" >/dev/null && echo "$s" ;;
+		esac
+	done
+}
+
+# run_sh SHELL SCRIPT ARGS...: run a script under one of those shells.
+run_sh() {
+	_s=$1
+	shift
+	if [ "$_s" = busybox ]; then
+		busybox sh "$@"
+	else
+		"$_s" "$@"
+	fi
+}
