@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Timestamp primitives for cyclebench.
+ *
+ * Each helper is one short asm block, __always_inline, so that nothing but
+ * the fragment body sits between the two timestamps: no call, no retpoline
+ * or return thunk, no ftrace nop.
+ *
+ * Why the fences sit where they sit (Paoloni, "How to Benchmark Code
+ * Execution Times on Intel IA-32 and IA-64 Instruction Set Architectures",
+ * Intel, 2010):
+ *
+ *  - RDTSC is not ordered: the CPU may execute it before earlier
+ *    instructions finish or after later ones start.  At the start we put a
+ *    full serialising CPUID *before* it, so everything preceding the region
+ *    has retired before the clock is read.
+ *  - RDTSCP waits until all earlier instructions have executed before it
+ *    reads the clock, so at the stop it cannot run ahead of the body.  It
+ *    does not stop *later* instructions from starting early, hence the CPUID
+ *    after it: the code following the region cannot leak into it.
+ *  - Both RDTSC and RDTSCP return the count in EDX:EAX; CPUID clobbers EAX,
+ *    EBX, ECX and EDX.  The two halves are copied out inside the same asm
+ *    block and combined only after the stop, so no shift or or executes
+ *    inside the region.
+ *
+ * Where CPUID is a hypervisor exit (about 1.3k cycles on KVM, with a large
+ * variance) the "lfence" method replaces it with LFENCE, which on Intel and
+ * on AMD with the LFENCE_RDTSC setting the kernel enables waits for all
+ * earlier instructions to complete locally and keeps later ones from
+ * starting (the libjxl / highway timer sequence).
+ *
+ * Without RDTSCP (QEMU's qemu64 model, some VMs) RDTSCP must never execute:
+ * it is an invalid opcode there.  The "-nordtscp" variants use LFENCE; RDTSC
+ * at the stop, which gives the same ordering guarantee.
+ */
+#ifndef CYCLEBENCH_TIMING_H
+#define CYCLEBENCH_TIMING_H
+
+#include <linux/types.h>
+
+/**
+ * enum cb_method - how a sample is timed.
+ * @CB_PAOLONI: CPUID; RDTSC ... RDTSCP; CPUID (the default).
+ * @CB_LFENCE: LFENCE; RDTSC; LFENCE ... RDTSCP; LFENCE.
+ * @CB_PAOLONI_NORDTSCP: CPUID; RDTSC ... LFENCE; RDTSC; CPUID.
+ * @CB_LFENCE_NORDTSCP: LFENCE; RDTSC; LFENCE ... LFENCE; RDTSC; LFENCE.
+ * @CB_NR_METHODS: number of methods.
+ */
+enum cb_method {
+	CB_PAOLONI,
+	CB_LFENCE,
+	CB_PAOLONI_NORDTSCP,
+	CB_LFENCE_NORDTSCP,
+	CB_NR_METHODS
+};
+
+/* Serialise, then read the TSC: nothing before the region leaks into it. */
+static __always_inline void cb_start_cpuid(u32 *hi, u32 *lo)
+{
+	u32 a = 0, c = 0;
+
+	asm volatile("cpuid\n\t"
+		     "rdtsc\n\t"
+		     "mov %%edx, %0\n\t"
+		     "mov %%eax, %1"
+		     : "=r" (*hi), "=r" (*lo), "+a" (a), "+c" (c)
+		     :
+		     : "rbx", "rdx", "memory");
+}
+
+/*
+ * LFENCE before RDTSC: earlier instructions have completed.  LFENCE after
+ * it: the body does not start before the clock is read.
+ */
+static __always_inline void cb_start_lfence(u32 *hi, u32 *lo)
+{
+	asm volatile("lfence\n\t"
+		     "rdtsc\n\t"
+		     "lfence\n\t"
+		     "mov %%edx, %0\n\t"
+		     "mov %%eax, %1"
+		     : "=r" (*hi), "=r" (*lo)
+		     :
+		     : "rax", "rdx", "memory");
+}
+
+/* RDTSCP waits for the body; CPUID keeps what follows out of the region. */
+static __always_inline void cb_stop_rdtscp_cpuid(u32 *hi, u32 *lo)
+{
+	asm volatile("rdtscp\n\t"
+		     "mov %%edx, %0\n\t"
+		     "mov %%eax, %1\n\t"
+		     "xor %%eax, %%eax\n\t"
+		     "cpuid"
+		     : "=r" (*hi), "=r" (*lo)
+		     :
+		     : "rax", "rbx", "rcx", "rdx", "memory");
+}
+
+/* RDTSCP waits for the body; LFENCE keeps what follows out of the region. */
+static __always_inline void cb_stop_rdtscp_lfence(u32 *hi, u32 *lo)
+{
+	asm volatile("rdtscp\n\t"
+		     "lfence\n\t"
+		     "mov %%edx, %0\n\t"
+		     "mov %%eax, %1"
+		     : "=r" (*hi), "=r" (*lo)
+		     :
+		     : "rax", "rcx", "rdx", "memory");
+}
+
+/* No RDTSCP: LFENCE waits for the body, then RDTSC, then CPUID. */
+static __always_inline void cb_stop_lfence_cpuid(u32 *hi, u32 *lo)
+{
+	asm volatile("lfence\n\t"
+		     "rdtsc\n\t"
+		     "mov %%edx, %0\n\t"
+		     "mov %%eax, %1\n\t"
+		     "xor %%eax, %%eax\n\t"
+		     "cpuid"
+		     : "=r" (*hi), "=r" (*lo)
+		     :
+		     : "rax", "rbx", "rcx", "rdx", "memory");
+}
+
+/* No RDTSCP: LFENCE waits for the body, then RDTSC, then LFENCE. */
+static __always_inline void cb_stop_lfence_lfence(u32 *hi, u32 *lo)
+{
+	asm volatile("lfence\n\t"
+		     "rdtsc\n\t"
+		     "lfence\n\t"
+		     "mov %%edx, %0\n\t"
+		     "mov %%eax, %1"
+		     : "=r" (*hi), "=r" (*lo)
+		     :
+		     : "rax", "rdx", "memory");
+}
+
+/*
+ * @m is a compile-time constant at every call site (the sampler switches on
+ * the method once, outside the loop), so each switch folds to one asm block.
+ */
+static __always_inline void cb_start(const enum cb_method m, u32 *hi, u32 *lo)
+{
+	if (m == CB_LFENCE || m == CB_LFENCE_NORDTSCP)
+		cb_start_lfence(hi, lo);
+	else
+		cb_start_cpuid(hi, lo);
+}
+
+static __always_inline void cb_stop(const enum cb_method m, u32 *hi, u32 *lo)
+{
+	switch (m) {
+	case CB_LFENCE:
+		cb_stop_rdtscp_lfence(hi, lo);
+		break;
+	case CB_PAOLONI_NORDTSCP:
+		cb_stop_lfence_cpuid(hi, lo);
+		break;
+	case CB_LFENCE_NORDTSCP:
+		cb_stop_lfence_lfence(hi, lo);
+		break;
+	default:
+		cb_stop_rdtscp_cpuid(hi, lo);
+		break;
+	}
+}
+
+static __always_inline u64 cb_tsc(u32 hi, u32 lo)
+{
+	return (u64)hi << 32 | lo;
+}
+
+#endif /* CYCLEBENCH_TIMING_H */
