@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-dkms.sh - dkms.conf: `dkms add` and `dkms build` of the module against
+# installed Debian headers, in a private DKMS tree (the system's
+# /var/lib/dkms and /usr/src are not touched). Runs on its own:
+#
+#   sudo tests/host/test-dkms.sh [KERNELRELEASE]
+#
+# KERNELRELEASE defaults to the newest /usr/src/linux-headers-*-amd64 that has
+# a Makefile (on the CI host 6.1.0-57-cloud-amd64), overridable by CB_KVER.
+# Needs root (dkms signs with /var/lib/dkms/mok.key) and `dkms` (Debian:
+# apt-get install --no-install-recommends dkms); without them it skips.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+conf=$top/dkms.conf
+ver=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$conf")
+name=$(sed -n 's/^PACKAGE_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$conf")
+expect_eq "dkms.conf names the package cyclebench" cyclebench "$name"
+
+if [ ! -f "$top/kmod/internal.h" ]; then
+	skip "dkms.conf version matches the module (no kmod/ yet)"
+	summary
+	exit $?
+fi
+modver=$(sed -n 's/^#define CB_VERSION "\(.*\)"$/\1/p' "$top"/kmod/*.h)
+expect_eq "dkms.conf PACKAGE_VERSION equals the module's CB_VERSION" "$modver" "$ver"
+
+kver=${1:-${CB_KVER:-}}
+if [ -z "$kver" ]; then
+	for d in /usr/src/linux-headers-*-amd64; do
+		[ -f "$d/Makefile" ] && kver=${d#/usr/src/linux-headers-}
+	done
+fi
+why=
+if ! command -v dkms >/dev/null; then
+	why="dkms not installed: apt-get install --no-install-recommends dkms"
+elif [ "$(id -u)" != 0 ]; then
+	why="needs root (dkms signs modules with /var/lib/dkms/mok.key)"
+elif [ -z "$kver" ] || [ ! -d "/lib/modules/$kver/build" ]; then
+	why="no kernel headers (apt-get install linux-headers-\$(uname -r), or pass KERNELRELEASE)"
+fi
+if [ -n "$why" ]; then
+	skip "dkms add and build ($why)"
+	summary
+	exit $?
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The source set dkms gets: what `dkms add .` would copy, less build output.
+src=$tmp/usrsrc/$name-$ver
+mkdir -p "$src/kmod/fragments" "$tmp/tree"
+cp "$top/Kbuild" "$conf" "$src/"
+cp "$top"/kmod/*.c "$top"/kmod/*.h "$src/kmod/"
+cp "$top"/kmod/fragments/*.c "$src/kmod/fragments/"
+dk() {
+	dkms --dkmstree "$tmp/tree" --sourcetree "$tmp/usrsrc" "$@"
+}
+
+out=$(dk add -m "$name" -v "$ver" 2>&1) && rc=0 || rc=$?
+expect_eq "dkms add succeeds" 0 "$rc"
+[ "$rc" = 0 ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/# /'
+
+out=$(dk build -m "$name" -v "$ver" -k "$kver" 2>&1) && rc=0 || rc=$?
+expect_eq "dkms build -k $kver succeeds" 0 "$rc"
+[ "$rc" = 0 ] || { printf '%s\n' "$out" | tail -n 20 | sed 's/^/# /'; cat "$tmp/tree/$name/$ver/build/make.log" 2>/dev/null | tail -n 20 | sed 's/^/# /'; }
+
+ko=$(find "$tmp/tree/$name/$ver/$kver" -name 'cyclebench.ko*' 2>/dev/null | head -n 1)
+if [ -n "$ko" ]; then
+	pass "dkms build leaves cyclebench.ko for $kver"
+	if command -v modinfo >/dev/null; then
+		expect_eq "the built module's version is $ver" "$ver" "$(modinfo -F version "$ko")"
+		expect_eq "the built module is for $kver" "$kver" "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)"
+	else
+		skip "modinfo of the built module (no modinfo: apt-get install kmod)"
+	fi
+else
+	fail "dkms build leaves cyclebench.ko for $kver: expected a .ko under $tmp/tree/$name/$ver/$kver, got none"
+fi
+
+out=$(dk status -m "$name" 2>&1) && rc=0 || rc=$?
+expect_match "dkms status shows it built" "^$name/$ver, $kver, [^:]*: built" "$out"
+
+summary
