@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cyclestat.h - shared types of cyclestat, the reader of cyclebench results.
+ *
+ * The flow is ministat's: options -> read (parse.c) -> compute (stats.c) ->
+ * print (output.c). compare.c and doctor.c are the two other subcommands.
+ *
+ * Every figure that is a rational function of the samples (mean, median,
+ * percentiles, MAD, half-sample mode, and their net and per-op variants) is
+ * kept as an exact fraction (struct cs_q) and rounded only when printed, so
+ * values near 2^64 print exactly. Standard deviation and variances are
+ * irrational or too wide for 128 bits; they are computed from exact integer
+ * sums and carried as long double.
+ */
+#ifndef CYCLESTAT_H
+#define CYCLESTAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CS_VERSION "0.1.0"
+#define CS_DEFAULT_TREE "/sys/kernel/debug/cyclebench"
+
+typedef unsigned __int128 u128;
+typedef __int128 s128;
+
+enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH };
+
+/**
+ * struct cs_opts - every option of every subcommand, parsed once in main().
+ * @format:	output format (--format)
+ * @hist:	also print a histogram per fragment (--hist)
+ * @quiet:	no warnings, no progress (-q)
+ * @color:	ANSI colours in the table (stdout is a TTY, not -o)
+ * @tty:	stderr is a TTY (progress bar for run)
+ * @strict:	doctor: exit 1 when a problem is found
+ * @cpu:	doctor: the CPU to check
+ * @threshold:	compare: relative change (fraction) below which a change is "same"
+ * @alpha:	compare: significance level of the Mann-Whitney U test
+ * @tree:	the debugfs tree for run/save and the default input
+ * @sysroot:	prefix for /proc, /sys and /dev in doctor (CYCLESTAT_SYSROOT)
+ * @out:	where results go (stdout or -o FILE)
+ */
+struct cs_opts {
+	enum cs_format format;
+	int hist;
+	int quiet;
+	int color;
+	int tty;
+	int strict;
+	unsigned int cpu;
+	double threshold;
+	double alpha;
+	const char *tree;
+	const char *sysroot;
+	FILE *out;
+};
+
+/* An exact rational num/den, den > 0. */
+struct cs_q {
+	s128 num;
+	u128 den;
+};
+
+/* Samples of one fragment in one growing mapping (see parse.c). */
+struct cs_samples {
+	uint64_t *v;
+	size_t n;
+	size_t cap;	/* elements mapped */
+};
+
+/* key: value metadata, from an info file. */
+struct cs_kv {
+	char *key;
+	char *val;
+};
+
+struct cs_info {
+	struct cs_kv *kv;
+	size_t n;
+};
+
+/* An error: file, line (0: none), message, and the fix (may be empty). */
+struct cs_err {
+	char file[512];
+	unsigned long long line;
+	char msg[512];
+};
+
+/* Figures of one distribution. */
+struct cs_figs {
+	uint64_t n;
+	uint64_t min, max;
+	struct cs_q mean, median, p1, p5, p25, p75, p95, p99, mad, hsm;
+	long double sd;
+	uint64_t far;	/* samples above Q3 + 3 IQR */
+};
+
+/* Paoloni's ensemble metrics. */
+struct cs_ens {
+	uint64_t count, size;
+	uint64_t *min, *max;
+	long double *var;	/* population variance of each ensemble */
+	long double *mean;	/* mean of each ensemble (gbench) */
+	long double total_var, var_of_vars, var_of_mins;
+	uint64_t abs_max_dev;
+};
+
+#define CS_HIST_MAX 40
+struct cs_hist {
+	unsigned int nbins;
+	uint64_t lo, width;	/* bin i holds [lo + i*width, lo + (i+1)*width) */
+	uint64_t count[CS_HIST_MAX];
+	uint64_t over;		/* samples >= lo + nbins*width */
+};
+
+/**
+ * struct cs_frag - one fragment's results, samples already reduced to figures.
+ * @name:	group:name (from info), else the path given
+ * @path:	the cycles file
+ * @info:	its info file, when there is one
+ * @ops:	operations per sample (info "ops", else 1)
+ * @smi:	1 when info says smi_after != smi_before
+ */
+struct cs_frag {
+	char *name;
+	char *path;
+	struct cs_info info;
+	uint64_t ops;
+	int smi;
+	uint64_t smi_before, smi_after;
+	int stale;
+	struct cs_figs raw;
+	struct cs_ens ens;
+	struct cs_hist hist;
+};
+
+/* One input: a tree (live or saved), a cycles file, or stdin. */
+struct cs_input {
+	char *path;
+	struct cs_info info;		/* top-level info of a tree */
+	struct cs_frag *frag;
+	size_t nfrag;
+	int has_overhead;
+	struct cs_q overhead;		/* median of base:empty */
+};
+
+/* A located fragment, before it is read. */
+struct cs_loc {
+	char *name;
+	char *cycles;
+	char *info;	/* NULL when absent */
+};
+
+/* parse.c */
+struct cs_parser {
+	uint64_t v;
+	unsigned long long line;
+	int state;
+	int ndigits;
+	char tok[24];
+	unsigned int toklen;
+};
+void cs_parser_init(struct cs_parser *p);
+int cs_parser_feed(struct cs_parser *p, const char *buf, size_t len,
+		   struct cs_samples *s, struct cs_err *err);
+int cs_parser_end(struct cs_parser *p, struct cs_samples *s, struct cs_err *err);
+int cs_samples_push(struct cs_samples *s, uint64_t v);
+void cs_samples_free(struct cs_samples *s);
+int cs_read_cycles(const char *path, struct cs_samples *s, struct cs_err *err);
+int cs_parse_info(const char *path, const char *buf, size_t len,
+		  struct cs_info *info, struct cs_err *err);
+int cs_read_info(const char *path, struct cs_info *info, struct cs_err *err);
+const char *cs_info_get(const struct cs_info *info, const char *key);
+int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
+		uint64_t *v, struct cs_err *err);
+void cs_info_free(struct cs_info *info);
+int cs_locate(const char *path, struct cs_loc **loc, size_t *nloc,
+	      struct cs_info *top, struct cs_err *err);
+void cs_locs_free(struct cs_loc *loc, size_t n);
+int cs_read_file(const char *path, char **buf, size_t *len, size_t max, struct cs_err *err);
+void cs_seterr(struct cs_err *err, const char *file, unsigned long long line,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void cs_perror(const struct cs_err *err);
+
+/* stats.c */
+void cs_sort(uint64_t *a, size_t n);
+int cs_q_cmp(struct cs_q a, struct cs_q b);
+struct cs_q cs_q_sub(struct cs_q a, struct cs_q b);
+struct cs_q cs_q_div(struct cs_q a, uint64_t k);
+struct cs_q cs_q_int(s128 v);
+long double cs_q_ld(struct cs_q q);
+int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens *e);
+void cs_ens_free(struct cs_ens *e);
+void cs_figures(uint64_t *v, size_t n, struct cs_figs *f);
+void cs_histogram(const uint64_t *sorted, size_t n, const struct cs_figs *f,
+		  struct cs_hist *h);
+double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
+		 struct cs_samples *keep, struct cs_err *err);
+void cs_frag_free(struct cs_frag *fr);
+int cs_load_input(const char *path, int want_hist, struct cs_input *in,
+		  struct cs_err *err);
+void cs_input_free(struct cs_input *in);
+
+/* output.c */
+char *cs_fmt_q(char *buf, size_t sz, struct cs_q q, int decimals);
+void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin);
+void cs_json_str(FILE *f, const char *s);
+
+/* compare.c */
+int cs_compare(const struct cs_opts *o, const char *base, const char *new);
+
+/* doctor.c */
+int cs_doctor(const struct cs_opts *o);
+
+#endif /* CYCLESTAT_H */

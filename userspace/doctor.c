@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * doctor.c - cyclestat doctor [--cpu N] [--strict]: is this machine fit to
+ * measure cycles on, and if not, what to do about it.
+ *
+ * Reads /proc/cpuinfo, /sys/devices/system/cpu, /proc/sys/kernel and
+ * /dev/cpu/N/msr below a root that tests point at a fake tree
+ * (--sysroot or CYCLESTAT_SYSROOT); with the real root it also asks CPUID.
+ * Every "WARN" line ends with its fix; scripts/prepare-host.sh applies the
+ * safe ones. Exit 0 even with problems, unless --strict (then 1).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cyclestat.h"
+
+struct doc {
+	const struct cs_opts *o;
+	const char *root;
+	int problems;
+};
+
+static void say(struct doc *d, const char *tag, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(struct doc *d, const char *tag, const char *fmt, ...)
+{
+	va_list ap;
+	FILE *f = d->o->out;
+	int warn = !strcmp(tag, "WARN");
+
+	if (warn)
+		d->problems++;
+	if (d->o->color && warn)
+		fprintf(f, "\033[33m%-4s\033[0m  ", tag);
+	else
+		fprintf(f, "%-4s  ", tag);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
+/* the first line of ROOT/path, without its newline; NULL if unreadable */
+static char *slurp(struct doc *d, const char *path)
+{
+	char *full, *buf;
+	size_t len;
+	struct cs_err e;
+
+	if (asprintf(&full, "%s%s", d->root, path) < 0)
+		return NULL;
+	if (cs_read_file(full, &buf, &len, 16u << 20, &e)) {
+		free(full);
+		return NULL;
+	}
+	free(full);
+	return buf;
+}
+
+static char *first_line(struct doc *d, const char *path)
+{
+	char *s = slurp(d, path);
+
+	if (s)
+		s[strcspn(s, "\n")] = 0;
+	return s;
+}
+
+/* is cpu in a cpulist such as "0-3,8,10-11"? */
+static int in_cpulist(const char *list, unsigned int cpu)
+{
+	const char *c = list;
+
+	while (*c && *c != '\n') {
+		char *e;
+		unsigned long a, b;
+
+		errno = 0;
+		a = strtoul(c, &e, 10);
+		if (e == c || errno)
+			return 0;
+		b = a;
+		if (*e == '-') {
+			c = e + 1;
+			b = strtoul(c, &e, 10);
+			if (e == c || errno)
+				return 0;
+		}
+		if (cpu >= a && cpu <= b)
+			return 1;
+		c = *e == ',' ? e + 1 : e;
+		if (*e != ',')
+			break;
+	}
+	return 0;
+}
+
+/* flags of processor N in cpuinfo ("" if not found) */
+static char *cpu_flags(struct doc *d, unsigned int cpu)
+{
+	char *buf = slurp(d, "/proc/cpuinfo"), *c, *flags = NULL;
+	long cur = -1;
+
+	if (!buf)
+		return NULL;
+	for (c = buf; c && *c; c = strchr(c, '\n'), c = c ? c + 1 : NULL) {
+		if (!strncmp(c, "processor", 9)) {
+			char *colon = strchr(c, ':');
+
+			cur = colon ? strtol(colon + 1, NULL, 10) : -1;
+		} else if (!strncmp(c, "flags", 5) && (cur == (long)cpu || !flags)) {
+			char *colon = strchr(c, ':'), *nl = strchrnul(c, '\n');
+
+			if (!colon || colon > nl)
+				continue;
+			free(flags);
+			flags = strndup(colon + 1, (size_t)(nl - colon - 1));
+			if (cur == (long)cpu)
+				break;
+		}
+	}
+	free(buf);
+	return flags;
+}
+
+static int has_flag(const char *flags, const char *f)
+{
+	size_t n = strlen(f);
+
+	for (const char *c = flags; (c = strstr(c, f)); c += n)
+		if ((c == flags || c[-1] == ' ') && (c[n] == ' ' || !c[n] || c[n] == '\n'))
+			return 1;
+	return 0;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+static int cpuid_bit(unsigned int leaf, int reg, int bit)
+{
+	unsigned int r[4];
+
+	if ((unsigned int)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
+		return 0;
+	__cpuid_count(leaf, 0, r[0], r[1], r[2], r[3]);
+	return (r[reg] >> bit) & 1;
+}
+#define HAVE_CPUID 1
+#else
+#define HAVE_CPUID 0
+static int cpuid_bit(unsigned int leaf, int reg, int bit)
+{
+	(void)leaf;
+	(void)reg;
+	(void)bit;
+	return 0;
+}
+#endif
+
+static void check_cpu(struct doc *d, unsigned int cpu)
+{
+	char *flags = cpu_flags(d, cpu);
+	int live = HAVE_CPUID && !d->root[0];
+	int inv, rdtscp, hyp;
+
+	if (!flags) {
+		say(d, "WARN", "cannot read %s/proc/cpuinfo flags; is /proc mounted? (mount -t proc proc /proc)",
+		    d->root);
+		return;
+	}
+	inv = has_flag(flags, "constant_tsc") && has_flag(flags, "nonstop_tsc");
+	rdtscp = has_flag(flags, "rdtscp");
+	hyp = has_flag(flags, "hypervisor");
+	/* CPUID: 80000007 EDX[8] invariant TSC, 80000001 EDX[27] RDTSCP, 1 ECX[31] hypervisor */
+	if (live) {
+		inv |= cpuid_bit(0x80000007u, 3, 8);
+		rdtscp |= cpuid_bit(0x80000001u, 3, 27);
+		hyp |= cpuid_bit(1, 2, 31);
+	}
+	if (inv)
+		say(d, "ok", "invariant TSC (constant_tsc, nonstop_tsc%s)", live ? "; CPUID 80000007h EDX[8]" : "");
+	else
+		say(d, "WARN", "TSC is not invariant (constant_tsc/nonstop_tsc missing): ticks vary with frequency and sleep states; fix: pin the frequency (scripts/prepare-host.sh) or use a machine with an invariant TSC");
+	if (rdtscp)
+		say(d, "ok", "RDTSCP present: the paoloni method (CPUID; RDTSC ... RDTSCP; CPUID) is used");
+	else
+		say(d, "note", "no RDTSCP: the module falls back to paoloni-nordtscp (LFENCE; RDTSC at the end); nothing to fix");
+	if (hyp)
+		say(d, "WARN", "running under a hypervisor: CPUID is a VM exit and the TSC may be virtualised; fix: load with method=lfence (sudo insmod cyclebench.ko method=lfence) and take final figures on bare metal");
+	else
+		say(d, "ok", "bare metal (no hypervisor flag%s)", live ? ", CPUID 1 ECX[31] clear" : "");
+	free(flags);
+}
+
+static void check_sys(struct doc *d, unsigned int cpu)
+{
+	char *s, *iso, *nohz, path[128];
+
+	s = first_line(d, "/sys/devices/system/cpu/smt/active");
+	if (!s)
+		say(d, "note", "no SMT control (/sys/devices/system/cpu/smt): cannot tell whether SMT is on");
+	else if (!strcmp(s, "1"))
+		say(d, "WARN", "SMT is on: the sibling thread shares cpu%u's core; fix: echo off | sudo tee /sys/devices/system/cpu/smt/control (or scripts/prepare-host.sh)", cpu);
+	else
+		say(d, "ok", "SMT off");
+	free(s);
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_governor", cpu);
+	s = first_line(d, path);
+	if (!s)
+		say(d, "ok", "no cpufreq on cpu%u (fixed frequency, or a VM)", cpu);
+	else if (strcmp(s, "performance"))
+		say(d, "WARN", "cpufreq governor of cpu%u is '%s': the clock moves during a run; fix: echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor (or scripts/prepare-host.sh)", cpu, s);
+	else
+		say(d, "ok", "cpufreq governor of cpu%u is performance", cpu);
+	free(s);
+
+	s = first_line(d, "/sys/devices/system/cpu/intel_pstate/no_turbo");
+	if (s) {
+		if (!strcmp(s, "0"))
+			say(d, "WARN", "turbo is on (intel_pstate/no_turbo = 0); fix: echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo (or scripts/prepare-host.sh)");
+		else
+			say(d, "ok", "turbo off (intel_pstate/no_turbo = 1)");
+	} else {
+		free(s);
+		s = first_line(d, "/sys/devices/system/cpu/cpufreq/boost");
+		if (!s)
+			say(d, "ok", "no turbo/boost control exposed");
+		else if (!strcmp(s, "1"))
+			say(d, "WARN", "boost is on (cpufreq/boost = 1); fix: echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost (or scripts/prepare-host.sh)");
+		else
+			say(d, "ok", "boost off (cpufreq/boost = 0)");
+	}
+	free(s);
+
+	s = first_line(d, "/proc/sys/kernel/nmi_watchdog");
+	if (!s)
+		say(d, "ok", "no NMI watchdog (/proc/sys/kernel/nmi_watchdog absent)");
+	else if (strcmp(s, "0"))
+		say(d, "WARN", "NMI watchdog is on: its NMIs land inside measurements; fix: echo 0 | sudo tee /proc/sys/kernel/nmi_watchdog (or scripts/prepare-host.sh)");
+	else
+		say(d, "ok", "NMI watchdog off");
+	free(s);
+
+	iso = first_line(d, "/sys/devices/system/cpu/isolated");
+	nohz = first_line(d, "/sys/devices/system/cpu/nohz_full");
+	if (iso && in_cpulist(iso, cpu) && nohz && in_cpulist(nohz, cpu))
+		say(d, "ok", "cpu%u is isolated (isolcpus) and tickless (nohz_full)", cpu);
+	else if (iso && in_cpulist(iso, cpu))
+		say(d, "WARN", "cpu%u is isolated but not nohz_full: the tick still interrupts it; fix: add nohz_full=%u rcu_nocbs=%u to the kernel command line and reboot", cpu, cpu, cpu);
+	else
+		say(d, "WARN", "cpu%u is not isolated: other tasks and the tick share it; fix: boot with isolcpus=%u nohz_full=%u rcu_nocbs=%u and run with cpu=%u", cpu, cpu, cpu, cpu, cpu);
+	free(iso);
+	free(nohz);
+}
+
+static void check_smi(struct doc *d, unsigned int cpu)
+{
+	char path[256];
+	uint64_t v;
+	ssize_t got;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/dev/cpu/%u/msr", d->root, cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			say(d, "note", "SMI count unknown: no %s; fix: sudo modprobe msr", path);
+		else if (errno == EACCES || errno == EPERM)
+			say(d, "note", "SMI count unknown: %s: %s; fix: run as root", path, strerror(errno));
+		else
+			say(d, "note", "SMI count unknown: %s: %s", path, strerror(errno));
+		return;
+	}
+	got = pread(fd, &v, sizeof(v), 0x34);
+	close(fd);
+	if (got != sizeof(v))
+		say(d, "note", "SMI count unknown: MSR 0x34 not readable (not Intel, or virtualised); the module then omits smi_before/smi_after");
+	else
+		say(d, "ok", "SMI count %llu (MSR 0x34); cyclestat flags any run during which it moves",
+		    (unsigned long long)v);
+}
+
+int cs_doctor(const struct cs_opts *o)
+{
+	struct doc d = { .o = o, .root = o->sysroot ? o->sysroot : "" };
+	char path[256], *online;
+
+	online = first_line(&d, "/sys/devices/system/cpu/online");
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%u", d.root, o->cpu);
+	if (access(path, F_OK) || (online && !in_cpulist(online, o->cpu))) {
+		fprintf(stderr, "cyclestat: doctor: cpu %u is not online (online: %s); pick one with --cpu N\n",
+			o->cpu, online ? online : "unknown");
+		free(online);
+		return 2;
+	}
+	free(online);
+	fprintf(o->out, "cyclestat doctor: cpu%u%s%s\n", o->cpu, d.root[0] ? ", sysroot " : "", d.root);
+	check_cpu(&d, o->cpu);
+	check_sys(&d, o->cpu);
+	check_smi(&d, o->cpu);
+	if (d.problems)
+		fprintf(o->out, "%d problem%s; scripts/prepare-host.sh applies the safe fixes (and --restore undoes them)\n",
+			d.problems, d.problems == 1 ? "" : "s");
+	else
+		fprintf(o->out, "no problems\n");
+	return o->strict && d.problems ? 1 : 0;
+}

@@ -1,0 +1,894 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse.c - reading cyclebench results: cycles files, info files, trees.
+ *
+ * The formats are docs/debugfs-contract.md's. A cycles file is ministat's
+ * input: one unsigned decimal per line; blank lines, spaces around the
+ * number and '#' comments are allowed. Anything else (a sign, a fraction, a
+ * value above 2^64 - 1, a NUL) stops reading with FILE:LINE and what is
+ * wrong. The parser is a byte-at-a-time state machine fed in chunks, so a
+ * file of any size streams through a fixed buffer and the fuzzer can split
+ * its input anywhere.
+ *
+ * Samples go into one anonymous mapping grown with mremap(): growing never
+ * copies, and pages past the last sample are never touched, so resident
+ * memory stays at 8 bytes per sample however large the reservation.
+ * Sanitizer builds (-DCS_USE_MALLOC) use realloc so ASan sees overruns.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cyclestat.h"
+
+#define CS_CHUNK (256u << 10)
+#define CS_INFO_MAX (1u << 20)
+
+void cs_seterr(struct cs_err *err, const char *file, unsigned long long line,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
+	err->line = line;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+void cs_perror(const struct cs_err *err)
+{
+	if (err->file[0] && err->line)
+		fprintf(stderr, "cyclestat: %s:%llu: %s\n", err->file, err->line, err->msg);
+	else if (err->file[0])
+		fprintf(stderr, "cyclestat: %s: %s\n", err->file, err->msg);
+	else
+		fprintf(stderr, "cyclestat: %s\n", err->msg);
+}
+
+/* ---- the sample array ---- */
+
+void cs_samples_free(struct cs_samples *s)
+{
+#ifdef CS_USE_MALLOC
+	free(s->v);
+#else
+	if (s->v)
+		munmap(s->v, s->cap * sizeof(*s->v));
+#endif
+	s->v = NULL;
+	s->n = s->cap = 0;
+}
+
+static int grow(struct cs_samples *s)
+{
+	size_t cap = s->cap ? s->cap * 2 : 1u << 14;
+	void *p;
+
+	if (cap > SIZE_MAX / 2 / sizeof(*s->v))
+		return -1;
+#ifdef CS_USE_MALLOC
+	p = realloc(s->v, cap * sizeof(*s->v));
+	if (!p)
+		return -1;
+#else
+	if (!s->v)
+		p = mmap(NULL, cap * sizeof(*s->v), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	else
+		p = mremap(s->v, s->cap * sizeof(*s->v), cap * sizeof(*s->v),
+			   MREMAP_MAYMOVE);
+	if (p == MAP_FAILED)
+		return -1;
+#endif
+	s->v = p;
+	s->cap = cap;
+	return 0;
+}
+
+int cs_samples_push(struct cs_samples *s, uint64_t v)
+{
+	if (s->n == s->cap && grow(s))
+		return -1;
+	s->v[s->n++] = v;
+	return 0;
+}
+
+/* ---- cycles parser ---- */
+
+enum { P_START, P_NUM, P_AFTER, P_COMMENT };
+
+void cs_parser_init(struct cs_parser *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->line = 1;
+	p->state = P_START;
+}
+
+/* the offending token, printable, for the message */
+static const char *token(const char *c, const char *end, char *buf, size_t sz)
+{
+	size_t o = 0;
+
+	for (; c < end && *c != '\n' && o + 5 < sz; c++) {
+		unsigned char ch = (unsigned char)*c;
+
+		if (ch >= 0x20 && ch < 0x7f && ch != '\'')
+			buf[o++] = (char)ch;
+		else
+			o += (size_t)snprintf(buf + o, sz - o, "\\x%02x", ch);
+	}
+	if (c < end && *c != '\n' && o + 4 <= sz)
+		strcpy(buf + (o + 4 < sz ? o : sz - 4), "...");
+	else
+		buf[o] = 0;
+	return buf;
+}
+
+static int bad(struct cs_parser *p, const char *c, const char *end, struct cs_err *err)
+{
+	char tok[40];
+
+	if (*c == '-')
+		cs_seterr(err, NULL, p->line,
+			  "'%s' is negative; cycles are unsigned integers, one per line",
+			  token(c, end, tok, 24));
+	else if (*c == 0)
+		cs_seterr(err, NULL, p->line,
+			  "NUL byte; is this a binary file? cycles files are text, one unsigned integer per line");
+	else
+		cs_seterr(err, NULL, p->line,
+			  "'%s' is not an unsigned integer; expected one number per line ('#' starts a comment)",
+			  token(c, end, tok, 24));
+	return -1;
+}
+
+static int full(struct cs_parser *p, struct cs_samples *s, struct cs_err *err)
+{
+	cs_seterr(err, NULL, p->line,
+		  "out of memory after %zu samples (8 bytes each); split the input", s->n);
+	return -1;
+}
+
+int cs_parser_feed(struct cs_parser *p, const char *buf, size_t len,
+		   struct cs_samples *s, struct cs_err *err)
+{
+	const char *c = buf, *end = buf + len;
+
+	while (c < end) {
+		switch (p->state) {
+		case P_START:
+			if ((unsigned char)(*c - '0') < 10) {
+				p->state = P_NUM;
+				p->v = 0;
+				continue;
+			}
+			if (*c == '\n')
+				p->line++;
+			else if (*c == '#')
+				p->state = P_COMMENT;
+			else if (*c != ' ' && *c != '\t' && *c != '\r')
+				return bad(p, c, end, err);
+			c++;
+			break;
+		case P_NUM: {
+			uint64_t v = p->v;
+			unsigned int d;
+
+			while (c < end && (d = (unsigned char)(*c - '0')) < 10) {
+				if (__builtin_mul_overflow(v, 10, &v) ||
+				    __builtin_add_overflow(v, d, &v)) {
+					cs_seterr(err, NULL, p->line,
+						  "value exceeds 2^64 - 1 (18446744073709551615); cycles are unsigned 64-bit integers");
+					return -1;
+				}
+				c++;
+			}
+			p->v = v;
+			if (c == end)
+				return 0;
+			if (*c != '\n' && *c != ' ' && *c != '\t' && *c != '\r' && *c != '#') {
+				/* "12.5", "12abc": show the whole token */
+				while (c > buf && (unsigned char)(c[-1] - '0') < 10)
+					c--;
+				return bad(p, c, end, err);
+			}
+			if (cs_samples_push(s, v))
+				return full(p, s, err);
+			p->state = P_AFTER;
+			break;
+		}
+		case P_AFTER:
+			if (*c == '\n') {
+				p->line++;
+				p->state = P_START;
+			} else if (*c == '#') {
+				p->state = P_COMMENT;
+			} else if (*c != ' ' && *c != '\t' && *c != '\r') {
+				cs_seterr(err, NULL, p->line,
+					  "more than one value on the line; expected one number per line");
+				return -1;
+			}
+			c++;
+			break;
+		default: {	/* P_COMMENT */
+			const char *nl = memchr(c, '\n', (size_t)(end - c));
+
+			if (!nl)
+				return 0;
+			c = nl + 1;
+			p->line++;
+			p->state = P_START;
+			break;
+		}
+		}
+	}
+	return 0;
+}
+
+int cs_parser_end(struct cs_parser *p, struct cs_samples *s, struct cs_err *err)
+{
+	if (p->state == P_NUM) {
+		if (cs_samples_push(s, p->v))
+			return full(p, s, err);
+		p->state = P_AFTER;
+	}
+	return 0;
+}
+
+static int open_in(const char *path, struct cs_err *err)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+
+	if (fd < 0)
+		cs_seterr(err, path, 0, "cannot open: %s%s", strerror(errno),
+			  errno == EACCES ? "; debugfs results are root-only: run as root" : "");
+	return fd;
+}
+
+int cs_read_cycles(const char *path, struct cs_samples *s, struct cs_err *err)
+{
+	struct cs_parser p;
+	char *buf = malloc(CS_CHUNK);
+	int fd, ret = -1;
+
+	if (!buf) {
+		cs_seterr(err, path, 0, "out of memory");
+		return -1;
+	}
+	fd = open_in(path, err);
+	if (fd < 0)
+		goto free_buf;
+	cs_parser_init(&p);
+	for (;;) {
+		ssize_t got = read(fd, buf, CS_CHUNK);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			cs_seterr(err, path, p.line, "read error: %s", strerror(errno));
+			goto close_fd;
+		}
+		if (got == 0)
+			break;
+		if (cs_parser_feed(&p, buf, (size_t)got, s, err))
+			goto name_err;
+	}
+	if (cs_parser_end(&p, s, err))
+		goto name_err;
+	if (s->n == 0) {
+		cs_seterr(err, path, 0,
+			  "no samples (empty or only comments); a fragment's cycles file is empty until it is measured: cyclestat run FRAGMENT");
+		goto close_fd;
+	}
+	ret = 0;
+	goto close_fd;
+name_err:
+	snprintf(err->file, sizeof(err->file), "%s", strcmp(path, "-") ? path : "<stdin>");
+close_fd:
+	if (fd > 0)
+		close(fd);
+free_buf:
+	free(buf);
+	return ret;
+}
+
+/* ---- whole small files and info ---- */
+
+int cs_read_file(const char *path, char **out, size_t *len, size_t max, struct cs_err *err)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap + 1);
+	int fd;
+
+	if (!buf) {
+		cs_seterr(err, path, 0, "out of memory");
+		return -1;
+	}
+	fd = open_in(path, err);
+	if (fd < 0) {
+		free(buf);
+		return -1;
+	}
+	/* debugfs files say size 0: read to EOF */
+	for (;;) {
+		ssize_t got;
+
+		if (n == cap) {
+			char *p;
+
+			if (cap >= max) {
+				cs_seterr(err, path, 0, "larger than %zu bytes; not a cyclebench file?", max);
+				goto fail;
+			}
+			cap *= 2;
+			p = realloc(buf, cap + 1);
+			if (!p) {
+				cs_seterr(err, path, 0, "out of memory");
+				goto fail;
+			}
+			buf = p;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			cs_seterr(err, path, 0, "read error: %s", strerror(errno));
+			goto fail;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	if (fd > 0)
+		close(fd);
+	buf[n] = 0;
+	*out = buf;
+	*len = n;
+	return 0;
+fail:
+	if (fd > 0)
+		close(fd);
+	free(buf);
+	return -1;
+}
+
+void cs_info_free(struct cs_info *info)
+{
+	for (size_t i = 0; i < info->n; i++) {
+		free(info->kv[i].key);
+		free(info->kv[i].val);
+	}
+	free(info->kv);
+	info->kv = NULL;
+	info->n = 0;
+}
+
+int cs_parse_info(const char *path, const char *buf, size_t len,
+		  struct cs_info *info, struct cs_err *err)
+{
+	const char *c = buf, *end = buf + len;
+	unsigned long long line = 1;
+
+	for (; c < end; line++) {
+		const char *nl = memchr(c, '\n', (size_t)(end - c));
+		const char *eol = nl ? nl : end, *colon, *v, *ve;
+		struct cs_kv *kv;
+
+		if (memchr(c, 0, (size_t)(eol - c))) {
+			cs_seterr(err, path, line, "NUL byte; info files are 'key: value' text");
+			goto fail;
+		}
+		ve = eol;
+		while (ve > c && (ve[-1] == '\r' || ve[-1] == ' ' || ve[-1] == '\t'))
+			ve--;
+		if (ve == c) {
+			c = eol + 1;
+			continue;
+		}
+		colon = memchr(c, ':', (size_t)(ve - c));
+		if (!colon || colon == c) {
+			cs_seterr(err, path, line, "expected 'key: value'");
+			goto fail;
+		}
+		for (v = colon + 1; v < ve && (*v == ' ' || *v == '\t'); v++)
+			;
+		kv = realloc(info->kv, (info->n + 1) * sizeof(*kv));
+		if (!kv)
+			goto nomem;
+		info->kv = kv;
+		kv[info->n].key = strndup(c, (size_t)(colon - c));
+		kv[info->n].val = strndup(v, (size_t)(ve - v));
+		info->n++;
+		if (!kv[info->n - 1].key || !kv[info->n - 1].val)
+			goto nomem;
+		c = eol + 1;
+	}
+	return 0;
+nomem:
+	cs_seterr(err, path, line, "out of memory");
+fail:
+	cs_info_free(info);
+	return -1;
+}
+
+int cs_read_info(const char *path, struct cs_info *info, struct cs_err *err)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	if (cs_read_file(path, &buf, &len, CS_INFO_MAX, err))
+		return -1;
+	ret = cs_parse_info(path, buf, len, info, err);
+	free(buf);
+	return ret;
+}
+
+const char *cs_info_get(const struct cs_info *info, const char *key)
+{
+	for (size_t i = 0; i < info->n; i++)
+		if (!strcmp(info->kv[i].key, key))
+			return info->kv[i].val;
+	return NULL;
+}
+
+/* 1: absent, 0: *v set, -1: malformed */
+int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
+		uint64_t *v, struct cs_err *err)
+{
+	const char *s = cs_info_get(info, key);
+	char *endp;
+
+	if (!s)
+		return 1;
+	errno = 0;
+	*v = strtoull(s, &endp, 10);
+	if (!*s || *endp || errno || *s == '-' || *s == '+' || *s == ' ') {
+		cs_seterr(err, path, 0, "'%s: %s' is not an unsigned integer", key, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- locating fragments ---- */
+
+static char *join(const char *a, const char *b)
+{
+	char *s;
+
+	if (asprintf(&s, "%s/%s", a, b) < 0)
+		return NULL;
+	return s;
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISDIR(st.st_mode);
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+void cs_locs_free(struct cs_loc *loc, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(loc[i].name);
+		free(loc[i].cycles);
+		free(loc[i].info);
+	}
+	free(loc);
+}
+
+static int add_loc(struct cs_loc **loc, size_t *n, const char *name,
+		   const char *dir, const char *cycles)
+{
+	struct cs_loc *l = realloc(*loc, (*n + 1) * sizeof(**loc));
+	char *info;
+
+	if (!l)
+		return -1;
+	*loc = l;
+	l += *n;
+	memset(l, 0, sizeof(*l));
+	(*n)++;
+	l->name = strdup(name);
+	l->cycles = dir ? join(dir, "cycles") : strdup(cycles);
+	if (!l->name || !l->cycles)
+		return -1;
+	if (dir) {
+		info = join(dir, "info");
+		if (!info)
+			return -1;
+		if (is_file(info))
+			l->info = info;
+		else
+			free(info);
+	}
+	return 0;
+}
+
+static int debugfs_mounted(void)
+{
+	char *buf;
+	size_t len;
+	struct cs_err e;
+	int yes;
+
+	if (cs_read_file("/proc/mounts", &buf, &len, 16u << 20, &e))
+		return -1;
+	yes = strstr(buf, " /sys/kernel/debug debugfs ") != NULL;
+	free(buf);
+	return yes;
+}
+
+/* The live tree is missing or closed: say which of the usual causes it is. */
+static void tree_missing(const char *path, int errnum, struct cs_err *err)
+{
+	int mounted = debugfs_mounted();
+
+	if (errnum == EACCES || (geteuid() != 0 && mounted != 0))
+		cs_seterr(err, path, 0,
+			  "%s; debugfs is root-only: run as root (sudo cyclestat ...)", strerror(errnum));
+	else if (mounted == 0)
+		cs_seterr(err, path, 0,
+			  "%s: debugfs is not mounted; mount it: sudo mount -t debugfs none /sys/kernel/debug",
+			  strerror(errnum));
+	else
+		cs_seterr(err, path, 0,
+			  "%s: the cyclebench module is not loaded; load it: sudo insmod kmod/cyclebench.ko (or sudo modprobe cyclebench)",
+			  strerror(errnum));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* every DIR/group/name with a cycles file, sorted: trees without "fragments" */
+static int scan_tree(const char *path, struct cs_loc **loc, size_t *n)
+{
+	char **names = NULL;
+	size_t nn = 0;
+	DIR *d = opendir(path), *sd;
+	struct dirent *de, *se;
+	int ret = 0;
+
+	if (!d)
+		return -1;
+	while (!ret && (de = readdir(d))) {
+		char *gdir;
+
+		if (de->d_name[0] == '.')
+			continue;
+		gdir = join(path, de->d_name);
+		if (!gdir)
+			break;
+		sd = opendir(gdir);
+		while (sd && !ret && (se = readdir(sd))) {
+			char *full, **p;
+
+			if (se->d_name[0] == '.')
+				continue;
+			if (asprintf(&full, "%s:%s", de->d_name, se->d_name) < 0) {
+				ret = -1;
+				break;
+			}
+			p = realloc(names, (nn + 1) * sizeof(*names));
+			if (!p) {
+				free(full);
+				ret = -1;
+				break;
+			}
+			names = p;
+			names[nn++] = full;
+		}
+		if (sd)
+			closedir(sd);
+		free(gdir);
+	}
+	closedir(d);
+	if (nn)
+		qsort(names, nn, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < nn; i++) {
+		char *dir, *cyc;
+
+		if (!ret && asprintf(&dir, "%s/%.*s/%s", path,
+				     (int)(strchr(names[i], ':') - names[i]), names[i],
+				     strchr(names[i], ':') + 1) >= 0) {
+			cyc = join(dir, "cycles");
+			if (cyc && is_file(cyc) && add_loc(loc, n, names[i], dir, NULL))
+				ret = -1;
+			free(cyc);
+			free(dir);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/* in the order of DIR/fragments */
+static int list_tree(const char *path, const char *buf, struct cs_loc **loc, size_t *n)
+{
+	const char *c = buf;
+
+	while (*c) {
+		const char *eol = strchrnul(c, '\n'), *sp = memchr(c, ' ', (size_t)(eol - c));
+		const char *colon = memchr(c, ':', (size_t)(eol - c));
+		size_t len = (size_t)((sp ? sp : eol) - c);
+		char *name, *dir, *cyc;
+
+		if (colon && colon < c + len && !memchr(c, '/', len) &&
+		    !(len == 2 && !memcmp(c, "..", 2))) {
+			name = strndup(c, len);
+			if (!name)
+				return -1;
+			if (asprintf(&dir, "%s/%.*s/%s", path, (int)(colon - c), c,
+				     name + (colon - c) + 1) < 0) {
+				free(name);
+				return -1;
+			}
+			cyc = join(dir, "cycles");
+			if (cyc && is_file(cyc) && add_loc(loc, n, name, dir, NULL)) {
+				free(cyc);
+				free(dir);
+				free(name);
+				return -1;
+			}
+			free(cyc);
+			free(dir);
+			free(name);
+		}
+		c = *eol ? eol + 1 : eol;
+	}
+	return 0;
+}
+
+/*
+ * What PATH holds: "-" (stdin), a cycles file, a fragment directory (with a
+ * cycles file), or a tree (live or saved). Fills *top from DIR/info.
+ */
+int cs_locate(const char *path, struct cs_loc **loc, size_t *n,
+	      struct cs_info *top, struct cs_err *err)
+{
+	struct stat st;
+	char *p, *buf;
+	size_t len;
+	int ret;
+
+	*loc = NULL;
+	*n = 0;
+	if (!strcmp(path, "-"))
+		return add_loc(loc, n, "-", NULL, "-") ? cs_seterr(err, path, 0, "out of memory"), -1 : 0;
+	if (stat(path, &st)) {
+		int e = errno;
+
+		if (!strncmp(path, "/sys/kernel/debug", 17))
+			tree_missing(path, e, err);
+		else
+			cs_seterr(err, path, 0, "%s", strerror(e));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		/* X/cycles: its info is X/info */
+		const char *slash = strrchr(path, '/');
+		const char *base = slash ? slash + 1 : path;
+
+		if (!strcmp(base, "cycles")) {
+			char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+
+			ret = dir ? add_loc(loc, n, path, dir, NULL) : -1;
+			free(dir);
+		} else {
+			ret = add_loc(loc, n, path, NULL, path);
+		}
+		if (ret)
+			cs_seterr(err, path, 0, "out of memory");
+		return ret;
+	}
+	p = join(path, "cycles");
+	if (!p)
+		goto nomem;
+	if (is_file(p)) {
+		free(p);
+		if (add_loc(loc, n, path, path, NULL))
+			goto nomem;
+		return 0;
+	}
+	free(p);
+	p = join(path, "info");
+	if (!p)
+		goto nomem;
+	if (is_file(p) && cs_read_info(p, top, err)) {
+		free(p);
+		return -1;
+	}
+	free(p);
+	p = join(path, "fragments");
+	if (!p)
+		goto nomem;
+	if (is_file(p)) {
+		if (cs_read_file(p, &buf, &len, CS_INFO_MAX, err)) {
+			free(p);
+			goto fail;
+		}
+		ret = list_tree(path, buf, loc, n);
+		free(buf);
+	} else {
+		ret = scan_tree(path, loc, n);
+	}
+	free(p);
+	if (ret)
+		goto nomem;
+	if (!*n) {
+		cs_seterr(err, path, 0,
+			  "no fragments here (no GROUP/NAME/cycles files); is this a cyclebench tree? (%s or a copy made by cyclestat save)",
+			  CS_DEFAULT_TREE);
+		goto fail;
+	}
+	return 0;
+nomem:
+	cs_seterr(err, path, 0, "out of memory");
+fail:
+	cs_locs_free(*loc, *n);
+	*loc = NULL;
+	*n = 0;
+	cs_info_free(top);
+	return -1;
+}
+
+/* ---- loading: read, validate, reduce to figures ---- */
+
+void cs_frag_free(struct cs_frag *fr)
+{
+	free(fr->name);
+	free(fr->path);
+	cs_info_free(&fr->info);
+	cs_ens_free(&fr->ens);
+}
+
+/*
+ * Returns 0 with fr filled (and the sorted samples in *keep when keep is
+ * not NULL), 1 when the fragment was never measured (info "state: none"),
+ * -1 on error.
+ */
+int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
+		 struct cs_samples *keep, struct cs_err *err)
+{
+	struct cs_samples s = { 0 };
+	const char *state, *name;
+	uint64_t ens = 0, size = 0;
+	int re, rs, rb, ra;
+
+	memset(fr, 0, sizeof(*fr));
+	fr->ops = 1;
+	if (loc->info && cs_read_info(loc->info, &fr->info, err))
+		return -1;
+	state = cs_info_get(&fr->info, "state");
+	if (state && !strcmp(state, "none")) {
+		cs_info_free(&fr->info);
+		return 1;
+	}
+	fr->stale = state && !strcmp(state, "aborted");
+	name = cs_info_get(&fr->info, "name");
+	fr->name = strdup(name ? name : loc->name);
+	fr->path = strdup(strcmp(loc->cycles, "-") ? loc->cycles : "<stdin>");
+	if (!fr->name || !fr->path) {
+		cs_seterr(err, loc->cycles, 0, "out of memory");
+		goto fail;
+	}
+	if (cs_info_u64(&fr->info, loc->info, "ops", &fr->ops, err) < 0)
+		goto fail;
+	if (!fr->ops) {
+		cs_seterr(err, loc->info, 0, "'ops: 0'; ops counts operations per sample, at least 1");
+		goto fail;
+	}
+	rb = cs_info_u64(&fr->info, loc->info, "smi_before", &fr->smi_before, err);
+	ra = cs_info_u64(&fr->info, loc->info, "smi_after", &fr->smi_after, err);
+	if (rb < 0 || ra < 0)
+		goto fail;
+	fr->smi = !rb && !ra && fr->smi_after != fr->smi_before;
+	re = cs_info_u64(&fr->info, loc->info, "ensembles", &ens, err);
+	rs = cs_info_u64(&fr->info, loc->info, "samples", &size, err);
+	if (re < 0 || rs < 0)
+		goto fail;
+	if (cs_read_cycles(loc->cycles, &s, err))
+		goto fail;
+	if (re == 0 && rs == 0) {
+		if (!ens || !size || ens > s.n / size || ens * size != s.n) {
+			cs_seterr(err, loc->cycles, 0,
+				  "%zu samples, but %s says ensembles x samples = %llu x %llu; the file is truncated or belongs to another run (read it again, or cyclestat save it once more)",
+				  s.n, loc->info, (unsigned long long)ens, (unsigned long long)size);
+			goto fail;
+		}
+	} else {
+		ens = 1;
+		size = s.n;
+	}
+	if (cs_ensembles(s.v, ens, size, &fr->ens)) {
+		cs_seterr(err, loc->cycles, 0, "out of memory");
+		goto fail;
+	}
+	cs_figures(s.v, s.n, &fr->raw);
+	cs_histogram(s.v, s.n, &fr->raw, &fr->hist);
+	if (keep)
+		*keep = s;
+	else
+		cs_samples_free(&s);
+	return 0;
+fail:
+	cs_samples_free(&s);
+	cs_frag_free(fr);
+	return -1;
+}
+
+void cs_input_free(struct cs_input *in)
+{
+	for (size_t i = 0; i < in->nfrag; i++)
+		cs_frag_free(&in->frag[i]);
+	free(in->frag);
+	free(in->path);
+	cs_info_free(&in->info);
+	memset(in, 0, sizeof(*in));
+}
+
+int cs_load_input(const char *path, int want_hist, struct cs_input *in,
+		  struct cs_err *err)
+{
+	struct cs_loc *loc;
+	size_t n;
+
+	(void)want_hist;
+	memset(in, 0, sizeof(*in));
+	if (cs_locate(path, &loc, &n, &in->info, err))
+		return -1;
+	in->path = strdup(path);
+	in->frag = calloc(n, sizeof(*in->frag));
+	if (!in->path || !in->frag) {
+		cs_seterr(err, path, 0, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cs_frag *fr = &in->frag[in->nfrag];
+		int r = cs_load_frag(&loc[i], fr, NULL, err);
+
+		if (r < 0)
+			goto fail;
+		if (r > 0)
+			continue;
+		in->nfrag++;
+		if (!strcmp(fr->name, "base:empty")) {
+			in->has_overhead = 1;
+			in->overhead = fr->raw.median;
+		}
+	}
+	if (!in->nfrag) {
+		if (n == 1 && !is_dir(path))
+			cs_seterr(err, path, 0,
+				  "never measured (info says state: none); measure it: cyclestat run FRAGMENT");
+		else
+			cs_seterr(err, path, 0,
+				  "no fragment has results yet (every info says state: none); measure some: cyclestat run all");
+		goto fail;
+	}
+	cs_locs_free(loc, n);
+	return 0;
+fail:
+	cs_locs_free(loc, n);
+	cs_input_free(in);
+	return -1;
+}

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - every figure cyclestat prints, computed exactly where it can be.
+ *
+ * Definitions (the man page repeats them):
+ *   median	middle value; mean of the two middle values when n is even
+ *   pN		linear interpolation between closest ranks ("type 7", numpy's
+ *		default): h = (n-1)N/100, x[floor h] + frac(h)(x[floor h+1] - x[floor h])
+ *   sd		sample standard deviation (n - 1), NaN when n = 1
+ *   mad	median of |x - median|, unscaled
+ *   hsm	Bickel's half-sample mode: repeatedly keep the ceil(m/2) consecutive
+ *		sorted samples of smallest range (the first such on ties) until
+ *		three or fewer remain; then 1: it, 2: their mean, 3: the mean of
+ *		the closer pair, or the middle one when both gaps are equal
+ *   far	samples above Q3 + 3 IQR (p75 + 3 (p75 - p25))
+ *
+ * Sums are taken in 128 bits (and the sum of squares in 192), so no 64-bit
+ * input overflows them. Everything that needs order sorts the array in place:
+ * no second copy of the samples is ever made.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cyclestat.h"
+
+/* ---- exact rationals ---- */
+
+struct cs_q cs_q_int(s128 v)
+{
+	return (struct cs_q){ .num = v, .den = 1 };
+}
+
+struct cs_q cs_q_sub(struct cs_q a, struct cs_q b)
+{
+	if (a.den == b.den)
+		return (struct cs_q){ .num = a.num - b.num, .den = a.den };
+	return (struct cs_q){ .num = a.num * (s128)b.den - b.num * (s128)a.den,
+			      .den = a.den * b.den };
+}
+
+struct cs_q cs_q_div(struct cs_q a, uint64_t k)
+{
+	return (struct cs_q){ .num = a.num, .den = a.den * k };
+}
+
+int cs_q_cmp(struct cs_q a, struct cs_q b)
+{
+	s128 l = a.num * (s128)b.den, r = b.num * (s128)a.den;
+
+	return (l > r) - (l < r);
+}
+
+long double cs_q_ld(struct cs_q q)
+{
+	return (long double)q.num / (long double)q.den;
+}
+
+/* ---- sorting: in-place MSD radix sort (American flag sort) ---- */
+
+static void insertion_sort(uint64_t *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint64_t v = a[i];
+		size_t j = i;
+
+		while (j > 0 && a[j - 1] > v) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = v;
+	}
+}
+
+static void radix_sort(uint64_t *a, size_t n, unsigned int shift)
+{
+	size_t count[256] = { 0 }, next[256], end[256];
+	size_t i, pos;
+	unsigned int b;
+
+	for (;;) {
+		if (n <= 48) {
+			insertion_sort(a, n);
+			return;
+		}
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(a[i] >> shift) & 0xff]++;
+		/* all in one bucket: this byte sorts nothing, try the next */
+		if (count[(a[0] >> shift) & 0xff] != n)
+			break;
+		if (shift == 0)
+			return;
+		shift -= 8;
+	}
+	for (pos = 0, b = 0; b < 256; b++) {
+		next[b] = pos;
+		pos += count[b];
+		end[b] = pos;
+	}
+	for (b = 0; b < 256; b++) {
+		while (next[b] < end[b]) {
+			uint64_t v = a[next[b]];
+			unsigned int d = (v >> shift) & 0xff;
+
+			/* carry v to its bucket, picking up what was there */
+			while (d != b) {
+				uint64_t t = a[next[d]];
+
+				a[next[d]++] = v;
+				v = t;
+				d = (v >> shift) & 0xff;
+			}
+			a[next[b]++] = v;
+		}
+	}
+	if (shift == 0)
+		return;
+	for (pos = 0, b = 0; b < 256; b++) {
+		if (count[b] > 1)
+			radix_sort(a + pos, count[b], shift - 8);
+		pos += count[b];
+	}
+}
+
+void cs_sort(uint64_t *a, size_t n)
+{
+	uint64_t lo, hi, diff;
+
+	if (n < 2)
+		return;
+	lo = hi = a[0];
+	for (size_t i = 1; i < n; i++) {
+		if (a[i] < lo)
+			lo = a[i];
+		if (a[i] > hi)
+			hi = a[i];
+	}
+	diff = lo ^ hi;
+	if (!diff)
+		return;
+	/* start at the highest byte in which the values differ */
+	radix_sort(a, n, (unsigned int)(63 - __builtin_clzll(diff)) & ~7u);
+}
+
+/* ---- sums ---- */
+
+/* 192-bit unsigned accumulator */
+struct acc192 {
+	u128 lo;
+	uint64_t hi;
+};
+
+static void acc_add(struct acc192 *a, u128 v)
+{
+	a->lo += v;
+	if (a->lo < v)
+		a->hi++;
+}
+
+/*
+ * Sum of squared deviations from the mean, sum (x - sum/n)^2, from exact
+ * integer sums: with q = floor(mean), r = sum - n q and d = x - q,
+ * M2 = sum d^2 - r^2/n. |d| < 2^64, so d^2 fits in 128 bits and the sum of
+ * up to 2^64 of them in 192.
+ */
+static long double m2_of(const uint64_t *v, size_t n, u128 sum)
+{
+	uint64_t q = (uint64_t)(sum / n);
+	u128 r = sum - (u128)q * n;
+	struct acc192 acc = { 0, 0 };
+	long double s;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d = v[i] >= q ? v[i] - q : q - v[i];
+
+		acc_add(&acc, (u128)d * d);
+	}
+	s = (long double)acc.hi * 0x1p128L + (long double)acc.lo;
+	s -= (long double)r * (long double)r / (long double)n;
+	return s < 0 ? 0 : s;
+}
+
+static u128 sum_of(const uint64_t *v, size_t n)
+{
+	u128 s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+/* ---- Paoloni's ensemble metrics, on samples in run order ---- */
+
+int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens *e)
+{
+	long double mv = 0, vv = 0;
+	u128 msum = 0;
+
+	memset(e, 0, sizeof(*e));
+	e->count = count;
+	e->size = size;
+	e->min = calloc(count, sizeof(*e->min));
+	e->max = calloc(count, sizeof(*e->max));
+	e->var = calloc(count, sizeof(*e->var));
+	e->mean = calloc(count, sizeof(*e->mean));
+	if (!e->min || !e->max || !e->var || !e->mean) {
+		cs_ens_free(e);
+		return -1;
+	}
+	for (uint64_t j = 0; j < count; j++) {
+		const uint64_t *x = v + j * size;
+		uint64_t lo = x[0], hi = x[0];
+		u128 sum = 0;
+
+		for (uint64_t i = 0; i < size; i++) {
+			if (x[i] < lo)
+				lo = x[i];
+			if (x[i] > hi)
+				hi = x[i];
+			sum += x[i];
+		}
+		e->min[j] = lo;
+		e->max[j] = hi;
+		e->mean[j] = (long double)sum / size;
+		e->var[j] = m2_of(x, size, sum) / size;
+		if (hi - lo > e->abs_max_dev)
+			e->abs_max_dev = hi - lo;
+		mv += e->var[j];
+		msum += lo;
+	}
+	mv /= count;
+	for (uint64_t j = 0; j < count; j++)
+		vv += (e->var[j] - mv) * (e->var[j] - mv);
+	e->total_var = mv;
+	e->var_of_vars = vv / count;
+	e->var_of_mins = m2_of(e->min, count, msum) / count;
+	return 0;
+}
+
+void cs_ens_free(struct cs_ens *e)
+{
+	free(e->min);
+	free(e->max);
+	free(e->var);
+	free(e->mean);
+	e->min = e->max = NULL;
+	e->var = e->mean = NULL;
+}
+
+/* ---- figures of one distribution ---- */
+
+/* type 7 percentile P (in %), over 100 so comparisons stay exact */
+static struct cs_q pct(const uint64_t *v, size_t n, unsigned int p)
+{
+	u128 h = (u128)(n - 1) * p;
+	size_t i = (size_t)(h / 100);
+	unsigned int fr = (unsigned int)(h % 100);
+	s128 num = (s128)v[i] * 100;
+
+	if (fr)
+		num += (s128)fr * (s128)(v[i + 1] - v[i]);
+	return (struct cs_q){ .num = num, .den = 100 };
+}
+
+/*
+ * Median absolute deviation without a second array: in doubled units
+ * (2x - 2 median is an integer), the deviations left of the median grow
+ * walking down and those right of it walking up, so merging the two runs
+ * outward from the middle visits the deviations in increasing order.
+ */
+static struct cs_q mad_of(const uint64_t *v, size_t n, u128 m2)
+{
+	size_t lo = 0, hi = n, r, k, want1 = (n - 1) / 2, want2 = n / 2;
+	size_t j, i;
+	u128 d1 = 0, d2 = 0;
+
+	/* r: first index with 2 v > m2 */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((u128)v[mid] * 2 > m2)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	r = lo;
+	j = r;		/* next on the left is v[j - 1] */
+	i = r;		/* next on the right is v[i] */
+	for (k = 0; k <= want2; k++) {
+		u128 dl = j > 0 ? m2 - (u128)v[j - 1] * 2 : 0;
+		u128 dr = i < n ? (u128)v[i] * 2 - m2 : 0;
+		u128 d;
+
+		if (j > 0 && (i >= n || dl <= dr)) {
+			d = dl;
+			j--;
+		} else {
+			d = dr;
+			i++;
+		}
+		if (k == want1)
+			d1 = d;
+		if (k == want2)
+			d2 = d;
+	}
+	return (struct cs_q){ .num = (s128)(d1 + d2), .den = 4 };
+}
+
+static struct cs_q hsm_of(const uint64_t *v, size_t n)
+{
+	size_t lo = 0, m = n;
+
+	while (m > 3) {
+		size_t h = (m + 1) / 2, best = lo;
+		uint64_t w = v[lo + h - 1] - v[lo];
+
+		for (size_t i = lo + 1; i + h <= lo + m; i++) {
+			if (v[i + h - 1] - v[i] < w) {
+				w = v[i + h - 1] - v[i];
+				best = i;
+			}
+		}
+		lo = best;
+		m = h;
+	}
+	v += lo;
+	if (m == 1)
+		return cs_q_int(v[0]);
+	if (m == 2)
+		return (struct cs_q){ .num = (s128)v[0] + v[1], .den = 2 };
+	if (v[1] - v[0] < v[2] - v[1])
+		return (struct cs_q){ .num = (s128)v[0] + v[1], .den = 2 };
+	if (v[1] - v[0] > v[2] - v[1])
+		return (struct cs_q){ .num = (s128)v[1] + v[2], .den = 2 };
+	return cs_q_int(v[1]);
+}
+
+/* v in any order, n >= 1; sorts v */
+void cs_figures(uint64_t *v, size_t n, struct cs_figs *f)
+{
+	u128 sum = sum_of(v, n), m2;
+	s128 t;
+	size_t lo, hi;
+
+	memset(f, 0, sizeof(*f));
+	f->n = n;
+	f->mean = (struct cs_q){ .num = (s128)sum, .den = n };
+	f->sd = n > 1 ? sqrtl(m2_of(v, n, sum) / (n - 1)) : NAN;
+	cs_sort(v, n);
+	f->min = v[0];
+	f->max = v[n - 1];
+	m2 = n % 2 ? (u128)v[n / 2] * 2 : (u128)v[n / 2 - 1] + v[n / 2];
+	f->median = (struct cs_q){ .num = (s128)m2, .den = 2 };
+	f->p1 = pct(v, n, 1);
+	f->p5 = pct(v, n, 5);
+	f->p25 = pct(v, n, 25);
+	f->p75 = pct(v, n, 75);
+	f->p95 = pct(v, n, 95);
+	f->p99 = pct(v, n, 99);
+	f->mad = mad_of(v, n, m2);
+	f->hsm = hsm_of(v, n);
+	/* far: 100 x > 100 (Q3 + 3 (Q3 - Q1)) = 4 Q3num - 3 Q1num */
+	t = 4 * f->p75.num - 3 * f->p25.num;
+	lo = 0;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((s128)v[mid] * 100 > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	f->far = n - lo;
+}
+
+/*
+ * Histogram of sorted samples: integer bins from the minimum, Freedman-
+ * Diaconis width (2 IQR / cbrt n, at least one cycle), at most CS_HIST_MAX
+ * bins, and everything above p99 folded into one overflow bin.
+ */
+void cs_histogram(const uint64_t *v, size_t n, const struct cs_figs *f,
+		  struct cs_hist *h)
+{
+	u128 top = (u128)((f->p99.num + 99) / 100);	/* ceil(p99) */
+	u128 range = top - f->min + 1;
+	long double iqr = cs_q_ld(f->p75) - cs_q_ld(f->p25);
+	u128 w = (u128)ceill(2 * iqr / cbrtl((long double)n));
+	size_t i = 0;
+
+	memset(h, 0, sizeof(*h));
+	if (w < 1)
+		w = 1;
+	if ((range + w - 1) / w > CS_HIST_MAX)
+		w = (range + CS_HIST_MAX - 1) / CS_HIST_MAX;
+	h->lo = f->min;
+	h->width = (uint64_t)w;
+	h->nbins = (unsigned int)((range + w - 1) / w);
+	for (unsigned int b = 0; b < h->nbins; b++) {
+		u128 end = (u128)h->lo + (u128)(b + 1) * w;
+
+		while (i < n && v[i] < end) {
+			h->count[b]++;
+			i++;
+		}
+	}
+	h->over = n - i;
+}
+
+/*
+ * Two-sided Mann-Whitney U p-value, normal approximation with tie and
+ * continuity correction, computed as scipy.stats.mannwhitneyu(...,
+ * method="asymptotic") does. a and b sorted.
+ */
+double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	u128 r2 = 0;		/* twice the rank sum of a */
+	long double ties = 0;
+	size_t i = 0, j = 0, pos = 0;
+	double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
+	double u1, u, mu, s, z, x, p;
+
+	while (i < na || j < nb) {
+		uint64_t v = i < na && (j >= nb || a[i] <= b[j]) ? a[i] : b[j];
+		size_t ca = 0, cb = 0, t;
+
+		while (i < na && a[i] == v) {
+			i++;
+			ca++;
+		}
+		while (j < nb && b[j] == v) {
+			j++;
+			cb++;
+		}
+		t = ca + cb;
+		/* ranks pos+1 .. pos+t, average (2 pos + t + 1) / 2 */
+		r2 += (u128)ca * (2 * (u128)pos + t + 1);
+		ties += (long double)t * t * t - t;
+		pos += t;
+	}
+	u1 = (double)((long double)r2 / 2 - (long double)na * (na + 1) / 2);
+	u = fmax(u1, n1 * n2 - u1);
+	mu = n1 * n2 / 2;
+	s = sqrt(n1 * n2 / 12 * ((n + 1) - (double)(ties / (n * (n - 1)))));
+	if (!(s > 0))
+		return 1;	/* all tied: scipy's z is -inf, p clipped to 1 */
+	z = (u - mu - 0.5) / s;
+	/* norm.sf(z) = ndtr(-z), with cephes' branches */
+	x = -z * M_SQRT1_2;
+	if (fabs(x) < M_SQRT1_2)
+		p = 0.5 + 0.5 * erf(x);
+	else {
+		p = 0.5 * erfc(fabs(x));
+		if (x > 0)
+			p = 1 - p;
+	}
+	p *= 2;
+	return p > 1 ? 1 : p < 0 ? 0 : p;
+}
