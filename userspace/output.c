@@ -92,7 +92,11 @@ static const char *lds(char *buf, long double v, int dec)
 {
 	if (isnan(v))
 		return "null";
-	snprintf(buf, 64, "%.*Lf", dec, v);
+	/* beyond 1e12 the last decimals are noise even in long double */
+	if (fabsl(v) < 1e12L)
+		snprintf(buf, 64, "%.*Lf", dec, v);
+	else
+		snprintf(buf, 64, "%.14Le", v);
 	return buf;
 }
 
@@ -488,7 +492,7 @@ static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin
 			snprintf(cell[j][2], 48, "%llu", (unsigned long long)g->min);
 			cs_fmt_q(cell[j][3], 48, g->median, 1);
 			cs_fmt_q(cell[j][4], 48, g->mean, 1);
-			snprintf(cell[j][5], 48, isnan(g->sd) ? "-" : "%.1Lf", g->sd);
+			snprintf(cell[j][5], 48, "%.47s", isnan(g->sd) ? "-" : lds(b, g->sd, 1));
 			cs_fmt_q(cell[j][6], 48, g->p99, 1);
 			snprintf(cell[j][7], 48, "%llu", (unsigned long long)g->max);
 			cs_fmt_q(cell[j][8], 48, g->mad, 1);

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unit.c - hand-computed cases for every figure, the parser's errors, the
+ * Mann-Whitney p-values (against scipy 1.10's asymptotic method) and the
+ * exact rounding. figures.py checks the same figures on larger data
+ * against numpy; this file is where a reader sees them worked out.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "cyclestat.h"
+#include "harness.h"
+
+#define TOP 18446744073709551615ull
+
+static char qbuf[8][64];
+static int qi;
+
+/* q with 3 decimals, in one of a few rotating buffers */
+static const char *q3(struct cs_q q)
+{
+	qi = (qi + 1) % 8;
+	return cs_fmt_q(qbuf[qi], sizeof(qbuf[qi]), q, 3);
+}
+
+static struct cs_figs figs_of(const uint64_t *src, size_t n)
+{
+	uint64_t *v = malloc(n * sizeof(*v));
+	struct cs_figs f;
+
+	memcpy(v, src, n * sizeof(*v));
+	cs_figures(v, n, &f);
+	free(v);
+	return f;
+}
+
+TEST(figures_of_odd_n)
+{
+	/* sorted 1 3 5 7 9: median 5; p25 at h = 1 -> 3; p1 at h = .04 -> 1.08 */
+	static const uint64_t v[] = { 5, 1, 9, 3, 7 };
+	struct cs_figs f = figs_of(v, 5);
+
+	EXPECT_EQ_U64(f.n, 5);
+	EXPECT_EQ_U64(f.min, 1);
+	EXPECT_EQ_U64(f.max, 9);
+	EXPECT_STREQ(q3(f.median), "5.000");
+	EXPECT_STREQ(q3(f.mean), "5.000");
+	EXPECT_STREQ(q3(f.p1), "1.080");
+	EXPECT_STREQ(q3(f.p25), "3.000");
+	EXPECT_STREQ(q3(f.p75), "7.000");
+	EXPECT_STREQ(q3(f.p99), "8.920");
+	EXPECT_STREQ(q3(f.mad), "2.000");	/* |dev| 0 2 2 4 4 */
+	EXPECT_TRUE(fabsl(f.sd - sqrtl(10)) < 1e-15L);	/* 40 / 4 */
+	EXPECT_EQ_U64(f.far, 0);
+}
+
+TEST(figures_of_even_n)
+{
+	/* 4 8 15 16 23 42: median (15 + 16) / 2; mean 108 / 6 = 18 */
+	static const uint64_t v[] = { 42, 4, 23, 8, 16, 15 };
+	struct cs_figs f = figs_of(v, 6);
+
+	EXPECT_STREQ(q3(f.median), "15.500");
+	EXPECT_STREQ(q3(f.mean), "18.000");
+	EXPECT_STREQ(q3(f.p25), "9.750");	/* h = 1.25: 8 + .25 * 7 */
+	EXPECT_STREQ(q3(f.p75), "21.250");	/* h = 3.75: 16 + .75 * 7 */
+	/* |dev| from 15.5: 11.5 7.5 .5 .5 7.5 26.5 -> sorted .5 .5 7.5 7.5 ... */
+	EXPECT_STREQ(q3(f.mad), "7.500");
+}
+
+TEST(figures_of_one_sample)
+{
+	static const uint64_t v[] = { 42 };
+	struct cs_figs f = figs_of(v, 1);
+
+	EXPECT_STREQ(q3(f.median), "42.000");
+	EXPECT_STREQ(q3(f.p1), "42.000");
+	EXPECT_STREQ(q3(f.p99), "42.000");
+	EXPECT_STREQ(q3(f.hsm), "42.000");
+	EXPECT_STREQ(q3(f.mad), "0.000");
+	EXPECT_TRUE(isnan(f.sd));	/* numpy: std(ddof=1) of one value is nan */
+}
+
+TEST(figures_of_two_samples)
+{
+	static const uint64_t v[] = { 13, 10 };
+	struct cs_figs f = figs_of(v, 2);
+
+	EXPECT_STREQ(q3(f.median), "11.500");
+	EXPECT_STREQ(q3(f.hsm), "11.500");
+	EXPECT_STREQ(q3(f.p5), "10.150");
+	EXPECT_STREQ(q3(f.mad), "1.500");
+	EXPECT_TRUE(fabsl(f.sd - sqrtl(4.5L)) < 1e-15L);
+}
+
+TEST(figures_of_equal_samples)
+{
+	static const uint64_t v[] = { 7, 7, 7, 7, 7, 7, 7, 7 };
+	struct cs_figs f = figs_of(v, 8);
+
+	EXPECT_STREQ(q3(f.median), "7.000");
+	EXPECT_STREQ(q3(f.hsm), "7.000");
+	EXPECT_STREQ(q3(f.mad), "0.000");
+	EXPECT_TRUE(f.sd == 0);
+	EXPECT_EQ_U64(f.far, 0);
+}
+
+TEST(figures_near_2_64_are_exact)
+{
+	static const uint64_t v[] = { TOP, TOP - 1, TOP - 4, TOP };
+	struct cs_figs f = figs_of(v, 4);
+
+	/* mean (4 TOP - 5) / 4 = TOP - 1.25; median (TOP - 1 + TOP) / 2 */
+	EXPECT_STREQ(q3(f.mean), "18446744073709551613.750");
+	EXPECT_STREQ(q3(f.median), "18446744073709551614.500");
+	EXPECT_EQ_U64(f.min, TOP - 4);
+	EXPECT_EQ_U64(f.max, TOP);
+	/* deviations 1.25 .25 2.75 1.25: 10.75 / 3 */
+	EXPECT_TRUE(fabsl(f.sd - sqrtl(10.75L / 3)) < 1e-15L);
+}
+
+TEST(sums_of_many_maximal_values_do_not_overflow)
+{
+	size_t n = 100000;
+	uint64_t *v = malloc(n * sizeof(*v));
+	struct cs_figs f;
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = TOP - (i & 1);
+	cs_figures(v, n, &f);
+	free(v);
+	EXPECT_STREQ(q3(f.mean), "18446744073709551614.500");
+	/* n/2 at TOP, n/2 at TOP-1: sd = sqrt(.25 n / (n - 1)) */
+	EXPECT_TRUE(fabsl(f.sd - sqrtl(0.25L * n / (n - 1))) < 1e-12L);
+}
+
+TEST(percentiles_interpolate_between_closest_ranks)
+{
+	static const uint64_t v[] = { 1, 2, 3, 4 };
+	struct cs_figs f = figs_of(v, 4);
+
+	EXPECT_STREQ(q3(f.p25), "1.750");
+	EXPECT_STREQ(q3(f.p75), "3.250");
+	EXPECT_STREQ(q3(f.p95), "3.850");
+	EXPECT_STREQ(q3(f.p1), "1.030");
+}
+
+TEST(half_sample_mode_keeps_the_densest_half)
+{
+	/* 1 2 2 3 10: windows of 3: [1,2,2] w1, [2,2,3] w1, [2,3,10] -> first;
+	 * then gaps 1, 0: the closer pair (2, 2) */
+	static const uint64_t a[] = { 10, 2, 3, 1, 2 };
+	static const uint64_t b[] = { 1, 5, 6, 20 };	/* windows of 2: [5,6] */
+	static const uint64_t c[] = { 1, 3, 5 };	/* equal gaps: the middle */
+	static const uint64_t d[] = { 1, 2, 9 };	/* closer pair (1, 2) */
+
+	EXPECT_STREQ(q3(figs_of(a, 5).hsm), "2.000");
+	EXPECT_STREQ(q3(figs_of(b, 4).hsm), "5.500");
+	EXPECT_STREQ(q3(figs_of(c, 3).hsm), "3.000");
+	EXPECT_STREQ(q3(figs_of(d, 3).hsm), "1.500");
+}
+
+TEST(far_outliers_are_above_q3_plus_3_iqr)
+{
+	/* 1..8, 100: Q1 = 3, Q3 = 7, fence 7 + 12 = 19; a value on the fence is not far */
+	static const uint64_t v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 100 };
+	static const uint64_t w[] = { 1, 2, 3, 4, 5, 6, 7, 8, 19 };
+
+	EXPECT_EQ_U64(figs_of(v, 9).far, 1);
+	EXPECT_EQ_U64(figs_of(w, 9).far, 0);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t xorshift(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+TEST(radix_sort_matches_qsort)
+{
+	static const size_t sizes[] = { 0, 1, 2, 47, 48, 49, 1000, 100000 };
+	static const uint64_t masks[] = { 0, 1, 0xff, 0xfff, 0xffffffff, TOP };
+
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
+		for (size_t m = 0; m < ARRAY_SIZE(masks); m++) {
+			size_t n = sizes[s];
+			uint64_t *a = malloc((n + 1) * sizeof(*a)), *b = malloc((n + 1) * sizeof(*b));
+
+			for (size_t i = 0; i < n; i++)
+				a[i] = b[i] = (xorshift() & masks[m]) + (m == 3 ? 1ull << 40 : 0);
+			cs_sort(a, n);
+			qsort(b, n, sizeof(*b), cmp_u64);
+			if (n && memcmp(a, b, n * sizeof(*a)))
+				FAIL("n %zu mask %llx: radix sort differs from qsort", n,
+				     (unsigned long long)masks[m]);
+			free(a);
+			free(b);
+		}
+	}
+}
+
+TEST(mad_matches_brute_force)
+{
+	for (int round = 0; round < 200; round++) {
+		size_t n = 1 + xorshift() % 60;
+		uint64_t v[64], dev2[64];
+		struct cs_figs f;
+		u128 m2, d;
+
+		for (size_t i = 0; i < n; i++)
+			v[i] = xorshift() % (round < 100 ? 10 : 1000);
+		f = figs_of(v, n);
+		cs_sort(v, n);
+		m2 = n % 2 ? 2 * (u128)v[n / 2] : (u128)v[n / 2 - 1] + v[n / 2];
+		for (size_t i = 0; i < n; i++)
+			dev2[i] = (uint64_t)(2 * (u128)v[i] > m2 ? 2 * (u128)v[i] - m2 : m2 - 2 * (u128)v[i]);
+		qsort(dev2, n, sizeof(*dev2), cmp_u64);
+		d = (u128)dev2[(n - 1) / 2] + dev2[n / 2];
+		if (cs_q_cmp(f.mad, (struct cs_q){ .num = (s128)d, .den = 4 }))
+			FAIL("round %d n %zu: mad %s, brute force %s", round, n, q3(f.mad),
+			     q3((struct cs_q){ .num = (s128)d, .den = 4 }));
+	}
+}
+
+TEST(exact_figures_round_half_to_even)
+{
+	char b[64];
+
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 1, 8 }, 2), "0.12");
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 3, 8 }, 2), "0.38");
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 5, 2 }, 0), "2");
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 7, 2 }, 0), "4");
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 19999, 20000 }, 3), "1.000");
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ -1, 3 }, 3), "-0.333");
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ -1, 10000 }, 3), "0.000");
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 2, 3 }, 1), "0.7");
+}
+
+TEST(net_and_per_op_are_exact_fractions)
+{
+	struct cs_q med = { 69, 2 }, empty = { 61, 2 };	/* 34.5 - 30.5 */
+	char b[64];
+
+	EXPECT_STREQ(cs_fmt_q(b, 64, cs_q_sub(med, empty), 3), "4.000");
+	EXPECT_STREQ(cs_fmt_q(b, 64, cs_q_div(cs_q_sub(med, empty), 3), 3), "1.333");
+	EXPECT_STREQ(cs_fmt_q(b, 64, cs_q_sub(empty, med), 1), "-4.0");
+	EXPECT_TRUE(cs_q_cmp(med, empty) > 0);
+}
+
+TEST(paoloni_ensemble_metrics)
+{
+	/* ensembles {1, 3} {2, 2} {4, 8}: variances 1, 0, 4; mins 1, 2, 4 */
+	static const uint64_t v[] = { 1, 3, 2, 2, 4, 8 };
+	struct cs_ens e;
+
+	EXPECT_TRUE(cs_ensembles(v, 3, 2, &e) == 0);
+	EXPECT_TRUE(e.var[0] == 1 && e.var[1] == 0 && e.var[2] == 4);
+	EXPECT_TRUE(fabsl(e.total_var - 5.0L / 3) < 1e-15L);
+	/* var(1, 0, 4) = (1 + 0 + 16) / 3 - (5/3)^2 = 26/9 */
+	EXPECT_TRUE(fabsl(e.var_of_vars - 26.0L / 9) < 1e-15L);
+	/* var(1, 2, 4) = 21/3 - (7/3)^2 = 14/9 */
+	EXPECT_TRUE(fabsl(e.var_of_mins - 14.0L / 9) < 1e-15L);
+	EXPECT_EQ_U64(e.abs_max_dev, 4);
+	cs_ens_free(&e);
+}
+
+TEST(histogram_counts_every_sample_once)
+{
+	uint64_t v[5000];
+	struct cs_figs f;
+	struct cs_hist h;
+	uint64_t sum;
+
+	for (size_t i = 0; i < 5000; i++)
+		v[i] = 100 + xorshift() % 50 + (i % 100 == 0 ? 10000 : 0);
+	cs_figures(v, 5000, &f);
+	cs_histogram(v, 5000, &f, &h);
+	sum = h.over;
+	for (unsigned int b = 0; b < h.nbins; b++)
+		sum += h.count[b];
+	EXPECT_EQ_U64(sum, 5000);
+	EXPECT_TRUE(h.nbins >= 1 && h.nbins <= CS_HIST_MAX);
+	EXPECT_EQ_U64(h.lo, 100);
+	EXPECT_TRUE(h.over >= 1);	/* the 10000s fold into the overflow bin */
+}
+
+struct mwu_case {
+	uint64_t a[100], b[100];
+	size_t na, nb;
+	const char *p;	/* scipy.stats.mannwhitneyu(a, b, method="asymptotic"), %.6g */
+};
+
+TEST(mann_whitney_p_matches_scipy)
+{
+	static const struct mwu_case c[] = {
+		{ { 1, 2, 3, 4, 5 }, { 6, 7, 8, 9, 10 }, 5, 5, "0.0121858" },
+		{ { 1, 2, 2, 3, 3, 3 }, { 2, 3, 3, 4, 4, 5 }, 6, 6, "0.0784029" },
+		{ { 5, 5, 5 }, { 5, 5, 5 }, 3, 3, "1" },
+		{ { 10, 10, 11, 11, 12 }, { 10, 10, 11, 12, 12 }, 5, 5, "0.824848" },
+		{ { 7 }, { 8 }, 1, 1, "1" },
+		{ { 1, 2 }, { 3, 4, 5 }, 2, 3, "0.148915" },
+	};
+	char b[32];
+
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		snprintf(b, sizeof(b), "%.6g", cs_mannwhitney(c[i].a, c[i].na, c[i].b, c[i].nb));
+		if (strcmp(b, c[i].p))
+			FAIL("case %zu: expected p %s, got %s", i, c[i].p, b);
+	}
+}
+
+TEST(mann_whitney_p_matches_scipy_on_large_tied_samples)
+{
+	/* range(100) vs range(3, 103); 50x30 50x31 vs 40x30 60x31 */
+	uint64_t a[100], b[100];
+	char s[32];
+
+	for (int i = 0; i < 100; i++) {
+		a[i] = (uint64_t)i;
+		b[i] = (uint64_t)i + 3;
+	}
+	snprintf(s, sizeof(s), "%.6g", cs_mannwhitney(a, 100, b, 100));
+	EXPECT_STREQ(s, "0.471017");
+	for (int i = 0; i < 100; i++) {
+		a[i] = i < 50 ? 30 : 31;
+		b[i] = i < 40 ? 30 : 31;
+	}
+	snprintf(s, sizeof(s), "%.6g", cs_mannwhitney(a, 100, b, 100));
+	EXPECT_STREQ(s, "0.156669");
+}
+
+/* parse TEXT in chunks of CHUNK bytes; returns the error message or "" */
+static const char *parse(const char *text, size_t chunk, struct cs_samples *s,
+			 unsigned long long *line)
+{
+	static struct cs_err err;
+	struct cs_parser p;
+	size_t len = strlen(text);
+
+	memset(&err, 0, sizeof(err));
+	memset(s, 0, sizeof(*s));
+	cs_parser_init(&p);
+	for (size_t o = 0; o < len; o += chunk) {
+		if (cs_parser_feed(&p, text + o, len - o < chunk ? len - o : chunk, s, &err))
+			goto out;
+	}
+	cs_parser_end(&p, s, &err);
+out:
+	*line = err.line;
+	return err.msg;
+}
+
+TEST(parser_reads_ministat_format)
+{
+	const char *text = "# header\n  7  # seven\n\n8\r\n\t9\n18446744073709551615";
+	struct cs_samples s;
+	unsigned long long line;
+
+	/* the same result however the input is split */
+	for (size_t chunk = 1; chunk <= strlen(text); chunk++) {
+		const char *msg = parse(text, chunk, &s, &line);
+
+		if (*msg || s.n != 4 || s.v[0] != 7 || s.v[1] != 8 || s.v[2] != 9 || s.v[3] != TOP)
+			FAIL("chunk %zu: '%s', %zu samples", chunk, msg, s.n);
+		cs_samples_free(&s);
+	}
+}
+
+TEST(parser_rejects_bad_lines_with_their_number)
+{
+	static const struct {
+		const char *text;
+		unsigned long long line;
+		const char *msg;
+	} c[] = {
+		{ "12\n-5\n", 2, "'-5' is negative" },
+		{ "1\n2\nabc\n", 3, "'abc' is not an unsigned integer" },
+		{ "18446744073709551616\n", 1, "exceeds 2^64 - 1" },
+		{ "99999999999999999999999\n", 1, "exceeds 2^64 - 1" },
+		{ "1 2\n", 1, "more than one value" },
+		{ "3\n12.5\n", 2, "'12.5' is not an unsigned integer" },
+		{ "4\n+4\n", 2, "'+4' is not" },
+		{ "1e3\n", 1, "'1e3' is not" },
+		{ "0x10\n", 1, "'0x10' is not" },
+	};
+	struct cs_samples s;
+	unsigned long long line;
+
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		const char *msg = parse(c[i].text, 4096, &s, &line);
+
+		if (line != c[i].line || !strstr(msg, c[i].msg))
+			FAIL("'%s': expected line %llu '%s', got line %llu '%s'", c[i].text,
+			     c[i].line, c[i].msg, line, msg);
+		cs_samples_free(&s);
+	}
+}
+
+TEST(parser_rejects_nul_bytes)
+{
+	struct cs_parser p;
+	struct cs_samples s = { 0 };
+	struct cs_err err = { 0 };
+
+	cs_parser_init(&p);
+	EXPECT_TRUE(cs_parser_feed(&p, "1\n\0\n", 4, &s, &err) < 0);
+	EXPECT_CONTAINS(err.msg, "NUL byte");
+	EXPECT_EQ_U64(err.line, 2);
+	cs_samples_free(&s);
+}
+
+TEST(info_parser_reads_key_value_lines)
+{
+	const char *text = "name: alu:add_dep\ndescription: 4 adds: a chain\n\nops: 4\r\n";
+	struct cs_info info = { 0 };
+	struct cs_err err = { 0 };
+	uint64_t ops;
+
+	EXPECT_TRUE(cs_parse_info("info", text, strlen(text), &info, &err) == 0);
+	EXPECT_STREQ(cs_info_get(&info, "name"), "alu:add_dep");
+	EXPECT_STREQ(cs_info_get(&info, "description"), "4 adds: a chain");
+	EXPECT_TRUE(cs_info_u64(&info, "info", "ops", &ops, &err) == 0);
+	EXPECT_EQ_U64(ops, 4);
+	EXPECT_TRUE(cs_info_u64(&info, "info", "missing", &ops, &err) == 1);
+	cs_info_free(&info);
+}
+
+TEST(info_parser_rejects_lines_without_a_key)
+{
+	const char *text = "ops: 4\nno colon here\n";
+	struct cs_info info = { 0 };
+	struct cs_err err = { 0 };
+	uint64_t v;
+
+	EXPECT_TRUE(cs_parse_info("x/info", text, strlen(text), &info, &err) < 0);
+	EXPECT_EQ_U64(err.line, 2);
+	EXPECT_CONTAINS(err.msg, "expected 'key: value'");
+	text = "ops: -4\n";
+	EXPECT_TRUE(cs_parse_info("x/info", text, strlen(text), &info, &err) == 0);
+	EXPECT_TRUE(cs_info_u64(&info, "x/info", "ops", &v, &err) < 0);
+	EXPECT_CONTAINS(err.msg, "not an unsigned integer");
+	cs_info_free(&info);
+}
+
+static const struct test tests[] = {
+	CASE(figures_of_odd_n),
+	CASE(figures_of_even_n),
+	CASE(figures_of_one_sample),
+	CASE(figures_of_two_samples),
+	CASE(figures_of_equal_samples),
+	CASE(figures_near_2_64_are_exact),
+	CASE(sums_of_many_maximal_values_do_not_overflow),
+	CASE(percentiles_interpolate_between_closest_ranks),
+	CASE(half_sample_mode_keeps_the_densest_half),
+	CASE(far_outliers_are_above_q3_plus_3_iqr),
+	CASE(radix_sort_matches_qsort),
+	CASE(mad_matches_brute_force),
+	CASE(exact_figures_round_half_to_even),
+	CASE(net_and_per_op_are_exact_fractions),
+	CASE(paoloni_ensemble_metrics),
+	CASE(histogram_counts_every_sample_once),
+	CASE(mann_whitney_p_matches_scipy),
+	CASE(mann_whitney_p_matches_scipy_on_large_tied_samples),
+	CASE(parser_reads_ministat_format),
+	CASE(parser_rejects_bad_lines_with_their_number),
+	CASE(parser_rejects_nul_bytes),
+	CASE(info_parser_reads_key_value_lines),
+	CASE(info_parser_rejects_lines_without_a_key),
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
