@@ -7,6 +7,7 @@
 # "N passed, N failed, N skipped" and whose exit status is 1 on any failure;
 # tests/host/run.sh adds those lines up.
 
+# shellcheck disable=SC2034 # used by the test files
 top=$(cd "$(dirname "$0")/../.." && pwd)
 passed=0
 failed=0

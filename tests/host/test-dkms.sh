@@ -65,7 +65,7 @@ expect_eq "dkms add succeeds" 0 "$rc"
 
 out=$(dk build -m "$name" -v "$ver" -k "$kver" 2>&1) && rc=0 || rc=$?
 expect_eq "dkms build -k $kver succeeds" 0 "$rc"
-[ "$rc" = 0 ] || { printf '%s\n' "$out" | tail -n 20 | sed 's/^/# /'; cat "$tmp/tree/$name/$ver/build/make.log" 2>/dev/null | tail -n 20 | sed 's/^/# /'; }
+[ "$rc" = 0 ] || { printf '%s\n' "$out" | tail -n 20 | sed 's/^/# /'; tail -n 20 "$tmp/tree/$name/$ver/build/make.log" 2>/dev/null | sed 's/^/# /'; }
 
 ko=$(find "$tmp/tree/$name/$ver/$kver" -name 'cyclebench.ko*' 2>/dev/null | head -n 1)
 if [ -n "$ko" ]; then

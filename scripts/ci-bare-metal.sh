@@ -1,0 +1,484 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ci-bare-metal.sh - the cyclebench CI gate for a bare-metal runner: check the
+# machine, build and load the module, run the fragments, save the results,
+# unload, compare against a committed baseline, print TAP.
+#
+# Usage: scripts/ci-bare-metal.sh [OPTIONS]
+#
+#   --strict             fail (exit 2) when `cyclestat doctor` finds problems;
+#                        without it the check is printed and the run goes on
+#   --ko PATH            load this prebuilt cyclebench.ko instead of building
+#   --no-build           do not build; load ./cyclebench.ko from the repo top
+#   --cyclestat PATH     the cyclestat binary (default: cyclestat in PATH,
+#                        else userspace/cyclestat)
+#   --fragments SPEC     what to run: all, a group, group:name, or a
+#                        comma-separated list (default: all)
+#   --params "K=V ..."   module parameters, e.g. "samples=1000 ensembles=10
+#                        warmup=100 method=paoloni cpu=2"; they are given to
+#                        insmod and, for samples/ensembles/warmup/method/cpu,
+#                        repeated in the run request
+#   --baseline DIR       a `cyclestat save` directory to compare against
+#                        (default: bench/baseline in the repo)
+#   --update-baseline    replace the baseline with this run's results, no compare
+#   --threshold PCT      smallest relative change that counts (cyclestat's
+#                        default when not given)
+#   --alpha A            significance level (cyclestat's default when not given)
+#   --prepare-host       apply scripts/prepare-host.sh for the run and restore
+#                        the host afterwards (also on failure or Ctrl-C)
+#   --out DIR            artifacts directory (default: ./cyclebench-ci)
+#   --debugfs DIR        the module's debugfs directory (default
+#                        /sys/kernel/debug/cyclebench; tests use a fake one)
+#   -h, --help           this text
+#
+# Artifacts in --out: results/ (the `cyclestat save` copy of the run),
+# results.json (cyclestat --format json), gbench.json (--format gbench, for
+# google/benchmark's compare.py and dashboards), compare.json (cyclestat
+# compare --format json), doctor.txt, tap.txt (what went to stdout).
+#
+# Output: TAP on stdout, one line per fragment verdict, e.g.
+#   1..2
+#   ok 1 - alu:add_dep same (+0.3%, p=0.71)
+#   not ok 2 - alu:imul_dep slower (+31.0%, p=0.0001)
+# Everything else (doctor, build, hints) goes to stderr. A setup failure also
+# prints "Bail out! <reason>" on stdout.
+#
+# Exit status: 0 nothing slower, 1 a significant regression, 2 a usage or
+# setup error (not root, module already loaded, no headers, no baseline, ...).
+#
+# The module is loaded with run_on_load=0 and the run is started by writing
+# the selection to debugfs `run` (docs/debugfs-contract.md). Whatever happens
+# after insmod - a failure, Ctrl-C, SIGTERM - the module is unloaded before
+# the script exits. A cyclebench that was loaded before the script started is
+# someone else's: the script refuses to run rather than unload it.
+#
+# Examples:
+#   # on a runner with headers installed: build, run, gate
+#   sudo scripts/ci-bare-metal.sh --params "cpu=2" --out ci-out
+#   # first run on a new runner: record the baseline, then commit it
+#   sudo scripts/ci-bare-metal.sh --update-baseline --baseline bench/baseline
+#   # in a guest with only busybox, cyclestat and a prebuilt module:
+#   sh /ci-bare-metal.sh --ko /cyclebench.ko --cyclestat /cyclestat \
+#      --baseline /baseline --out /tmp/ci --params "samples=1000 ensembles=10"
+#
+# POSIX sh only: it runs under busybox ash as well as bash and dash.
+#
+# For tests only: CB_SYSROOT prefixes /sys/module (the "already loaded"
+# check), CB_DEBUGFS is --debugfs, CB_ALLOW_NONROOT=1 skips the root check,
+# CB_INSMOD and CB_RMMOD replace insmod and rmmod (busybox sh runs its own
+# applets before anything in PATH, so fakes in PATH are not enough).
+set -eu
+
+prog=ci-bare-metal.sh
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+sysroot=${CB_SYSROOT:-}
+sysroot=${sysroot%/}
+insmod=${CB_INSMOD:-insmod}
+rmmod=${CB_RMMOD:-rmmod}
+
+usage() {
+	sed -n '3,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"
+}
+
+die_usage() {
+	echo "$prog: $1 (see $prog --help)" >&2
+	exit 2
+}
+
+# die MESSAGE [HINT]: a setup error. The EXIT trap unloads the module.
+die() {
+	echo "$prog: $1" >&2
+	[ $# -lt 2 ] || echo "$prog: $2" >&2
+	echo "Bail out! $1"
+	exit 2
+}
+
+note() {
+	echo "$prog: $*" >&2
+}
+
+# --- options -------------------------------------------------------------
+
+strict=0
+ko=
+build=1
+cyclestat=
+fragments=all
+params=
+baseline=$top/bench/baseline
+update=0
+threshold=
+alpha=
+prepare=0
+out=cyclebench-ci
+debugfs=${CB_DEBUGFS:-$sysroot/sys/kernel/debug/cyclebench}
+
+# need_arg OPTION COUNT: OPTION takes a value.
+need_arg() {
+	[ "$2" -ge 2 ] || die_usage "$1 needs a value"
+}
+
+while [ $# -gt 0 ]; do
+	# --opt=value is the same as --opt value.
+	case $1 in
+	--*=*)
+		o=${1%%=*}
+		v=${1#*=}
+		shift
+		set -- "$o" "$v" "$@"
+		;;
+	esac
+	case $1 in
+	--strict) strict=1 ;;
+	--ko) need_arg "$1" $#; ko=$2; shift ;;
+	--no-build) build=0 ;;
+	--cyclestat) need_arg "$1" $#; cyclestat=$2; shift ;;
+	--fragments) need_arg "$1" $#; fragments=$2; shift ;;
+	--params) need_arg "$1" $#; params=$2; shift ;;
+	--baseline) need_arg "$1" $#; baseline=$2; shift ;;
+	--update-baseline) update=1 ;;
+	--threshold) need_arg "$1" $#; threshold=$2; shift ;;
+	--alpha) need_arg "$1" $#; alpha=$2; shift ;;
+	--prepare-host) prepare=1 ;;
+	--out) need_arg "$1" $#; out=$2; shift ;;
+	--debugfs) need_arg "$1" $#; debugfs=$2; shift ;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	*) die_usage "unknown argument '$1'" ;;
+	esac
+	shift
+done
+
+case $fragments in
+'' | *[!A-Za-z0-9_:,.-]*)
+	die_usage "--fragments '$fragments': expected all, a group, group:name or a comma-separated list"
+	;;
+esac
+
+# Module parameters: key=value words. The run-time subset is repeated in the
+# run request so that the run uses them whatever the module's defaults are.
+run_keys=
+cpu=
+for p in $params; do
+	case $p in
+	run_on_load=*) die_usage "--params: run_on_load is set by this script (to 0)" ;;
+	[a-z]*=*) ;;
+	*) die_usage "--params: '$p' is not key=value" ;;
+	esac
+	case ${p%%=*} in
+	*[!a-z0-9_]*) die_usage "--params: '${p%%=*}' is not a parameter name" ;;
+	samples | ensembles | warmup | method) run_keys="$run_keys $p" ;;
+	cpu)
+		run_keys="$run_keys $p"
+		cpu=${p#cpu=}
+		;;
+	esac
+done
+
+isnum() {
+	case $1 in
+	'' | *[!0-9.]* | *.*.*) return 1 ;;
+	esac
+}
+[ -z "$threshold" ] || isnum "$threshold" || die_usage "--threshold '$threshold' is not a number (a percentage, e.g. 5)"
+[ -z "$alpha" ] || isnum "$alpha" || die_usage "--alpha '$alpha' is not a number (e.g. 0.01)"
+[ "$build" = 1 ] || [ -n "$ko" ] || ko=$top/cyclebench.ko
+
+# --- preflight: everything that can be checked before touching the machine --
+
+if [ -z "$cyclestat" ]; then
+	cyclestat=$(command -v cyclestat 2>/dev/null || true)
+	[ -n "$cyclestat" ] || cyclestat=$top/userspace/cyclestat
+fi
+[ -x "$cyclestat" ] ||
+	die "no cyclestat at $cyclestat" \
+		"build it with 'make -C $top/userspace', or pass --cyclestat PATH"
+
+if [ "$(id -u)" != 0 ] && [ "${CB_ALLOW_NONROOT:-0}" != 1 ]; then
+	die "must run as root (insmod, debugfs)" "try: sudo $0 ..."
+fi
+
+if [ "$update" = 0 ] && [ ! -d "$baseline" ]; then
+	die "no baseline at $baseline" \
+		"record one on this runner with --update-baseline (then commit it), or pass --baseline DIR"
+fi
+
+if [ -e "$sysroot/sys/module/cyclebench" ]; then
+	die "cyclebench is already loaded, by someone else: this script loads and unloads its own copy" \
+		"if nothing is using it, unload it with 'rmmod cyclebench' and run again"
+fi
+
+mkdir -p "$out" || die "cannot create the artifacts directory $out" "pass a writable --out DIR"
+out=$(cd "$out" && pwd)
+rm -rf "$out/results"
+rm -f "$out/results.json" "$out/gbench.json" "$out/compare.json" "$out/tap.txt" "$out/doctor.txt"
+
+# --- cleanup: whatever happens from here on --------------------------------
+
+loaded=0
+runner=
+prepared=0
+
+unload() {
+	i=0
+	while ! "$rmmod" cyclebench; do
+		i=$((i + 1))
+		if [ "$i" -ge 5 ]; then
+			note "could not unload cyclebench; unload it by hand: rmmod cyclebench (see lsmod, dmesg)"
+			return 1
+		fi
+		sleep 1
+	done
+	loaded=0
+}
+
+# shellcheck disable=SC2317 # reached through the traps below
+cleanup() {
+	rc=$?
+	set +e
+	trap - EXIT INT TERM HUP
+	# A run still in its write(2) is abandoned by the module on a fatal
+	# signal (-EINTR); SIGTERM is one: the writer is a background child,
+	# which does not see the terminal's Ctrl-C.
+	if [ -n "$runner" ]; then
+		kill "$runner" 2>/dev/null
+		wait "$runner" 2>/dev/null
+		runner=
+	fi
+	if [ "$loaded" = 1 ]; then
+		note "unloading cyclebench"
+		unload || rc=2
+	fi
+	if [ "$prepared" = 1 ]; then
+		"$here/prepare-host.sh" --restore --state "$out/host.state" >&2 || rc=2
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'note "interrupted"; exit 130' INT
+trap 'note "terminated"; exit 143' TERM
+trap 'note "hangup"; exit 129' HUP
+
+# --- 1. the machine --------------------------------------------------------
+
+if [ "$prepare" = 1 ]; then
+	prepared=1
+	"$here/prepare-host.sh" --state "$out/host.state" >&2 ||
+		die "prepare-host.sh failed (see above)" "fix what it names, or drop --prepare-host"
+fi
+
+# doctor exits 1 on a problem only with --strict; without, a failure means
+# the check itself could not run, which is worth a note but not a stop.
+strict_opt=
+[ "$strict" = 0 ] || strict_opt=--strict
+note "checking the machine: cyclestat${strict_opt:+ $strict_opt}${cpu:+ --cpu $cpu} doctor"
+if "$cyclestat" $strict_opt ${cpu:+--cpu "$cpu"} doctor >"$out/doctor.txt" 2>&1; then
+	doctor=0
+else
+	doctor=$?
+fi
+cat "$out/doctor.txt" >&2
+if [ "$doctor" != 0 ]; then
+	if [ "$strict" = 1 ]; then
+		die "the machine check found problems (--strict)" \
+			"fix them (scripts/prepare-host.sh applies the safe ones: governor, turbo, SMT, NMI watchdog) or drop --strict"
+	fi
+	note "the machine check failed (exit $doctor, see above); going on, as --strict was not given"
+fi
+
+# --- 2. build, load, run, save, unload ------------------------------------
+
+if [ -z "$ko" ]; then
+	kver=$(uname -r)
+	kdir=${KDIR:-/lib/modules/$kver/build}
+	[ -d "$kdir" ] ||
+		die "no kernel headers for $kver at $kdir" \
+			"install them: apt-get install linux-headers-$kver (or set KDIR=, or pass --ko PATH)"
+	note "building against $kdir"
+	make -C "$kdir" M="$top" modules >&2 ||
+		die "the module build failed (see above)" "make -C $kdir M=$top modules"
+	ko=$top/cyclebench.ko
+fi
+[ -f "$ko" ] || die "no module at $ko" "build it (make) or pass --ko PATH"
+
+note "loading: insmod $ko run_on_load=0${params:+ $params}"
+loaded=1 # set first: a signal between insmod and this line must still unload
+# shellcheck disable=SC2086 # $params is a list of words
+if ! "$insmod" "$ko" run_on_load=0 $params; then
+	loaded=0
+	die "insmod $ko failed" \
+		"see 'dmesg | tail' (a wrong parameter? a module built for another kernel than $(uname -r)?)"
+fi
+[ -e "$debugfs/run" ] ||
+	die "no $debugfs/run after loading the module" \
+		"is debugfs mounted? mount -t debugfs none /sys/kernel/debug"
+
+request="$fragments$run_keys"
+note "running: echo '$request' > $debugfs/run"
+# The write returns when the run is over. It runs in a child so that a signal
+# to this script is handled at once (by the trap) rather than after the run.
+(printf '%s\n' "$request" >"$debugfs/run") &
+runner=$!
+if wait "$runner"; then
+	runner=
+else
+	runner=
+	die "the run failed: writing '$request' to $debugfs/run" \
+		"see 'dmesg | tail'; EINVAL: an unknown fragment or key, E2BIG: raise max_mb or lower samples/ensembles"
+fi
+
+note "saving the results to $out/results"
+"$cyclestat" --tree "$debugfs" save "$out/results" >&2 ||
+	die "cyclestat save failed (see above)"
+unload || die "could not unload the module" "rmmod cyclebench"
+
+"$cyclestat" --format json "$out/results" >"$out/results.json" ||
+	die "cyclestat --format json failed (see above)"
+"$cyclestat" --format gbench "$out/results" >"$out/gbench.json" ||
+	die "cyclestat --format gbench failed (see above)"
+
+# --- 3. the baseline ------------------------------------------------------
+
+if [ "$update" = 1 ]; then
+	rm -rf "$baseline"
+	mkdir -p "$(dirname "$baseline")"
+	cp -R "$out/results" "$baseline" || die "cannot write the baseline $baseline"
+	awk '{ n++; t = t sprintf("ok %d - %s baseline updated\n", n, $1) }
+	     END { printf "1..%d\n%s", n, t }' "$out/results/fragments" >"$out/tap.txt"
+	cat "$out/tap.txt"
+	note "baseline $baseline updated from this run; commit it"
+	exit 0
+fi
+
+# --- 4. compare, TAP ------------------------------------------------------
+
+if "$cyclestat" --format json ${threshold:+--threshold "$threshold"} \
+	${alpha:+--alpha "$alpha"} compare "$baseline" "$out/results" >"$out/compare.json"; then
+	verdict=0
+else
+	verdict=$?
+fi
+[ "$verdict" -le 1 ] || die "cyclestat compare failed (exit $verdict, see above)"
+
+# compare.json -> TAP. A minimal JSON reader (objects, arrays, strings,
+# numbers, literals) flattens the document to "path<TAB>value" lines, e.g.
+# ".fragments[3].verdict<TAB>slower"; every array element that has a verdict
+# becomes one TAP line.
+json_flatten() {
+	awk '
+	function fail(m) { printf "json: %s at byte %d\n", m, pos > "/dev/stderr"; bad = 1; exit 2 }
+	function ws() { while (pos <= len && index(" \t\r\n", substr(s, pos, 1))) pos++ }
+	function value(path,   c) {
+		ws(); c = substr(s, pos, 1)
+		if (c == "{") obj(path)
+		else if (c == "[") arr(path)
+		else if (c == "\"") print path "\t" str()
+		else lit(path)
+	}
+	function obj(path,   k, c) {
+		pos++; ws()
+		if (substr(s, pos, 1) == "}") { pos++; return }
+		for (;;) {
+			ws(); if (substr(s, pos, 1) != "\"") fail("expected a key")
+			k = str(); ws()
+			if (substr(s, pos, 1) != ":") fail("expected :")
+			pos++; value(path "." k); ws()
+			c = substr(s, pos++, 1)
+			if (c == "}") return
+			if (c != ",") fail("expected , or }")
+		}
+	}
+	function arr(path,   i, c) {
+		pos++; ws()
+		if (substr(s, pos, 1) == "]") { pos++; return }
+		for (i = 0; ; i++) {
+			value(path "[" i "]"); ws()
+			c = substr(s, pos++, 1)
+			if (c == "]") return
+			if (c != ",") fail("expected , or ]")
+		}
+	}
+	function str(   o, c) {
+		pos++; o = ""
+		for (;;) {
+			if (pos > len) fail("unterminated string")
+			c = substr(s, pos++, 1)
+			if (c == "\"") return o
+			if (c == "\\") {
+				c = substr(s, pos++, 1)
+				if (c == "n") c = " "; else if (c == "t") c = " "
+				else if (c == "u") { c = "?"; pos += 4 }
+				else if (c != "\"" && c != "\\" && c != "/") c = " "
+			}
+			o = o c
+		}
+	}
+	function lit(path,   t) {
+		t = substr(s, pos, 64)
+		if (!match(t, /^[-+0-9.eE]+|^true|^false|^null/)) fail("unexpected character")
+		print path "\t" substr(t, 1, RLENGTH); pos += RLENGTH
+	}
+	{ s = s $0 "\n" }
+	END {
+		if (bad) exit 2
+		len = length(s); pos = 1; value(""); ws()
+		if (pos <= len) fail("trailing text")
+	}'
+}
+
+# Flattened compare JSON -> TAP lines (no plan), from cyclestat compare's
+# schema 1 (userspace/compare.c): fragments[] with name, change (a fraction,
+# null when the base median is 0), p_value, verdict, base_smi, new_smi; and
+# only_in_base[], fragments the baseline has and this run did not measure.
+tap_lines() {
+	awk -F '\t' '
+	function key(p) { sub(/.*\./, "", p); return p }
+	function elem(p) { sub(/\.[A-Za-z_]+$/, "", p); return p }
+	$1 ~ /^\.fragments\[[0-9]+\]\.[A-Za-z_]+$/ {
+		e = elem($1)
+		if (!(e in seen)) { seen[e] = 1; order[++n] = e }
+		v[e, key($1)] = $2
+	}
+	$1 ~ /^\.only_in_base\[[0-9]+\]$/ { gone = gone " " $2 }
+	END {
+		for (i = 1; i <= n; i++) {
+			e = order[i]
+			ch = v[e, "change"]
+			ch = (ch == "null" || ch == "") ? "+inf%" : sprintf("%+.1f%%", 100 * ch)
+			smi = (v[e, "base_smi"] == "true" || v[e, "new_smi"] == "true") ? \
+				" [SMIs during a run: rerun before trusting this]" : ""
+			printf "%s %d - %s %s (%s, p=%s)%s\n", \
+				v[e, "verdict"] == "slower" ? "not ok" : "ok", i, \
+				v[e, "name"], v[e, "verdict"], ch, v[e, "p_value"], smi
+		}
+		if (gone != "")
+			printf "# only in the baseline, not compared:%s\n", gone
+	}'
+}
+
+flat=$(json_flatten <"$out/compare.json") ||
+	die "cannot read $out/compare.json (see above)" "is $cyclestat the version this script expects?"
+tap=$(printf '%s\n' "$flat" | tap_lines)
+[ -n "$tap" ] || die "cyclestat compare reported no fragments" \
+	"do the baseline and this run share fragments? (--fragments, cyclestat compare $baseline $out/results)"
+n=$(printf '%s\n' "$tap" | grep -c '^\(not \)\{0,1\}ok' || true)
+n=$((n + 0))
+{
+	echo "1..$n"
+	printf '%s\n' "$tap"
+} >"$out/tap.txt"
+cat "$out/tap.txt"
+
+slower=$(printf '%s\n' "$tap" | grep -c '^not ok' || true)
+if [ "$verdict" = 1 ] || [ "$slower" != 0 ]; then
+	if [ "$slower" = 0 ]; then
+		note "cyclestat compare exited 1 (something slower) but its JSON has no 'slower' verdict: see $out/compare.json"
+	fi
+	note "regression: $slower fragment(s) slower than the baseline $baseline"
+	exit 1
+fi
+exit 0

@@ -1,0 +1,366 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-ci-bare-metal.sh - scripts/ci-bare-metal.sh with fake insmod, rmmod,
+# make and cyclestat (tests/host/stubs/) and a fake debugfs tree, under bash
+# and busybox sh: TAP shape, exit codes, the module unloaded on every path
+# (failure, SIGINT, SIGTERM), refusing a module loaded by someone else.
+# Nothing is loaded and nothing outside a temp dir is written.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ci=$top/scripts/ci-bare-metal.sh
+stubs=$top/tests/host/stubs
+
+# mk_tree DIR [IMUL]: a debugfs tree as the module leaves it after a run of
+# three fragments, 2 ensembles x 8 samples; IMUL is alu:imul_dep's level.
+mk_tree() {
+	mkdir -p "$1"
+	printf 'version: 0.1.0\ntsc_khz: 2500000\nsamples: 8\nensembles: 2\n' >"$1/info"
+	printf '%s\n' "base:empty 1 nothing" "alu:add_dep 4 4 dependent adds" \
+		"alu:imul_dep 4 4 dependent imuls" >"$1/fragments"
+	echo idle >"$1/status"
+	: >"$1/run"
+	while read -r f ops _; do
+		d=$1/${f%%:*}/${f#*:}
+		mkdir -p "$d"
+		case $f in
+		base:empty) lvl=30 ;;
+		alu:add_dep) lvl=34 ;;
+		*) lvl=${2:-42} ;;
+		esac
+		printf 'name: %s\nops: %s\nstate: ok\nensembles: 2\nsamples: 8\n' "$f" "$ops" >"$d/info"
+		i=0
+		while [ $i -lt 16 ]; do
+			echo $((lvl + i % 5))
+			i=$((i + 1))
+		done >"$d/cycles"
+	done <"$1/fragments"
+}
+
+mk_tree "$tmp/fixture"
+mkdir -p "$tmp/baseline"
+cp -R "$tmp/fixture"/. "$tmp/baseline"/
+
+# The compare JSON the stub prints: add_dep the same, imul_dep 31% slower.
+compare_json() {
+	cat <<JSON
+{"cyclestat": "0.1.0", "schema": 1, "base": "b", "new": "n", "threshold": 0.05, "alpha": 0.01,
+  "fragments": [
+    {"name": "alu:add_dep", "base_median": 100.000, "new_median": 100.300, "change": 0.003000, "p_value": 0.71, "verdict": "same", "base_n": 16, "new_n": 16, "base_smi": false, "new_smi": false},
+    {"name": "alu:imul_dep", "base_median": 100.000, "new_median": 131.000, "change": 0.310000, "p_value": 0.0001, "verdict": "$1", "base_n": 16, "new_n": 16, "base_smi": false, "new_smi": $2}
+  ],
+  "only_in_base": [$3], "only_in_new": [],
+  "slower": 0, "faster": 0, "same": 2}
+JSON
+}
+compare_json same false "" >"$tmp/same.json"
+compare_json slower false "" >"$tmp/slower.json"
+compare_json same true '"mem:gone", "x:y\"z"' >"$tmp/smi.json"
+
+# new_case NAME: a fresh fake machine; sets $c, $dbg and the environment.
+new_case() {
+	c=$tmp/$sh/$1
+	mkdir -p "$c/root/sys/module" "$c/state"
+	dbg=$c/root/sys/kernel/debug/cyclebench
+	: >"$c/log"
+	FAKE_LOG=$c/log FAKE_STATE=$c/state FAKE_TREE=$tmp/fixture CB_SYSROOT=$c/root \
+		CB_DEBUGFS=$dbg FAKE_COMPARE_JSON=$tmp/same.json CB_ALLOW_NONROOT=1 \
+		CB_INSMOD=$stubs/insmod CB_RMMOD=$stubs/rmmod
+	export FAKE_LOG FAKE_STATE FAKE_TREE CB_SYSROOT CB_DEBUGFS FAKE_COMPARE_JSON CB_ALLOW_NONROOT \
+		CB_INSMOD CB_RMMOD
+	unset FAKE_INSMOD_RC FAKE_INSMOD_SIGNAL FAKE_RUN_FIFO FAKE_SAVE_RC FAKE_COMPARE_RC \
+		FAKE_DOCTOR_BAD FAKE_MAKE_RC FAKE_NO_DEBUGFS KDIR
+}
+
+# ci ARGS...: run the script; sets $rc, $out (stdout), $err (stderr).
+ci() {
+	rc=0
+	PATH=$stubs:$PATH run_sh "$sh" "$ci" --out "$c/out" "$@" >"$c/stdout" 2>"$c/stderr" || rc=$?
+	out=$(cat "$c/stdout")
+	err=$(cat "$c/stderr")
+}
+
+# unloaded WHAT: the fake module is gone and rmmod was called once.
+unloaded() {
+	[ -e "$c/root/sys/module/cyclebench" ] && v=loaded || v=unloaded
+	expect_eq "[$sh] $1: module unloaded, by one rmmod" "unloaded 1" \
+		"$v $(grep -c '^rmmod cyclebench$' "$c/log")"
+}
+
+ko=$tmp/cyclebench.ko
+: >"$ko"
+
+for sh in $(test_shells); do
+	new_case pass
+	ci --ko "$ko" --baseline "$tmp/baseline" --params "samples=1000 ensembles=10 warmup=100 method=paoloni cpu=3 max_mb=64"
+	expect_eq "[$sh] no regression: exit 0" 0 "$rc"
+	expect_eq "[$sh] no regression: TAP plan and one line per fragment" \
+		"1..2
+ok 1 - alu:add_dep same (+0.3%, p=0.71)
+ok 2 - alu:imul_dep same (+31.0%, p=0.0001)" "$out"
+	unloaded "no regression"
+	expect_eq "[$sh] insmod gets run_on_load=0 and every --params word" \
+		"insmod $ko run_on_load=0 samples=1000 ensembles=10 warmup=100 method=paoloni cpu=3 max_mb=64" \
+		"$(grep '^insmod' "$c/log")"
+	expect_file "[$sh] the run request is the selection plus the run-time keys" "$c/state/run-request" \
+		"all samples=1000 ensembles=10 warmup=100 method=paoloni cpu=3"
+	expect_match "[$sh] doctor is asked about the chosen CPU" "^cyclestat --cpu 3 doctor$" "$(cat "$c/log")"
+	expect_match "[$sh] save reads the module's debugfs tree" "^cyclestat --tree $dbg save $c/out/results$" "$(cat "$c/log")"
+	for a in results/info results/alu/imul_dep/cycles results.json gbench.json compare.json tap.txt doctor.txt; do
+		[ -e "$c/out/$a" ] && v=present || v=missing
+		expect_eq "[$sh] artifact $a" present "$v"
+	done
+	expect_eq "[$sh] tap.txt is what went to stdout" "$out" "$(cat "$c/out/tap.txt")"
+	expect_match "[$sh] gbench.json comes from --format gbench on the saved copy" \
+		"^cyclestat --format gbench $c/out/results$" "$(cat "$c/log")"
+	expect_match "[$sh] compare gets the baseline, then this run" \
+		"^cyclestat --format json compare $tmp/baseline $c/out/results$" "$(cat "$c/log")"
+
+	new_case regression
+	FAKE_COMPARE_JSON=$tmp/slower.json FAKE_COMPARE_RC=1 ci --ko "$ko" --baseline "$tmp/baseline" \
+		--threshold 5 --alpha 0.01 --fragments alu
+	expect_eq "[$sh] a regression: exit 1" 1 "$rc"
+	expect_eq "[$sh] a regression: not ok names the slower fragment" \
+		"1..2
+ok 1 - alu:add_dep same (+0.3%, p=0.71)
+not ok 2 - alu:imul_dep slower (+31.0%, p=0.0001)" "$out"
+	expect_match "[$sh] a regression: --threshold and --alpha reach compare" \
+		"^cyclestat --format json --threshold 5 --alpha 0.01 compare " "$(cat "$c/log")"
+	expect_file "[$sh] --fragments is the run's selection" "$c/state/run-request" "alu"
+	expect_match "[$sh] a regression: says so on stderr" "regression: 1 fragment\(s\) slower" "$err"
+	unloaded "a regression"
+
+	new_case smi-and-gone
+	FAKE_COMPARE_JSON=$tmp/smi.json ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] SMIs flagged on the verdict, fragments only in the baseline as a comment" \
+		"0 1..2
+ok 1 - alu:add_dep same (+0.3%, p=0.71)
+ok 2 - alu:imul_dep same (+31.0%, p=0.0001) [SMIs during a run: rerun before trusting this]
+# only in the baseline, not compared: mem:gone x:y\"z" "$rc $out"
+
+	new_case compare-says-slower
+	FAKE_COMPARE_RC=1 ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] compare exit 1 is a regression even if the JSON says no 'slower'" 1 "$rc"
+
+	new_case compare-error
+	FAKE_COMPARE_RC=2 ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] compare failing: exit 2" 2 "$rc"
+	expect_match "[$sh] compare failing: Bail out! on stdout" "^Bail out! cyclestat compare failed" "$out"
+	unloaded "compare failing"
+
+	new_case bad-json
+	echo '{"fragments": [{"name": "x",' >"$c/bad.json"
+	FAKE_COMPARE_JSON=$c/bad.json ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] unreadable compare JSON: exit 2" 2 "$rc"
+	expect_match "[$sh] unreadable compare JSON: says which file" "cannot read $c/out/compare.json" "$err"
+
+	for how in pass INT; do
+		new_case "prepare-host-$how"
+		mkdir -p "$c/root/proc/sys/kernel"
+		echo 1 >"$c/root/proc/sys/kernel/nmi_watchdog"
+		[ "$how" = pass ] || FAKE_INSMOD_SIGNAL=INT
+		export FAKE_INSMOD_SIGNAL
+		ci --ko "$ko" --baseline "$tmp/baseline" --prepare-host
+		expect_eq "[$sh] --prepare-host ($how): the host is prepared during the run" 0 "$(cat "$c/state/nmi-at-load")"
+		expect_eq "[$sh] --prepare-host ($how): and restored afterwards" 1 "$(cat "$c/root/proc/sys/kernel/nmi_watchdog")"
+		unset FAKE_INSMOD_SIGNAL
+	done
+
+	new_case already-loaded
+	mkdir -p "$c/root/sys/module/cyclebench"
+	ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] a module loaded before: exit 2" 2 "$rc"
+	expect_match "[$sh] a module loaded before: says so and how to fix it" \
+		"already loaded.*|.*rmmod cyclebench" "$err"
+	[ -e "$c/root/sys/module/cyclebench" ] && v=loaded || v=unloaded
+	expect_eq "[$sh] a module loaded before: left loaded, no insmod, no rmmod" "loaded " \
+		"$v $(grep -E '^(insmod|rmmod)' "$c/log" || true)"
+
+	new_case insmod-fails
+	FAKE_INSMOD_RC=1 ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] insmod failing: exit 2, no rmmod" "2 0" "$rc $(grep -c '^rmmod' "$c/log" || true)"
+	expect_match "[$sh] insmod failing: points at dmesg" "dmesg" "$err"
+
+	new_case save-fails
+	FAKE_SAVE_RC=2 ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] save failing after the load: exit 2" 2 "$rc"
+	unloaded "save failing after the load"
+
+	new_case sigint-after-load
+	FAKE_INSMOD_SIGNAL=INT ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] SIGINT after insmod: exit 130" 130 "$rc"
+	unloaded "SIGINT after insmod"
+	expect_no_match "[$sh] SIGINT after insmod: no TAP verdicts" "^(not )?ok" "$out"
+
+	new_case sigterm-after-load
+	FAKE_INSMOD_SIGNAL=TERM ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] SIGTERM after insmod: exit 143" 143 "$rc"
+	unloaded "SIGTERM after insmod"
+
+	# Ctrl-C while the run request blocks (here: a FIFO nobody reads).
+	new_case sigint-during-run
+	FAKE_RUN_FIFO=1
+	export FAKE_RUN_FIFO
+	(
+		i=0
+		while [ ! -p "$dbg/run" ] && [ $i -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sleep 0.3
+		kill -s INT "$(cat "$c/state/pid")"
+	) &
+	killer=$!
+	ci --ko "$ko" --baseline "$tmp/baseline"
+	wait "$killer" || true
+	expect_eq "[$sh] SIGINT during the run: exit 130" 130 "$rc"
+	unloaded "SIGINT during the run"
+	expect_match "[$sh] SIGINT during the run: says interrupted" "interrupted" "$err"
+	unset FAKE_RUN_FIFO
+
+	new_case doctor-problem
+	FAKE_DOCTOR_BAD=1 ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] doctor problems without --strict: still runs, exit 0" 0 "$rc"
+	expect_match "[$sh] doctor problems without --strict: shown on stderr" "^SMT is on" "$err"
+
+	new_case strict
+	FAKE_DOCTOR_BAD=1 ci --ko "$ko" --baseline "$tmp/baseline" --strict
+	expect_eq "[$sh] doctor problems with --strict: exit 2, nothing loaded" "2 0" \
+		"$rc $(grep -c '^insmod' "$c/log" || true)"
+	expect_match "[$sh] --strict failure points at prepare-host.sh" "prepare-host.sh" "$err"
+	expect_match "[$sh] --strict asks doctor for --strict" "^cyclestat --strict doctor$" "$(cat "$c/log")"
+
+	new_case no-baseline
+	ci --ko "$ko" --baseline "$c/nothing"
+	expect_eq "[$sh] no baseline: exit 2 before loading anything" "2 0" \
+		"$rc $(grep -c '^insmod' "$c/log" || true)"
+	expect_match "[$sh] no baseline: suggests --update-baseline" "--update-baseline" "$err"
+
+	new_case update-baseline
+	ci --ko "$ko" --baseline "$c/new/baseline" --update-baseline
+	expect_eq "[$sh] --update-baseline: exit 0" 0 "$rc"
+	expect_eq "[$sh] --update-baseline: the baseline is this run's saved results" \
+		"$(cat "$tmp/fixture/alu/imul_dep/cycles")" "$(cat "$c/new/baseline/alu/imul_dep/cycles" 2>&1)"
+	expect_eq "[$sh] --update-baseline: TAP, one line per fragment" \
+		"1..3
+ok 1 - base:empty baseline updated
+ok 2 - alu:add_dep baseline updated
+ok 3 - alu:imul_dep baseline updated" "$out"
+	expect_no_match "[$sh] --update-baseline: no compare" "^cyclestat compare" "$(cat "$c/log")"
+	unloaded "--update-baseline"
+
+	new_case no-headers
+	KDIR=$c/no-such-kdir
+	export KDIR
+	ci --baseline "$tmp/baseline"
+	expect_eq "[$sh] no kernel headers: exit 2" 2 "$rc"
+	expect_match "[$sh] no kernel headers: names the package" "apt-get install linux-headers-$(uname -r)" "$err"
+
+	new_case build-fails
+	mkdir -p "$c/kdir"
+	KDIR=$c/kdir FAKE_MAKE_RC=2
+	export KDIR FAKE_MAKE_RC
+	ci --baseline "$tmp/baseline"
+	expect_eq "[$sh] build failing: exit 2, nothing loaded" "2 0" "$rc $(grep -c '^insmod' "$c/log" || true)"
+	expect_match "[$sh] the build is kbuild's M= build of the repo" "^make -C $c/kdir M=$top modules$" "$(cat "$c/log")"
+
+	new_case no-build
+	ci --no-build --baseline "$tmp/baseline"
+	if [ -f "$top/cyclebench.ko" ]; then
+		expect_match "[$sh] --no-build loads the repo's cyclebench.ko" "^insmod $top/cyclebench.ko " "$(cat "$c/log")"
+	else
+		expect_match "[$sh] --no-build without a built module says how to build it" "no module at $top/cyclebench.ko" "$err"
+	fi
+	expect_no_match "[$sh] --no-build does not build" "^make" "$(cat "$c/log")"
+
+	new_case no-cyclestat
+	ci --ko "$ko" --baseline "$tmp/baseline" --cyclestat "$c/nope"
+	expect_eq "[$sh] no cyclestat: exit 2" 2 "$rc"
+	expect_match "[$sh] no cyclestat: says how to build it" "make -C .*userspace" "$err"
+
+	new_case no-debugfs
+	FAKE_NO_DEBUGFS=1 ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] no debugfs run file after insmod: exit 2" 2 "$rc"
+	expect_match "[$sh] no debugfs: says how to mount it" "mount -t debugfs none /sys/kernel/debug" "$err"
+	unloaded "no debugfs"
+
+	for bad in "--frobnicate" "--params foo" "--params run_on_load=1" "--threshold five" \
+		"--alpha" "--fragments a;b"; do
+		new_case usage
+		# shellcheck disable=SC2086
+		ci $bad
+		expect_eq "[$sh] usage error '$bad': exit 2, nothing loaded" "2 0" \
+			"$rc $(grep -c '^insmod' "$c/log" || true)"
+	done
+	new_case help
+	ci --help
+	expect_eq "[$sh] --help: exit 0" 0 "$rc"
+	for o in --strict --ko --no-build --cyclestat --fragments --params --baseline \
+		--update-baseline --threshold --alpha --out --debugfs --prepare-host; do
+		expect_match "[$sh] --help documents $o" "^  $o( |$)" "$out"
+	done
+
+	new_case stdout-is-tap
+	FAKE_COMPARE_JSON=$tmp/slower.json FAKE_COMPARE_RC=1 FAKE_DOCTOR_BAD=1 ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] stdout is only TAP, even with doctor problems" "" \
+		"$(printf '%s\n' "$out" | grep -Ev '^(1\.\.[0-9]+|(not )?ok [0-9]+ - .*|#.*|Bail out!.*)$' || true)"
+done
+
+# The same script with the real cyclestat (userspace/cyclestat, when built):
+# the QEMU proof in miniature. Against a baseline from the same data it
+# passes; against one doctored 30% faster for alu:imul_dep it fails and
+# names exactly that fragment.
+# The script's own JSON reader checks that the artifacts parse.
+sed -n '/^json_flatten() {/,/^}/p' "$ci" >"$tmp/json_flatten.sh"
+# shellcheck source=/dev/null
+. "$tmp/json_flatten.sh"
+real=${CB_CYCLESTAT:-$top/userspace/cyclestat}
+# A private copy: userspace/ may be rebuilt while this runs.
+[ ! -x "$real" ] || cp "$real" "$tmp/cyclestat.real"
+real=$tmp/cyclestat.real
+for sh in $(test_shells); do
+	if [ ! -x "$real" ]; then
+		skip "[$sh] with the real cyclestat (not built: make -C userspace)"
+		continue
+	fi
+	new_case real-update
+	CYCLESTAT_SYSROOT=$c/root
+	export CYCLESTAT_SYSROOT
+	ci --ko "$ko" --cyclestat "$real" --baseline "$c/baseline" --update-baseline
+	expect_eq "[$sh] real cyclestat: --update-baseline exits 0" 0 "$rc"
+	[ "$rc" = 0 ] || printf '%s\n' "$err" | tail -n 5 | sed 's/^/# /'
+	base=$c/baseline
+
+	new_case real-same
+	ci --ko "$ko" --cyclestat "$real" --baseline "$base"
+	expect_eq "[$sh] real cyclestat: the same build against its own baseline passes" \
+		"0 1..3
+ok 1 - base:empty same (+0.0%, p=1)
+ok 2 - alu:add_dep same (+0.0%, p=1)
+ok 3 - alu:imul_dep same (+0.0%, p=1)" "$rc $out"
+	[ "$rc" = 0 ] || printf '%s\n' "$err" | tail -n 5 | sed 's/^/# /'
+	for j in results.json gbench.json compare.json; do
+		if flat=$(json_flatten <"$c/out/$j"); then
+			expect_match "[$sh] real cyclestat: $j is JSON with fragments in it" "alu:imul_dep" "$flat"
+		else
+			fail "[$sh] real cyclestat: $j is JSON: expected it to parse, got: $(head -c 200 "$c/out/$j")"
+		fi
+	done
+
+	new_case real-doctored
+	doctored=$c/doctored
+	cp -R "$base" "$doctored"
+	awk '{ printf "%d\n", $1 * 0.7 }' "$base/alu/imul_dep/cycles" >"$doctored/alu/imul_dep/cycles"
+	ci --ko "$ko" --cyclestat "$real" --baseline "$doctored" --threshold 5 --alpha 0.01
+	expect_eq "[$sh] real cyclestat: a baseline 30% faster for one fragment fails (exit 1)" 1 "$rc"
+	expect_eq "[$sh] real cyclestat: ... and exactly that fragment is not ok" \
+		"not ok 3 - alu:imul_dep slower" \
+		"$(printf '%s\n' "$out" | grep '^not ok' | sed 's/ (.*//')"
+	unloaded "real cyclestat, doctored baseline"
+	unset CYCLESTAT_SYSROOT
+done
+
+summary
