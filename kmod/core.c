@@ -98,21 +98,29 @@ static const struct kernel_param_ops cb_uint_ops = {
 	.get = cb_param_get_uint,
 };
 
-#define CB_UINT_PARAM(_name, _var, _min, _max, _desc)			\
-	static struct cb_uint_param cb_param_##_name = {			\
-		.val = &(_var), .min = (_min), .max = (_max),		\
-	};								\
-	module_param_cb(_name, &cb_uint_ops, &cb_param_##_name, 0444);	\
-	MODULE_PARM_DESC(_name, _desc)
+static struct cb_uint_param cb_samples_param = {
+	.val = &cb_samples, .min = 1, .max = CB_MAX_SAMPLES,
+};
+module_param_cb(samples, &cb_uint_ops, &cb_samples_param, 0444);
+MODULE_PARM_DESC(samples, "samples per ensemble (1..100000000, default 1000)");
 
-CB_UINT_PARAM(samples, cb_samples, 1, CB_MAX_SAMPLES,
-	      "samples per ensemble (1..100000000, default 1000)");
-CB_UINT_PARAM(ensembles, cb_ensembles, 1, CB_MAX_ENSEMBLES,
-	      "ensembles per run (1..100000, default 10)");
-CB_UINT_PARAM(warmup, cb_warmup, 0, CB_MAX_WARMUP,
-	      "warm-up samples run and discarded before timing (0..10000000, default 100)");
-CB_UINT_PARAM(max_mb, cb_max_mb, 1, CB_MAX_MB,
-	      "largest sample memory one run may allocate, in MiB (1..65536, default 256)");
+static struct cb_uint_param cb_ensembles_param = {
+	.val = &cb_ensembles, .min = 1, .max = CB_MAX_ENSEMBLES,
+};
+module_param_cb(ensembles, &cb_uint_ops, &cb_ensembles_param, 0444);
+MODULE_PARM_DESC(ensembles, "ensembles per run (1..100000, default 10)");
+
+static struct cb_uint_param cb_warmup_param = {
+	.val = &cb_warmup, .min = 0, .max = CB_MAX_WARMUP,
+};
+module_param_cb(warmup, &cb_uint_ops, &cb_warmup_param, 0444);
+MODULE_PARM_DESC(warmup, "warm-up samples run and discarded before timing (0..10000000, default 100)");
+
+static struct cb_uint_param cb_max_mb_param = {
+	.val = &cb_max_mb, .min = 1, .max = CB_MAX_MB,
+};
+module_param_cb(max_mb, &cb_uint_ops, &cb_max_mb_param, 0444);
+MODULE_PARM_DESC(max_mb, "largest sample memory one run may allocate, in MiB (1..65536, default 256)");
 
 static const char *const cb_method_names[CB_NR_METHODS] = {
 	[CB_PAOLONI] = "paoloni",
@@ -232,10 +240,11 @@ void cb_get_defaults(struct cb_defaults *d)
 
 /* --- fragments ----------------------------------------------------------- */
 
-#define CB_GROUP_ENTRY(_name) &cb_group_##_name,
+#define CB_GROUP_ENTRY(_name) (&cb_group_##_name),
 static const struct cb_group *const cb_groups[] = {
 #include "groups.h"
 };
+
 #undef CB_GROUP_ENTRY
 
 struct cb_slot cb_slots[CB_MAX_FRAGMENTS];

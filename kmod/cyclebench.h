@@ -65,25 +65,27 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
  */
 #define __CB_SAMPLE_LOOP(ctx, m, body)					\
 ({									\
-	u64 __i, __end = (ctx)->warmup + (ctx)->n;			\
+	struct cb_ctx *__ctx = (ctx);					\
+	const enum cb_method __m = (m);					\
+	u64 __i, __end = __ctx->warmup + __ctx->n;			\
 	int __ret = 0;							\
 									\
 	for (__i = 0; __i < __end; __i++) {				\
 		unsigned long __flags;					\
 		u32 __hi0, __lo0, __hi1, __lo1;				\
 									\
-		__ret = cb_between_samples(ctx, __i);			\
+		__ret = cb_between_samples(__ctx, __i);			\
 		if (__ret)						\
 			break;						\
 		preempt_disable();					\
 		local_irq_save(__flags);				\
-		cb_start(m, &__hi0, &__lo0);				\
+		cb_start(__m, &__hi0, &__lo0);				\
 		body;							\
-		cb_stop(m, &__hi1, &__lo1);				\
+		cb_stop(__m, &__hi1, &__lo1);				\
 		local_irq_restore(__flags);				\
 		preempt_enable();					\
-		if (__i >= (ctx)->warmup)				\
-			(ctx)->out[__i - (ctx)->warmup] =		\
+		if (__i >= __ctx->warmup)				\
+			__ctx->out[__i - __ctx->warmup] =		\
 				cb_tsc(__hi1, __lo1) - cb_tsc(__hi0, __lo0); \
 	}								\
 	__ret;								\
@@ -188,11 +190,15 @@ struct cb_group {
 	const struct cb_group cb_group_##_name = {			\
 		.name = #_name,						\
 		.fragments = _table,					\
-		.count = ARRAY_SIZE(_table),				\
+		.count = sizeof(_table) / sizeof((_table)[0]) +		\
+			 __must_be_array(_table),			\
 	}
 
-#define CB_GROUP_ENTRY(_name) extern const struct cb_group cb_group_##_name;
+/* Declares every group in groups.h, as one comma-separated declaration. */
+#define CB_GROUP_ENTRY(_name) cb_group_##_name,
+extern const struct cb_group
 #include "groups.h"
+	cb_group_end_of_list;
 #undef CB_GROUP_ENTRY
 
 #endif /* CYCLEBENCH_H */

@@ -20,8 +20,8 @@
  *    after it: the code following the region cannot leak into it.
  *  - Both RDTSC and RDTSCP return the count in EDX:EAX; CPUID clobbers EAX,
  *    EBX, ECX and EDX.  The two halves are copied out inside the same asm
- *    block and combined only after the stop, so no shift or or executes
- *    inside the region.
+ *    block and combined only after the stop, so the shift and the OR that
+ *    join them execute outside the region.
  *
  * Where CPUID is a hypervisor exit (about 1.3k cycles on KVM, with a large
  * variance) the "lfence" method replaces it with LFENCE, which on Intel and

@@ -14,6 +14,7 @@
 set -euo pipefail
 
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
+ARGS="$*"
 want_check=0
 want_bench=0
 for a in "$@"; do
@@ -25,11 +26,6 @@ for a in "$@"; do
 	esac
 done
 
-if [ "$(id -u)" != 0 ]; then
-	echo "deps.sh: needs root to install packages; try: sudo $0 $*" >&2
-	exit 2
-fi
-
 export DEBIAN_FRONTEND=noninteractive
 apt_updated=0
 apt_install() {
@@ -40,6 +36,10 @@ apt_install() {
 			missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps.sh: ${missing[*]} missing and installing needs root; try: sudo $0 $ARGS" >&2
+		exit 2
+	fi
 	if [ $apt_updated = 0 ]; then
 		apt-get update -qq
 		apt_updated=1
@@ -56,7 +56,7 @@ abi() {
 }
 
 apt_install make gcc libc6-dev cpio gzip busybox-static qemu-system-x86 \
-	python3 ca-certificates
+	kmod binutils
 ABI=${CB_ABI:-$(abi)}
 if [ -z "$ABI" ]; then
 	apt-get update -qq
@@ -71,9 +71,23 @@ apt_install "linux-headers-$ABI-cloud-amd64"
 [ $want_check = 1 ] && apt_install sparse python3-numpy python3-scipy clang linux-source-6.1
 [ $want_bench = 1 ] && apt_install ministat datamash time
 
+# checkpatch.pl is not in Debian's headers: take it from linux-source-6.1.
+cp_dir=$CB_CACHE/checkpatch
+if [ $want_check = 1 ] && [ ! -s "$cp_dir/checkpatch.pl" ]; then
+	mkdir -p "$cp_dir"
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$cp_dir" --strip-components=2 \
+		linux-source-6.1/scripts/checkpatch.pl \
+		linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch
+fi
+
 # The kernel image: download, never install (its postinst wants a boot loader).
 dir=$CB_CACHE/$ABI
 if [ ! -s "$dir/vmlinuz" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps.sh: no kernel image in $dir and fetching it needs root; try: sudo $0 $ARGS" >&2
+		exit 2
+	fi
 	mkdir -p "$dir"
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
@@ -83,4 +97,4 @@ if [ ! -s "$dir/vmlinuz" ]; then
 	mv "$tmp/boot/config-$ABI-cloud-amd64" "$dir/config"
 	mv "$tmp/boot/vmlinuz-$ABI-cloud-amd64" "$dir/vmlinuz"
 fi
-echo "$ABI" > "$CB_CACHE/abi"
+[ "$(cat "$CB_CACHE/abi" 2>/dev/null)" = "$ABI" ] || echo "$ABI" > "$CB_CACHE/abi"

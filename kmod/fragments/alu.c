@@ -41,4 +41,5 @@ static const struct cb_fragment alu_fragments[] = {
 	CB_FRAGMENT(add_indep, 4, "4 independent adds on four registers (throughput)"),
 	CB_FRAGMENT(imul_dep, 4, "4 dependent imuls on one register (latency chain)"),
 };
+
 CB_GROUP(alu, alu_fragments);

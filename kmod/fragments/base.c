@@ -13,4 +13,5 @@ CB_BODY(empty)
 static const struct cb_fragment base_fragments[] = {
 	CB_FRAGMENT(empty, 1, "nothing: the cost of the timing protocol itself"),
 };
+
 CB_GROUP(base, base_fragments);

@@ -20,4 +20,5 @@ CB_BODY(dec_jnz_100)
 static const struct cb_fragment loop_fragments[] = {
 	CB_FRAGMENT(dec_jnz_100, 100, "100 iterations of a dec/jnz loop"),
 };
+
 CB_GROUP(loop, loop_fragments);

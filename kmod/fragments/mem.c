@@ -40,4 +40,5 @@ CB_BODY(load_l1)
 static const struct cb_fragment mem_fragments[] = {
 	CB_FRAGMENT(load_l1, 8, "8 dependent loads chasing pointers in L1 (load-to-use latency)"),
 };
+
 CB_GROUP(mem, mem_fragments);

@@ -25,4 +25,5 @@ static const struct cb_fragment serialize_fragments[] = {
 	CB_FRAGMENT(lfence, 1, "one LFENCE"),
 	CB_FRAGMENT(cpuid, 1, "one CPUID, leaf 0 (a VM exit under a hypervisor)"),
 };
+
 CB_GROUP(serialize, serialize_fragments);

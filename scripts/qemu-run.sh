@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot Debian's cloud kernel under QEMU with cyclebench.ko, cyclestat and a
+# guest script in an initramfs, and bring the guest's /out back to the host.
+# This is how cyclebench is tested (and run, by 'make run') on a machine
+# that cannot load modules.
+#
+#   scripts/qemu-run.sh --out DIR [options] GUEST_SCRIPT [ARG...]
+#
+# The guest script runs as root under busybox sh with debugfs mounted, the
+# module at /cyclebench.ko, cyclestat in PATH, and writes whatever it wants
+# the host to see under /out.  After it ends, /init adds /out/rc (its exit
+# status), /out/dmesg.txt and /out/tainted, and sends /out back as a tar
+# stream over the second serial port.  The console goes to DIR/console.log.
+#
+# Options:
+#   --icount        exact counts: -icount shift=0, one CPU (the guest TSC
+#                   then advances one tick per guest instruction)
+#   --cpu MODEL     QEMU CPU model (default max; qemu64 has no RDTSCP)
+#   --smp N         guest CPUs (default 2; forced to 1 by --icount on 6.1)
+#   --mem MB        guest memory (default 512)
+#   --timeout S     wall-clock limit for the whole boot (default 600)
+#   --ko FILE       the module (default ./cyclebench.ko)
+#   --cyclestat F   a static cyclestat (default userspace/cyclestat.static)
+#   --add FILE      copy FILE into the guest's / (repeatable)
+#   --kernel ABI    kernel ABI under $CB_CACHE (default: the one deps.sh fetched)
+#   --accel A       tcg (default) or kvm
+#   --quiet         do not echo the guest console
+#
+# Exit status: 0 when results came back (whatever they say), 1 when none
+# did (look at DIR/console.log), 2 on a usage error.  QEMU's own status
+# means nothing: it is 0 after a panic too.
+set -euo pipefail
+
+CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+out= icount=0 cpu=max smp=2 mem=512 timeout=600 accel=tcg quiet=0
+ko=$top/cyclebench.ko
+cyclestat=$top/userspace/cyclestat.static
+abi=
+adds=()
+
+usage() {
+	[ -n "${1:-}" ] && echo "qemu-run.sh: $1" >&2
+	sed -n '3,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2; shift 2 ;;
+	--icount) icount=1; shift ;;
+	--cpu) cpu=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--ko) ko=$2; shift 2 ;;
+	--cyclestat) cyclestat=$2; shift 2 ;;
+	--add) adds+=("$2"); shift 2 ;;
+	--kernel) abi=$2; shift 2 ;;
+	--accel) accel=$2; shift 2 ;;
+	--quiet) quiet=1; shift ;;
+	-h|--help) usage ;;
+	--) shift; break ;;
+	-*) usage "unknown option '$1'" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || usage "no guest script given"
+[ -n "$out" ] || usage "--out DIR is required"
+script=$1
+shift
+
+[ -n "$abi" ] || abi=$(cat "$CB_CACHE/abi" 2>/dev/null || true)
+kernel=$CB_CACHE/$abi/vmlinuz
+for f in "$script" "$ko" /bin/busybox; do
+	[ -r "$f" ] || { echo "qemu-run.sh: missing $f; try: make (and sudo scripts/deps.sh)" >&2; exit 2; }
+done
+if [ -z "$abi" ] || [ ! -r "$kernel" ]; then
+	echo "qemu-run.sh: no kernel image under $CB_CACHE; try: sudo scripts/deps.sh" >&2
+	exit 2
+fi
+if [ $icount = 1 ]; then
+	smp=1	# 6.1 hangs bringing up a second CPU under icount
+fi
+
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,out,etc}
+cp /bin/busybox "$root/bin/busybox"
+cp "$ko" "$root/cyclebench.ko"
+if [ -r "$cyclestat" ]; then
+	cp "$cyclestat" "$root/bin/cyclestat"
+else
+	echo "qemu-run.sh: no $cyclestat; the guest has no cyclestat (make -C userspace static)" >&2
+fi
+cp "$script" "$root/test.sh"
+cp "$top/tests/e2e/lib.sh" "$root/lib.sh"
+[ -x "$top/build/cbpoke" ] && cp "$top/build/cbpoke" "$root/bin/cbpoke"
+for f in "${adds[@]}"; do
+	cp -r "$f" "$root/"
+done
+: > "$root/args"
+[ $# -gt 0 ] && printf '%s\n' "$@" > "$root/args"
+echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"
+
+cat > "$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+dmesg -n 1
+cd /
+set --
+while read -r a; do set -- "$@" "$a"; done < /args
+sh /test.sh "$@" > /out/log.txt 2>&1
+echo $? > /out/rc
+cat /out/log.txt
+dmesg > /out/dmesg.txt
+cat /proc/sys/kernel/tainted > /out/tainted
+stty -F /dev/ttyS1 raw -echo
+tar -cf - -C /out . | gzip -c > /dev/ttyS1
+sleep 1
+poweroff -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
+
+qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
+	-nographic -no-reboot -nic none
+	-kernel "$kernel" -initrd "$work/initrd.gz"
+	-serial mon:stdio -serial "file:$work/out.tar.gz"
+	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet")
+[ $icount = 1 ] && qemu+=(-icount shift=0)
+
+rm -f "$out/console.log"
+if [ $quiet = 1 ]; then
+	timeout "$timeout" "${qemu[@]}" < /dev/null > "$out/console.log" 2>&1 || true
+else
+	timeout "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$out/console.log" || true
+fi
+if ! tar -xzf "$work/out.tar.gz" -C "$out" 2>/dev/null || [ ! -e "$out/rc" ]; then
+	echo "qemu-run.sh: the guest sent no results back; see $out/console.log" >&2
+	exit 1
+fi
+exit 0

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 'make test': runs every suite, shows its output, and adds their closing
+# "N passed, N failed[, N skipped]" lines into the one closing line here.
+# A suite that exits non-zero without counting a failure, or prints no
+# summary, counts as one failure: nothing passes by saying nothing.
+#
+#   KERNELS="6.1 6.12" scripts/test.sh     (default: 6.1)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+mkdir -p build
+passed=0 failed=0 skipped=0
+summary=()
+
+suite() {
+	local name=$1
+	shift
+	local log=build/test-$name.log t0=$SECONDS
+	echo "### $name: $*"
+	"$@" 2>&1 | tee "$log"
+	local rc=${PIPESTATUS[0]}
+	local line p f s
+	line=$(grep -E '^([A-Za-z0-9_.-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
+	if [ -z "$line" ]; then
+		echo "FAIL - $name: printed no 'N passed, N failed' line (exit $rc)"
+		failed=$((failed + 1))
+		summary+=("$name: no summary (exit $rc)")
+		return
+	fi
+	p=$(echo "$line" | sed -E 's/.*\b([0-9]+) passed.*/\1/')
+	f=$(echo "$line" | sed -E 's/.*\b([0-9]+) failed.*/\1/')
+	s=$(echo "$line" | sed -nE 's/.*\b([0-9]+) skipped.*/\1/p')
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "FAIL - $name: exited $rc with no failed test"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + ${s:-0}))
+	summary+=("$(printf '%-12s %4d passed, %d failed, %d skipped, %4d s' \
+		"$name" "$p" "$f" "${s:-0}" $((SECONDS - t0)))")
+}
+
+suite cyclestat make --no-print-directory -C userspace test
+suite scripts tests/host/run.sh
+suite kmod tests/kmod/run.sh
+for k in ${KERNELS:-6.1}; do
+	suite "qemu-$k" env CB_KERNEL="$k" tests/e2e/run.sh
+done
+
+echo
+echo "### summary"
+printf '%s\n' "${summary[@]}"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

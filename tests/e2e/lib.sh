@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side helpers for the QEMU tests (busybox sh).  Each check appends
+# "ok - NAME" or "FAIL - NAME: expected X, got Y" to /out/results.txt;
+# the host counts them.
+CB=/sys/kernel/debug/cyclebench
+RESULTS=/out/results.txt
+: > "$RESULTS"
+
+pass() { echo "ok - $*" | tee -a "$RESULTS"; }
+fail() { echo "FAIL - $*" | tee -a "$RESULTS"; }
+
+# check NAME EXPECTED GOT
+check() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: expected '$2', got '$3'"; fi
+}
+
+# check_le NAME LIMIT GOT: GOT is an integer <= LIMIT
+check_le() {
+	if [ -n "$3" ] && [ "$3" -le "$2" ] 2>/dev/null; then pass "$1 ($3 <= $2)"
+	else fail "$1: expected <= $2, got '$3'"; fi
+}
+
+# check_ge NAME LIMIT GOT
+check_ge() {
+	if [ -n "$3" ] && [ "$3" -ge "$2" ] 2>/dev/null; then pass "$1 ($3 >= $2)"
+	else fail "$1: expected >= $2, got '$3'"; fi
+}
+
+# check_cmd NAME CMD...: passes when CMD exits 0
+check_cmd() {
+	name=$1
+	shift
+	if out=$("$@" 2>&1); then pass "$name"; else fail "$name: '$*' failed: $out"; fi
+}
+
+# key: value lookup in an info file
+info_get() { sed -n "s/^$2: //p" "$1"; }
+
+# The errno name (or ok) of one write of $1 to the run file.
+run_write() { cbpoke write "$CB/run" "$1"; }
+
+# Lines of a file; 0 for a missing one.
+lines() { if [ -e "$1" ]; then wc -l < "$1" | tr -d ' '; else echo missing; fi; }
+
+# Distinct values in a file.
+distinct() { sort -u "$1" | wc -l | tr -d ' '; }
+
+# Every fragment as group/name, from the fragments file.
+fragment_dirs() { cut -d' ' -f1 "$CB/fragments" | tr : /; }
+
+# check_unload: rmmod works and takes the directory with it.
+check_unload() {
+	check_cmd "rmmod succeeds" rmmod cyclebench
+	if [ -e "$CB" ]; then fail "rmmod removes $CB"; else pass "rmmod removes $CB"; fi
+}

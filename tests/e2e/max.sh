@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+# -cpu max -smp 2: the whole interface, both methods, cpu= pinning.
+. /lib.sh
+
+check_cmd "insmod with defaults" insmod /cyclebench.ko
+check "status idle after load" idle "$(cat $CB/status)"
+
+for k in version kernel vendor family model stepping model_name tsc_khz \
+	 constant_tsc nonstop_tsc rdtscp hypervisor smt_active \
+	 method_requested method_used samples ensembles warmup cpu max_mb; do
+	if grep -q "^$k: ." $CB/info; then pass "info has $k"; else fail "info has $k: missing"; fi
+done
+check "info: method_used" paoloni "$(info_get $CB/info method_used)"
+check "info: kernel is the running one" "$(uname -r)" "$(info_get $CB/info kernel)"
+
+for f in info fragments status; do
+	check "mode of $f" 400 "$(stat -c %a $CB/$f)"
+done
+check "mode of run" 200 "$(stat -c %a $CB/run)"
+
+nfrag=$(lines $CB/fragments)
+check_ge "at least the 8 shipped fragments" 8 "$nfrag"
+for want in base:empty alu:add_dep alu:add_indep alu:imul_dep loop:dec_jnz_100 \
+	    mem:load_l1 serialize:lfence serialize:cpuid; do
+	if grep -q "^$want [0-9][0-9]* ." $CB/fragments; then pass "fragments lists $want"
+	else fail "fragments lists $want: missing"; fi
+done
+
+# every_fragment_full EXPECTED_LINES METHOD CPU
+every_fragment_full() {
+	bad=
+	for d in $(fragment_dirs); do
+		n=$(lines $CB/$d/cycles)
+		s=$(info_get $CB/$d/info state)
+		m=$(info_get $CB/$d/info method)
+		c=$(info_get $CB/$d/info cpu)
+		[ "$n/$s/$m/$c" = "$1/ok/$2/$3" ] || bad="$bad $d:$n/$s/$m/$c"
+		# no sample can be zero or absurd (over a second at 10 GHz)
+		awk '$1 < 1 || $1 > 10000000000 { exit 1 }' $CB/$d/cycles || bad="$bad $d:implausible"
+	done
+	check "every fragment: $1 lines, state ok, method $2, cpu $3" "" "$bad"
+}
+every_fragment_full 10000 paoloni 0
+
+check "run all method=lfence cpu=1" ok "$(run_write "all samples=200 ensembles=3 method=lfence cpu=1")"
+every_fragment_full 600 lfence 1
+check "status idle after run" idle "$(cat $CB/status)"
+
+# cpu=1 seen from inside the guest: the run's kthread sits on CPU 1
+# (field 39 of /proc/PID/stat) while a long run (10^7 samples) goes on.
+cbpoke write $CB/run "loop samples=100000 ensembles=100 cpu=1" > /tmp/long.rc &
+seen=
+i=0
+while [ $i -lt 2000 ] && [ -z "$seen" ]; do
+	for s in /proc/[0-9]*/stat; do
+		read -r st < $s 2>/dev/null || continue
+		case $st in
+		*"(cyclebench/1)"*) set -- ${st#*) }; shift 36; seen=$1; break ;;
+		esac
+	done
+	i=$((i + 1))
+done
+check "status while running names the fragment" "running loop:dec_jnz_100" \
+	"$(cut -d' ' -f1,2 $CB/status)"
+check "the run's kthread executes on CPU 1" 1 "$seen"
+check "a second writer during a run gets EBUSY" EBUSY "$(run_write "base samples=1")"
+wait
+check "the long run completes" ok "$(cat /tmp/long.rc)"
+check "long run: info says 100 x 100000, ok" "ok 100 100000" \
+	"$(info_get $CB/loop/dec_jnz_100/info state) $(info_get $CB/loop/dec_jnz_100/info ensembles) $(info_get $CB/loop/dec_jnz_100/info samples)"
+check "long run: last line present" 10000000 "$(lines $CB/loop/dec_jnz_100/cycles)"
+
+check "ministat-style input: no header, integers only" "" \
+	"$(grep -v '^[0-9][0-9]*$' $CB/alu/add_dep/cycles | head -n1)"
+check "cyclestat reads the live tree" 0 "$(cyclestat > /out/cyclestat.txt 2>&1; echo $?)"
+check "garbage to run is EINVAL" EINVAL "$(run_write "nosuch")"
+check_unload

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+# -cpu qemu64 has no RDTSCP: executing it would be an invalid opcode.
+. /lib.sh
+
+check_cmd "insmod without RDTSCP" insmod /cyclebench.ko samples=200 ensembles=2
+check "info: rdtscp" no "$(info_get $CB/info rdtscp)"
+check "info: method_used falls back" paoloni-nordtscp "$(info_get $CB/info method_used)"
+for d in $(fragment_dirs); do
+	check "$d: full, method paoloni-nordtscp" "400 paoloni-nordtscp" \
+		"$(lines $CB/$d/cycles) $(info_get $CB/$d/info method)"
+done
+check "run method=lfence" ok "$(run_write "all samples=100 method=lfence")"
+check "lfence falls back to lfence-nordtscp" lfence-nordtscp \
+	"$(info_get $CB/alu/add_dep/info method)"
+check_unload

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel-side tests: boots Debian's kernel under QEMU in each
+# configuration, runs a guest script there, and checks what comes back.
+# Every boot also checks the kernel log for splats and that the results
+# came back at all.  Ends with "N passed, N failed".
+#
+#   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 (default: all)
+#
+# Needs: scripts/deps.sh done, cyclebench.ko and build/cbpoke built
+# (make test does both).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${CB_E2E_OUT:-$top/build/e2e}
+pass=0
+fail=0
+
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
+
+# What must never appear in a guest's kernel log.
+splat='BUG|WARNING|Oops|Call Trace|soft lockup|hard LOCKUP|rcu.*stall|general protection|invalid opcode|segfault'
+
+# boot NAME [qemu-run options] SCRIPT: one boot, its checks counted here.
+boot() {
+	local name=$1
+	shift
+	local dir=$out/$name
+	rm -rf "$dir"
+	local t0=$SECONDS
+	if ! "$top/scripts/qemu-run.sh" --quiet --out "$dir" "$@"; then
+		bad "$name: the guest sent results back (see $dir/console.log)"
+		return
+	fi
+	echo "# $name: booted and ran in $((SECONDS - t0)) s"
+	local p f
+	p=$(grep -c '^ok - ' "$dir/results.txt" 2>/dev/null)
+	f=$(grep -c '^FAIL - ' "$dir/results.txt" 2>/dev/null)
+	grep -h '^FAIL - ' "$dir/results.txt" 2>/dev/null | sed "s/^FAIL - /FAIL - $name: /"
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-0}))
+	if [ "${p:-0}" -gt 0 ]; then
+		ok "$name: guest ran $p checks"
+	else
+		bad "$name: guest ran no checks (see $dir/log.txt)"
+	fi
+	local hits
+	hits=$(grep -v 'Command line' "$dir/dmesg.txt" | grep -E "$splat")
+	if [ -z "$hits" ]; then
+		ok "$name: kernel log clean"
+	else
+		bad "$name: kernel log has: $(echo "$hits" | head -n3)"
+	fi
+}
+
+suites=${*:-icount max qemu64}
+for s in $suites; do
+	case $s in
+	icount)
+		boot icount-a --icount "$top/tests/e2e/icount.sh"
+		boot icount-b --icount "$top/tests/e2e/icount.sh"
+		for f in "$out"/icount-a/*.cycles; do
+			[ -e "$f" ] || { bad "icount: no cycles files came back"; break; }
+			b=$out/icount-b/$(basename "$f")
+			if cmp -s "$f" "$b"; then
+				ok "icount: $(basename "$f" .cycles) identical across two boots"
+			else
+				bad "icount: $(basename "$f" .cycles) differs between boots: $(head -n1 "$f") vs $(head -n1 "$b" 2>/dev/null)"
+			fi
+		done
+		[ -e "$out/icount-a/figures.txt" ] && sed 's/^/# icount: /' "$out/icount-a/figures.txt"
+		;;
+	max) boot max --cpu max --smp 2 "$top/tests/e2e/max.sh" ;;
+	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
+	*) bad "unknown suite '$s' (known: icount max qemu64)" ;;
+	esac
+done
+
+echo "e2e: $pass passed, $fail failed"
+[ $fail -eq 0 ]
