@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 'make run': measure every fragment and print cyclestat's summary.
+#
+# Natively when this host can load modules and we are root: build against
+# the running kernel, insmod, save the results, rmmod (also on failure or
+# Ctrl-C).  Otherwise in QEMU on Debian's cloud kernel, with KVM when
+# /dev/kvm is usable, else plain emulation - and then the figures are
+# emulated TSC ticks, which the output says above the table.
+#
+#   PARAMS="samples=10000 ensembles=10 method=lfence" make run
+#   CB_QEMU=1 make run        force the QEMU path
+#
+# Results are kept in build/results (a 'cyclestat save' directory).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+PARAMS=${PARAMS:-}
+results=$top/build/results
+CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
+
+native_ok() {
+	[ "${CB_QEMU:-0}" = 1 ] && return 1
+	[ -e /proc/modules ] || { echo "run: this kernel has no module support; using QEMU" >&2; return 1; }
+	if [ "$(id -u)" != 0 ]; then
+		echo "run: loading a module needs root (try: sudo make run); using QEMU" >&2
+		return 1
+	fi
+	if [ ! -d "/lib/modules/$(uname -r)/build" ]; then
+		echo "run: no headers for $(uname -r) (sudo apt-get install linux-headers-$(uname -r)); using QEMU" >&2
+		return 1
+	fi
+	return 0
+}
+
+if native_ok; then
+	make -s KDIR="/lib/modules/$(uname -r)/build" all
+	if grep -q '^cyclebench ' /proc/modules; then
+		echo "run: cyclebench is already loaded; unload it first: sudo rmmod cyclebench" >&2
+		exit 2
+	fi
+	trap 'rmmod cyclebench 2>/dev/null || true' EXIT INT TERM
+	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
+	insmod ./cyclebench.ko $PARAMS
+	rm -rf "$results"
+	userspace/cyclestat -q save "$results"
+	rmmod cyclebench
+	trap - EXIT INT TERM
+	echo "Hardware TSC cycles measured on $(uname -n), kernel $(uname -r)."
+	exec userspace/cyclestat "$results"
+fi
+
+abi=$(cat "$CB_CACHE/abi")
+make -s KDIR="/usr/src/linux-headers-$abi-cloud-amd64" all cyclestat-static
+accel=tcg
+if [ -w /dev/kvm ] && [ -r /dev/kvm ]; then
+	accel=kvm
+fi
+rm -rf "$top/build/run"
+# shellcheck disable=SC2086
+scripts/qemu-run.sh --quiet --accel "$accel" --out "$top/build/run" \
+	scripts/guest-run.sh $PARAMS
+if [ "$(cat "$top/build/run/rc")" != 0 ]; then
+	cat "$top/build/run/log.txt" >&2
+	echo "run: the run in QEMU failed; its kernel log is in build/run/dmesg.txt" >&2
+	exit 1
+fi
+rm -rf "$results"
+cp -r "$top/build/run/results" "$results"
+if [ $accel = kvm ]; then
+	echo "Measured in a KVM guest (Debian $abi kernel): real TSC cycles, but CPUID"
+	echo "is a VM exit there; PARAMS=method=lfence avoids it."
+else
+	echo "EMULATED: QEMU without KVM. These are emulated TSC ticks that follow host"
+	echo "time, not the cycles of any CPU: compare fragments with each other only."
+	echo "For cycle figures run 'sudo make run' on a machine that can load modules."
+fi
+echo
+exec userspace/cyclestat "$results"
