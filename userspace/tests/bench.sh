@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - make bench: parse + full summary of BENCH_SAMPLES (10 million)
+# samples in one file, cyclestat against ministat and datamash side by side,
+# each run twice (the faster counts) on the same file in the page cache.
+# Target: cyclestat >= 5x faster than both, peak RSS <= 8.5 B/sample + 8 MiB.
+set -eu
+cd "$(dirname "$0")"
+N=${BENCH_SAMPLES:-10000000}
+for t in ministat datamash /usr/bin/time; do
+	command -v $t >/dev/null || {
+		echo "bench: $t is missing; install it: sudo apt-get install ministat datamash time (or scripts/deps.sh --bench)" >&2
+		exit 2
+	}
+done
+mkdir -p out
+f=out/bench-$N.txt
+[ -s "$f" ] || ./gen "$N" > "$f"
+cat "$f" > /dev/null
+echo "bench: $N samples, $(($(wc -c < "$f") / 1048576)) MiB in $f"
+
+# best of two: prints "seconds maxrss_kb"
+measure() {
+	best=
+	for i in 1 2; do
+		/usr/bin/time -f '%e %M' -o out/time "$@" > out/bench.out 2> out/bench.err ||
+			{ echo "bench: '$*' failed: $(cat out/bench.err)" >&2; exit 1; }
+		r=$(tail -n 1 out/time)
+		if [ -z "$best" ] || awk -v a="${r% *}" -v b="${best% *}" 'BEGIN { exit !(a < b) }'; then best=$r; fi
+	done
+	echo "$best"
+}
+cs=$(measure ../cyclestat "$f")
+ms=$(measure ministat -n "$f")
+# the figures datamash can give that cyclestat also prints
+dm=$(measure datamash -W count 1 min 1 max 1 mean 1 median 1 sstdev 1 q1 1 q3 1 perc:99 1 madraw 1 --input-file "$f")
+
+awk -v n="$N" -v cs="$cs" -v ms="$ms" -v dm="$dm" 'BEGIN {
+	split(cs, c, " "); split(ms, m, " "); split(dm, d, " ")
+	limit = (8.5 * n + 8 * 1048576) / 1024
+	printf "%-10s %8s %12s %10s\n", "tool", "seconds", "peak KiB", "B/sample"
+	printf "%-10s %8.2f %12d %10.2f\n", "cyclestat", c[1], c[2], c[2] * 1024 / n
+	printf "%-10s %8.2f %12d %10.2f\n", "ministat", m[1], m[2], m[2] * 1024 / n
+	printf "%-10s %8.2f %12d %10.2f\n", "datamash", d[1], d[2], d[2] * 1024 / n
+	t = c[1] > 0 ? c[1] : 0.01
+	printf "speed-up: %.1fx vs ministat, %.1fx vs datamash (target >= 5x)\n", m[1] / t, d[1] / t
+	printf "peak memory: %d KiB, limit 8.5 B/sample + 8 MiB = %d KiB: %s\n", c[2], limit,
+		c[2] <= limit ? "within" : "OVER"
+	ok = m[1] / t >= 5 && d[1] / t >= 5 && c[2] <= limit
+	printf "bench: %s\n", ok ? "targets met" : "TARGETS MISSED"
+	exit !ok
+}'

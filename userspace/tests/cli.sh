@@ -1,0 +1,257 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# cli.sh CYCLESTAT - what a user sees: exit codes, error lines, every output
+# format, save/compare/run against fake trees, doctor against a fake sysroot.
+# One TAP line per behaviour. Needs python3 (any: only json and csv).
+set -u
+CS=$1
+PY=${PYTHON:-python3}
+here=$(cd "$(dirname "$0")" && pwd)
+DATA=$here/data
+T=$(mktemp -d)
+trap 'kill $fake 2>/dev/null; rm -rf "$T"' EXIT
+fake=
+n=0
+
+ok() { n=$((n + 1)); echo "ok $n - cli:$1"; }
+not_ok() {
+	n=$((n + 1))
+	echo "not ok $n - cli:$1"
+	shift
+	for l in "$@"; do echo "#   $l"; done
+}
+# expect NAME RC PATTERN -- command...: exit status RC and PATTERN in stdout+stderr
+expect() {
+	name=$1 rc=$2 pat=$3
+	shift 4
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$rc" ] && cat "$T/out" "$T/err" | grep -q -- "$pat"; then
+		ok "$name"
+	else
+		not_ok "$name" "expected exit $rc and '$pat'; got exit $got:" \
+			"$(head -c 600 "$T/out" "$T/err" | tr '\n' '|')"
+	fi
+}
+# check NAME CONDITION-COMMAND...
+check() {
+	name=$1
+	shift
+	if "$@" >"$T/check" 2>&1; then ok "$name"; else not_ok "$name" "$(head -c 600 "$T/check")"; fi
+}
+
+# ---- usage ----
+expect help_exits_0 0 'usage: cyclestat' -- "$CS" --help
+expect version_exits_0 0 '^cyclestat [0-9]' -- "$CS" --version
+expect unknown_format_is_a_usage_error 2 "'xml' is not table, json, csv or gbench" -- "$CS" --format xml "$DATA/odd.cycles"
+expect bad_threshold_is_a_usage_error 2 "--threshold: 'abc' is not a number" -- "$CS" --threshold abc compare "$DATA/odd.cycles" "$DATA/odd.cycles"
+expect unknown_option_is_a_usage_error 2 'usage:' -- "$CS" --frobnicate
+expect compare_needs_two_inputs 2 'expected BASE and NEW' -- "$CS" compare "$DATA/odd.cycles"
+
+# ---- input errors: FILE:LINE, exit 2, nothing half-printed ----
+printf '10\n11\n-3\n' > "$T/neg"
+expect negative_value_names_file_and_line 2 "$T/neg:3: '-3' is negative" -- "$CS" "$T/neg"
+printf '10\nabc\n' > "$T/word"
+expect non_number_names_file_and_line 2 "$T/word:2: 'abc' is not an unsigned integer" -- "$CS" "$T/word"
+printf '1\n99999999999999999999\n' > "$T/big"
+expect overflow_names_file_and_line 2 "$T/big:2: value exceeds 2^64 - 1" -- "$CS" "$T/big"
+: > "$T/empty"
+expect empty_file_is_an_error 2 "$T/empty: no samples" -- "$CS" "$T/empty"
+expect missing_file_is_an_error 2 "$T/nope: No such file" -- "$CS" "$T/nope"
+"$CS" "$DATA/odd.cycles" "$T/word" > "$T/half" 2>/dev/null
+check error_prints_nothing_of_the_good_inputs test ! -s "$T/half"
+if [ "$(id -u)" != 0 ]; then
+	printf '1\n' > "$T/unreadable"; chmod 000 "$T/unreadable"
+	expect unreadable_file_is_an_error 2 'Permission denied' -- "$CS" "$T/unreadable"
+fi
+expect missing_debugfs_tree_says_how_to_fix_it 2 'insmod\|mount -t debugfs\|run as root' -- \
+	"$CS" /sys/kernel/debug/cyclebench-not-here
+awk 'BEGIN { printf "1\n"; for (i = 0; i < 200000; i++) printf "9"; printf "\n" }' > "$T/longline"
+expect enormous_number_is_an_overflow 2 "$T/longline:2: value exceeds" -- "$CS" "$T/longline"
+head -c 3000000 /dev/zero | tr '\0' 'k' | sed 's/^/k: /' > "$T/bigtree-info"
+mkdir -p "$T/bigtree/g/f"; printf '1\n' > "$T/bigtree/g/f/cycles"; cp "$T/bigtree-info" "$T/bigtree/g/f/info"
+expect enormous_info_file_is_refused 2 'larger than' -- "$CS" "$T/bigtree"
+printf '\0\0\0\n' > "$T/nul"
+expect binary_input_is_refused 2 'NUL byte' -- "$CS" "$T/nul"
+
+# a tree whose cycles file lost lines (truncated copy)
+cp -r "$DATA/tree" "$T/trunc"
+head -n 150 "$DATA/tree/alu/add_dep/cycles" > "$T/trunc/alu/add_dep/cycles"
+expect truncated_cycles_file_is_caught 2 'truncated' -- "$CS" "$T/trunc"
+cp -r "$DATA/tree" "$T/none"
+printf 'name: alu:add_dep\nops: 4\nstate: none\n' > "$T/none/alu/add_dep/info"
+: > "$T/none/alu/add_dep/cycles"
+expect never_measured_fragment_is_skipped 0 'loop:dec_jnz_100' -- "$CS" "$T/none"
+check never_measured_fragment_is_not_shown sh -c "! grep -q add_dep '$T/out'"
+
+# ---- summary: table, stdin, -o ----
+expect table_has_one_row_per_fragment 0 '^alu:add_dep' -- "$CS" "$DATA/tree"
+check table_fits_in_100_columns sh -c "awk 'length > 100 { exit 1 }' '$T/out'"
+check table_shows_net_of_base_empty grep -q 'net = median - median of base:empty (30.0 cycles)' "$T/out"
+check table_flags_smi_runs grep -q '^alu:add_dep \*' "$T/out"
+check table_explains_the_smi_flag grep -q 'SMIs occurred during this run' "$T/out"
+check table_shows_paoloni_metrics grep -q '^ensembles .*total var' "$T/out"
+expect stdin_is_read 0 'median' -- sh -c "printf '3\n1\n2\n' | '$CS' -"
+"$CS" -o "$T/o.txt" "$DATA/odd.cycles"
+check output_option_writes_the_file grep -q 'odd.cycles' "$T/o.txt"
+expect hist_prints_bins 0 '|#' -- "$CS" --hist "$DATA/lognormal.cycles"
+check hist_folds_the_tail grep -q '^  >= ' "$T/out"
+
+# ---- JSON ----
+"$CS" --format json --hist "$DATA/tree" > "$T/j.json"
+check json_parses "$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$T/j.json"
+check json_has_every_figure_and_the_info "$PY" -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+fr = {f['name']: f for f in d['inputs'][0]['fragments']}
+a = fr['alu:add_dep']
+need = 'n min max mean median sd p1 p5 p25 p75 p95 p99 mad hsm far_outliers'.split()
+assert all(k in a['raw'] for k in need), a['raw'].keys()
+assert all(k in a['net'] for k in need) and all(k in a['per_op'] for k in need)
+assert a['info']['ops'] == '4' and d['inputs'][0]['info']['tsc_khz'] == '2000000'
+assert a['ensembles']['count'] == 4 and len(a['ensembles']['variance']) == 4
+assert 'counts' in a['hist'] and d['inputs'][0]['overhead_median'] == 30.0
+" "$T/j.json"
+check json_flags_smi "$PY" -c "
+import json, sys
+fr = {f['name']: f for f in json.load(open(sys.argv[1]))['inputs'][0]['fragments']}
+assert fr['alu:add_dep']['smi_occurred'] is True
+assert fr['alu:add_dep']['smi'] == {'before': 5, 'after': 7}
+assert fr['base:empty']['smi_occurred'] is False
+assert fr['loop:dec_jnz_100']['smi'] is None
+" "$T/j.json"
+"$CS" --format json "$DATA/n1.cycles" > "$T/n1.json"
+check json_sd_of_one_sample_is_null "$PY" -c "
+import json, sys
+assert json.load(open(sys.argv[1]))['inputs'][0]['fragments'][0]['raw']['sd'] is None
+" "$T/n1.json"
+
+# ---- CSV ----
+"$CS" --format csv "$DATA/tree" "$DATA/odd.cycles" > "$T/c.csv"
+check csv_has_the_documented_columns "$PY" -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+want = ('input,fragment,ops,state,stale,smi,n,min,p1,p5,p25,median,p75,p95,p99,max,'
+        'mean,sd,mad,hsm,far_outliers,overhead,net_median,net_mean,per_op_median,'
+        'per_op_mean,ensembles,samples,total_variance,variance_of_variances,'
+        'variance_of_mins,abs_max_dev').split(',')
+assert rows[0] == want, rows[0]
+assert len(rows) == 5 and all(len(r) == len(want) for r in rows)
+r = {x[1]: dict(zip(want, x)) for x in rows[1:]}
+assert r['alu:add_dep']['smi'] == '1' and r['alu:add_dep']['overhead'] == '30.000'
+" "$T/c.csv"
+"$CS" --format csv --hist "$DATA/lognormal.cycles" > "$T/h.csv"
+check csv_hist_has_bins sh -c "head -1 '$T/h.csv' | grep -qx 'fragment,bin_lo,bin_hi,count' && [ \$(wc -l < '$T/h.csv') -gt 5 ]"
+
+# ---- Google Benchmark JSON ----
+"$CS" --format gbench "$DATA/tree" > "$T/g.json"
+check gbench_is_google_benchmark_json "$PY" -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d['context']
+assert all(k in c for k in ('date', 'host_name', 'num_cpus', 'mhz_per_cpu', 'library_build_type'))
+it = [b for b in d['benchmarks'] if b['run_type'] == 'iteration']
+ag = [b for b in d['benchmarks'] if b['run_type'] == 'aggregate']
+need = ('name', 'run_name', 'run_type', 'repetitions', 'repetition_index', 'threads',
+        'iterations', 'real_time', 'cpu_time', 'time_unit')
+assert all(k in b for b in it for k in need)
+a = [b for b in it if b['name'] == 'alu:add_dep']
+assert len(a) == 4 and a[0]['repetitions'] == 4 and a[0]['iterations'] == 50
+# 2 GHz: cycles / 2 = ns
+assert abs(a[0]['real_time'] - a[0]['cycles'] / 2) < 1e-6 * a[0]['real_time']
+assert {b['aggregate_name'] for b in ag} == {'mean', 'median', 'stddev'}
+" "$T/g.json"
+
+# ---- save ----
+"$CS" --tree "$DATA/tree" -q save "$T/saved"
+check save_copies_cycles_and_info sh -c "cmp '$DATA/tree/alu/add_dep/cycles' '$T/saved/alu/add_dep/cycles' && cmp '$DATA/tree/alu/add_dep/info' '$T/saved/alu/add_dep/info' && cmp '$DATA/tree/info' '$T/saved/info'"
+"$CS" --format csv "$DATA/tree" | cut -d, -f2- > "$T/a.csv"
+"$CS" --format csv "$T/saved" | cut -d, -f2- > "$T/b.csv"
+check saved_tree_reads_like_the_original cmp "$T/a.csv" "$T/b.csv"
+expect save_from_a_missing_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" save "$T/s2"
+
+# ---- compare ----
+expect compare_same_is_exit_0 0 '0 slower, 0 faster, 3 same' -- "$CS" compare "$DATA/tree" "$T/saved"
+cp -r "$DATA/tree" "$T/slow"
+awk '{ printf "%d\n", $1 * 1.3 }' "$DATA/tree/loop/dec_jnz_100/cycles" > "$T/slow/loop/dec_jnz_100/cycles"
+expect compare_regression_is_exit_1 1 '^loop:dec_jnz_100 .*slower' -- "$CS" compare "$DATA/tree" "$T/slow"
+check compare_names_only_the_slower_fragment sh -c "[ \$(grep -c 'slower\$' '$T/out') = 1 ] && grep -q '1 slower, 0 faster, 2 same' '$T/out'"
+expect compare_improvement_is_exit_0 0 '^loop:dec_jnz_100 .*faster' -- "$CS" compare "$T/slow" "$DATA/tree"
+expect compare_threshold_absorbs_small_changes 0 '0 slower' -- "$CS" compare --threshold 40 "$DATA/tree" "$T/slow"
+"$CS" compare --format json "$DATA/tree" "$T/slow" > "$T/cmp.json"
+check compare_json_has_per_fragment_verdicts "$PY" -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x['name']: x for x in d['fragments']}
+assert set(f) == {'base:empty', 'alu:add_dep', 'loop:dec_jnz_100'}
+x = f['loop:dec_jnz_100']
+assert x['verdict'] == 'slower' and x['p_value'] < 0.01 and x['change'] > 0.25
+assert all(k in x for k in ('base_median', 'new_median', 'change', 'p_value', 'verdict'))
+assert f['alu:add_dep']['verdict'] == 'same' and d['slower'] == 1
+" "$T/cmp.json"
+expect compare_two_files_pairs_them 0 'same' -- "$CS" compare "$DATA/ties.cycles" "$DATA/ties.cycles"
+expect compare_bad_input_is_exit_2 2 "$T/word:2" -- "$CS" compare "$DATA/odd.cycles" "$T/word"
+
+# ---- run, against a directory where a shell loop plays the module ----
+cp -r "$DATA/tree" "$T/live"
+mkfifo "$T/live/run"
+echo idle > "$T/live/status"
+(
+	# like the module: busy while the write is pending, results, then idle
+	echo "running alu:add_dep 0/200" > "$T/live/status"
+	read -r req < "$T/live/run"
+	echo "$req" > "$T/request"
+	echo "running alu:add_dep 100/200" > "$T/live/status"
+	sleep 0.3
+	echo idle > "$T/live/status"
+) &
+fake=$!
+expect run_prints_the_summary_of_the_selection 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run alu samples=50 ensembles=4
+check run_writes_the_request sh -c "grep -qx 'alu samples=50 ensembles=4' '$T/request'"
+check run_shows_only_the_selection sh -c "! grep -q '^loop:' '$T/out' && grep -q 'net = median' '$T/out'"
+check run_without_a_tty_shows_no_progress sh -c "! grep -q '%' '$T/err'"
+expect run_rejects_unknown_keys 2 "unknown key in 'bogus=1'" -- "$CS" --tree "$T/live" run alu bogus=1
+expect run_without_a_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" run all
+
+# ---- doctor, against a fake sysroot ----
+mk_root() {
+	r=$1
+	mkdir -p "$r/proc/sys/kernel" "$r/sys/devices/system/cpu/cpu0/cpufreq" \
+		"$r/sys/devices/system/cpu/cpu1" "$r/sys/devices/system/cpu/smt" \
+		"$r/sys/devices/system/cpu/intel_pstate" "$r/dev/cpu/1"
+	printf 'processor\t: 0\nflags\t\t: fpu tsc rdtscp constant_tsc nonstop_tsc%s\n\nprocessor\t: 1\nflags\t\t: fpu tsc rdtscp constant_tsc nonstop_tsc%s\n' "$2" "$2" > "$r/proc/cpuinfo"
+	echo 0-1 > "$r/sys/devices/system/cpu/online"
+}
+mk_root "$T/bad" " hypervisor"
+echo powersave > "$T/bad/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+echo 1 > "$T/bad/sys/devices/system/cpu/smt/active"
+echo 0 > "$T/bad/sys/devices/system/cpu/intel_pstate/no_turbo"
+echo 1 > "$T/bad/proc/sys/kernel/nmi_watchdog"
+echo > "$T/bad/sys/devices/system/cpu/isolated"
+expect doctor_lists_problems_and_exits_0 0 '6 problems' -- "$CS" doctor --sysroot "$T/bad"
+check doctor_problem_lines_say_the_fix sh -c "grep '^WARN' '$T/out' | grep -v -q 'fix:' && exit 1; [ \$(grep -c '^WARN' '$T/out') = 6 ]"
+check doctor_recommends_lfence_under_a_hypervisor grep -q 'hypervisor.*method=lfence' "$T/out"
+check doctor_sees_the_governor grep -q "governor of cpu0 is 'powersave'" "$T/out"
+expect doctor_strict_exits_1 1 'problems' -- "$CS" doctor --strict --sysroot "$T/bad"
+mk_root "$T/good" ""
+echo performance > "$T/good/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+echo 0 > "$T/good/sys/devices/system/cpu/smt/active"
+echo 1 > "$T/good/sys/devices/system/cpu/intel_pstate/no_turbo"
+echo 0 > "$T/good/proc/sys/kernel/nmi_watchdog"
+echo 1 > "$T/good/sys/devices/system/cpu/isolated"
+echo 1 > "$T/good/sys/devices/system/cpu/nohz_full"
+# MSR 0x34 = 17 at offset 0x34 of the fake msr device
+"$PY" -c "import struct,sys; open(sys.argv[1],'wb').write(b'\0'*0x34 + struct.pack('<Q', 17))" "$T/good/dev/cpu/1/msr"
+expect doctor_of_a_good_machine_has_no_problems 0 'no problems' -- env CYCLESTAT_SYSROOT="$T/good" "$CS" doctor --strict --cpu 1
+check doctor_reads_the_smi_count grep -q 'SMI count 17' "$T/out"
+expect doctor_rejects_an_offline_cpu 2 'cpu 7 is not online (online: 0-1)' -- "$CS" doctor --sysroot "$T/good" --cpu 7
+expect doctor_runs_on_this_machine 0 'cyclestat doctor: cpu0' -- "$CS" doctor
+
+# ---- inputs that once broke something, and the fuzz corpus: never a crash ----
+for f in "$here"/crashes/* "$here"/../fuzz/corpus/*; do
+	[ -f "$f" ] || continue
+	"$CS" "$f" > /dev/null 2>&1
+	rc=$?
+	if [ $rc -le 2 ]; then ok "replay_$(basename "$f")"; else not_ok "replay_$(basename "$f")" "exit $rc"; fi
+done
