@@ -451,9 +451,12 @@ tap_lines() {
 			ch = (ch == "null" || ch == "") ? "+inf%" : sprintf("%+.1f%%", 100 * ch)
 			smi = (v[e, "base_smi"] == "true" || v[e, "new_smi"] == "true") ? \
 				" [SMIs during a run: rerun before trusting this]" : ""
+			p = v[e, "p_value"]
+			if (p == "null" || p == "")
+				p = "n/a"
 			printf "%s %d - %s %s (%s, p=%s)%s\n", \
 				v[e, "verdict"] == "slower" ? "not ok" : "ok", i, \
-				v[e, "name"], v[e, "verdict"], ch, v[e, "p_value"], smi
+				v[e, "name"], v[e, "verdict"], ch, p, smi
 		}
 		if (gone != "")
 			printf "# only in the baseline, not compared:%s\n", gone

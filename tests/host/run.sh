@@ -4,13 +4,13 @@
 # run.sh - every host test of the scripts around cyclebench: prepare-host.sh
 # and restore-host.sh (fake sysfs), ci-bare-metal.sh (fake insmod/rmmod/
 # debugfs; with the real cyclestat when userspace/cyclestat is built), the
-# GitHub workflow, and - when asked, as it takes a module build - dkms.conf
-# (dkms add + build: needs root, dkms and headers, else skipped). Each check
-# prints one line (ok / FAIL / skip); the last line is
-# "N passed, N failed, N skipped"; the exit status is 1 on any failure.
+# GitHub workflow, and dkms.conf (dkms add + build against the installed
+# headers: needs root, dkms and headers, else skipped). Each check prints one
+# line (ok / FAIL / skip); the last line is "N passed, N failed, N skipped";
+# the exit status is 1 on any failure.
 #
-#   tests/host/run.sh                      all but the dkms build (seconds)
-#   CB_TEST_DKMS=1 tests/host/run.sh       also the dkms build (+10 s)
+#   tests/host/run.sh                      everything
+#   CB_TEST_DKMS=0 tests/host/run.sh       all but the dkms build (-10 s)
 #   tests/host/run.sh prepare-host dkms    only test-prepare-host.sh, test-dkms.sh
 #   CB_TEST_SHELLS="bash" tests/host/run.sh     shells to run the scripts under
 #                                              (default: bash busybox)
@@ -24,10 +24,10 @@ skipped=0
 
 if [ $# -eq 0 ]; then
 	set -- prepare-host ci-bare-metal workflow
-	if [ "${CB_TEST_DKMS:-0}" = 1 ]; then
+	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else
-		echo "skip - dkms add and build (a module build: CB_TEST_DKMS=1 or tests/host/test-dkms.sh)"
+		echo "skip - dkms add and build (CB_TEST_DKMS=0)"
 		skipped=1
 	fi
 fi

@@ -360,6 +360,15 @@ ok 3 - alu:imul_dep same (+0.0%, p=1)" "$rc $out"
 		"not ok 3 - alu:imul_dep slower" \
 		"$(printf '%s\n' "$out" | grep '^not ok' | sed 's/ (.*//')"
 	unloaded "real cyclestat, doctored baseline"
+
+	# The QEMU guest script, run here on the fake machine.
+	new_case guest-script
+	res=$(CB_CI=$ci CB_KO=$ko CB_OUT=$c/out CB_CYCLESTAT=$real CB_FRAGMENTS=all \
+		PATH=$stubs:$PATH run_sh "$sh" "$top/tests/host/ci-gate-guest.sh" 2>&1) && rc=0 || rc=$?
+	expect_eq "[$sh] ci-gate-guest.sh passes on a fake machine: exit 0, no FAIL" "0 0" \
+		"$rc $(grep -c '^FAIL' "$c/out/results.txt" 2>/dev/null || true)"
+	[ "$rc" = 0 ] || printf '%s\n' "$res" | grep -v '^ok' | head -n 8 | sed 's/^/# /'
+	expect_eq "[$sh] ci-gate-guest.sh: nine checks" 9 "$(grep -c '^ok' "$c/out/results.txt" 2>/dev/null)"
 	unset CYCLESTAT_SYSROOT
 done
 

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ci-gate-guest.sh - the QEMU proof of the bare-metal CI gate: a guest plays
+# the bare-metal runner and runs scripts/ci-bare-metal.sh, unchanged, three
+# times in one boot:
+#   1. --update-baseline            records a baseline from this build;
+#   2. against that baseline        must pass: exit 0, every verdict ok;
+#   3. against a copy doctored 30% faster for one fragment (default
+#      alu:imul_dep)                must fail: exit 1, exactly one "not ok",
+#                                   naming that fragment.
+# After each, the module must be unloaded. With -icount shift=0 the figures
+# are exact, so 2 cannot fail by noise.
+#
+# From the host (scripts/qemu-run.sh puts the module at /cyclebench.ko and
+# cyclestat in PATH; --add copies the gate script to /):
+#
+#   scripts/qemu-run.sh --icount --out build/e2e/ci-gate \
+#       --add scripts/ci-bare-metal.sh tests/host/ci-gate-guest.sh [FRAGMENT]
+#
+# Checks go to /out/results.txt as "ok - ..." / "FAIL - ...: expected X,
+# got Y" (the tests/e2e format); each run's artifacts and TAP to /out/ci-*/.
+# CB_CI, CB_KO, CB_OUT, CB_CYCLESTAT, CB_FRAGMENTS and CB_PARAMS override the
+# guest paths and the run; with ci-bare-metal.sh's test hooks (CB_SYSROOT,
+# CB_INSMOD, CB_RMMOD, ...) tests/host runs this script on the host.
+set -u
+
+ci=${CB_CI:-/ci-bare-metal.sh}
+ko=${CB_KO:-/cyclebench.ko}
+out=${CB_OUT:-/out}
+cyclestat=${CB_CYCLESTAT:-$(command -v cyclestat)}
+fragments=${CB_FRAGMENTS:-base,alu}
+params=${CB_PARAMS:-samples=200 ensembles=5 warmup=20}
+victim=${1:-alu:imul_dep}
+results=$out/results.txt
+work=${TMPDIR:-/tmp}/ci-gate.$$
+mkdir -p "$out" "$work"
+: >"$results"
+
+pass() { echo "ok - $*" | tee -a "$results"; }
+fail() { echo "FAIL - $*" | tee -a "$results"; }
+check() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: expected '$2', got '$3'"; fi
+}
+
+# gate NAME ARGS...: one run of the gate; sets $rc and $tap.
+gate() {
+	name=$1
+	shift
+	rc=0
+	sh "$ci" --ko "$ko" --cyclestat "$cyclestat" --fragments "$fragments" \
+		--params "$params" --out "$out/ci-$name" "$@" >"$work/$name.tap" 2>"$out/ci-$name.log" || rc=$?
+	tap=$(cat "$work/$name.tap")
+	printf '%s\n' "$tap" | sed "s/^/# $name: /"
+	if [ -e "${CB_SYSROOT:-}/sys/module/cyclebench" ]; then
+		fail "gate $name: module unloaded afterwards"
+		"${CB_RMMOD:-rmmod}" cyclebench
+	else
+		pass "gate $name: module unloaded afterwards"
+	fi
+}
+
+gate baseline --update-baseline --baseline "$work/base"
+check "gate --update-baseline: exit 0" 0 "$rc"
+n=$(printf '%s\n' "$tap" | grep -c '^ok ' || true)
+check "gate --update-baseline: the baseline has $victim" yes \
+	"$([ -s "$work/base/${victim%%:*}/${victim#*:}/cycles" ] && echo yes || echo no)"
+
+gate same --baseline "$work/base"
+check "gate against a baseline from the same build: exit 0" 0 "$rc"
+check "gate against a baseline from the same build: $n fragments, none slower" "$n 0" \
+	"$(printf '%s\n' "$tap" | grep -c '^ok ' || true) $(printf '%s\n' "$tap" | grep -c '^not ok' || true)"
+
+cp -R "$work/base" "$work/doctored"
+f=$work/doctored/${victim%%:*}/${victim#*:}/cycles
+awk '{ printf "%d\n", $1 * 0.7 }' "$work/base/${victim%%:*}/${victim#*:}/cycles" >"$f"
+gate doctored --baseline "$work/doctored"
+check "gate against a baseline doctored 30% faster for $victim: exit 1" 1 "$rc"
+check "gate against the doctored baseline: exactly $victim is not ok" "$victim slower" \
+	"$(printf '%s\n' "$tap" | sed -n 's/^not ok [0-9]* - \([^ ]*\) \([a-z]*\) .*/\1 \2/p')"
+
+rm -rf "$work"
+! grep -q '^FAIL' "$results"
