@@ -87,6 +87,8 @@ static int grow(struct cs_samples *s)
 			   MREMAP_MAYMOVE);
 	if (p == MAP_FAILED)
 		return -1;
+	/* 2 MiB pages: a tenth of the page faults, at most 2 MiB more resident */
+	madvise(p, cap * sizeof(*s->v), MADV_HUGEPAGE);
 #endif
 	s->v = p;
 	s->cap = cap;
@@ -165,6 +167,32 @@ int cs_parser_feed(struct cs_parser *p, const char *buf, size_t len,
 	while (c < end) {
 		switch (p->state) {
 		case P_START:
+			/*
+			 * Fast path for the common "digits\n" line when the
+			 * whole of it is in the buffer: 19 digits cannot
+			 * overflow; anything else goes the slow way below.
+			 */
+			while (end - c > 24) {
+				const char *l = c;
+				uint64_t v = 0;
+				unsigned int d;
+
+				while ((d = (unsigned char)(*c - '0')) < 10 && c - l < 19) {
+					v = v * 10 + d;
+					c++;
+				}
+				if (c == l || *c != '\n') {
+					c = l;
+					break;
+				}
+				if (s->n == s->cap && grow(s))
+					return full(p, s, err);
+				s->v[s->n++] = v;
+				c++;
+				p->line++;
+			}
+			if (c == end)
+				break;
 			if ((unsigned char)(*c - '0') < 10) {
 				p->state = P_NUM;
 				p->v = 0;

@@ -123,6 +123,32 @@ static void radix_sort(uint64_t *a, size_t n, unsigned int shift)
 	}
 }
 
+/*
+ * Cycle counts mostly span a few thousand values: count them (at most
+ * 4 MiB of counters) and write the array back, in two linear passes.
+ */
+#define CS_COUNT_MAX (1u << 20)
+
+static int counting_sort(uint64_t *a, size_t n, uint64_t lo, uint64_t hi)
+{
+	uint64_t range = hi - lo + 1;
+	uint32_t *count;
+	size_t i, o = 0;
+
+	if (range > CS_COUNT_MAX || range > n / 4 || n > UINT32_MAX)
+		return -1;
+	count = calloc(range, sizeof(*count));
+	if (!count)
+		return -1;
+	for (i = 0; i < n; i++)
+		count[a[i] - lo]++;
+	for (uint64_t v = 0; v < range; v++)
+		for (uint32_t k = count[v]; k; k--)
+			a[o++] = lo + v;
+	free(count);
+	return 0;
+}
+
 void cs_sort(uint64_t *a, size_t n)
 {
 	uint64_t lo, hi, diff;
@@ -137,7 +163,7 @@ void cs_sort(uint64_t *a, size_t n)
 			hi = a[i];
 	}
 	diff = lo ^ hi;
-	if (!diff)
+	if (!diff || !counting_sort(a, n, lo, hi))
 		return;
 	/* start at the highest byte in which the values differ */
 	radix_sort(a, n, (unsigned int)(63 - __builtin_clzll(diff)) & ~7u);
