@@ -58,9 +58,14 @@
 #   sudo scripts/ci-bare-metal.sh --params "cpu=2" --out ci-out
 #   # first run on a new runner: record the baseline, then commit it
 #   sudo scripts/ci-bare-metal.sh --update-baseline --baseline bench/baseline
-#   # in a guest with only busybox, cyclestat and a prebuilt module:
-#   sh /ci-bare-metal.sh --ko /cyclebench.ko --cyclestat /cyclestat \
-#      --baseline /baseline --out /tmp/ci --params "samples=1000 ensembles=10"
+#   # a QEMU guest as the runner: busybox, cyclestat in PATH, a prebuilt
+#   # module, a baseline directory copied in (or recorded in the same boot
+#   # with --update-baseline); no headers, no build:
+#   sh /ci-bare-metal.sh --ko /cyclebench.ko --baseline /baseline \
+#      --out /out/ci --fragments base,alu --params "samples=200 ensembles=5"
+#   # tests/host/ci-gate-guest.sh is that proof, ready to boot:
+#   scripts/qemu-run.sh --icount --out build/e2e/ci-gate \
+#      --add scripts/ci-bare-metal.sh tests/host/ci-gate-guest.sh
 #
 # POSIX sh only: it runs under busybox ash as well as bash and dash.
 #
@@ -200,6 +205,11 @@ fi
 
 if [ "$(id -u)" != 0 ] && [ "${CB_ALLOW_NONROOT:-0}" != 1 ]; then
 	die "must run as root (insmod, debugfs)" "try: sudo $0 ..."
+fi
+
+if [ "$prepare" = 1 ] && [ ! -x "$here/prepare-host.sh" ]; then
+	die "--prepare-host needs $here/prepare-host.sh" \
+		"copy scripts/prepare-host.sh next to this script, or drop --prepare-host"
 fi
 
 if [ "$update" = 0 ] && [ ! -d "$baseline" ]; then

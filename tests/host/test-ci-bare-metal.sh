@@ -175,6 +175,16 @@ ok 2 - alu:imul_dep same (+31.0%, p=0.0001) [SMIs during a run: rerun before tru
 		unset FAKE_INSMOD_SIGNAL
 	done
 
+	new_case prepare-host-missing
+	mkdir -p "$c/solo"
+	cp "$ci" "$c/solo/"
+	rc=0
+	PATH=$stubs:$PATH run_sh "$sh" "$c/solo/ci-bare-metal.sh" --ko "$ko" --baseline "$tmp/baseline" \
+		--out "$c/out" --prepare-host >/dev/null 2>"$c/stderr" || rc=$?
+	expect_eq "[$sh] --prepare-host without prepare-host.sh beside the script: exit 2, nothing loaded" \
+		"2 0" "$rc $(grep -c '^insmod' "$c/log" || true)"
+	expect_match "[$sh] ... and says where it looked" "needs $c/solo/prepare-host.sh" "$(cat "$c/stderr")"
+
 	new_case already-loaded
 	mkdir -p "$c/root/sys/module/cyclebench"
 	ci --ko "$ko" --baseline "$tmp/baseline"
