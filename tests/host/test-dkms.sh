@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-dkms.sh - dkms.conf: `dkms add` and `dkms build` of the module against
-# installed Debian headers, in a private DKMS tree (the system's
-# /var/lib/dkms and /usr/src are not touched). Runs on its own:
+# test-dkms.sh - dkms.conf: `dkms add`, `dkms build`, `dkms install` and
+# `dkms remove` of the module against installed Debian headers, in a private
+# DKMS tree, source tree and install tree, with --no-depmod (the system's
+# /var/lib/dkms, /usr/src and /lib/modules are not touched). Runs on its own:
 #
 #   sudo tests/host/test-dkms.sh [KERNELRELEASE]
 #
@@ -51,12 +52,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The source set dkms gets: what `dkms add .` would copy, less build output.
 src=$tmp/usrsrc/$name-$ver
-mkdir -p "$src/kmod/fragments" "$tmp/tree"
+mkdir -p "$src/kmod/fragments" "$tmp/tree" "$tmp/inst/$kver"
 cp "$top/Kbuild" "$conf" "$src/"
 cp "$top"/kmod/*.c "$top"/kmod/*.h "$src/kmod/"
 cp "$top"/kmod/fragments/*.c "$src/kmod/fragments/"
 dk() {
-	dkms --dkmstree "$tmp/tree" --sourcetree "$tmp/usrsrc" "$@"
+	dkms --dkmstree "$tmp/tree" --sourcetree "$tmp/usrsrc" --installtree "$tmp/inst" "$@"
 }
 
 out=$(dk add -m "$name" -v "$ver" 2>&1) && rc=0 || rc=$?
@@ -82,5 +83,13 @@ fi
 
 out=$(dk status -m "$name" 2>&1) && rc=0 || rc=$?
 expect_match "dkms status shows it built" "^$name/$ver, $kver, [^:]*: built" "$out"
+
+out=$(dk install -m "$name" -v "$ver" -k "$kver" --no-depmod 2>&1) && rc=0 || rc=$?
+expect_eq "dkms install -k $kver succeeds" 0 "$rc"
+[ -f "$tmp/inst/$kver/updates/dkms/cyclebench.ko" ] && v=yes || v=no
+expect_eq "dkms install puts cyclebench.ko in updates/dkms" yes "$v"
+out=$(dk remove -m "$name" -v "$ver" --all --no-depmod 2>&1) && rc=0 || rc=$?
+[ -e "$tmp/inst/$kver/updates/dkms/cyclebench.ko" ] && v=left || v=gone
+expect_eq "dkms remove --all takes it out again" "0 gone" "$rc $v"
 
 summary
