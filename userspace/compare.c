@@ -232,6 +232,15 @@ int cs_compare(const struct cs_opts *o, const char *base, const char *new)
 			if (!used[i])
 				fprintf(stderr, "cyclestat: %s: only in %s (or not measured in both), not compared\n",
 					lb[i].name, base);
+		for (size_t i = 0; i < nn; i++) {
+			size_t j;
+
+			for (j = 0; j < n && c[j].name != ln[i].name; j++)
+				;
+			if (j == n)
+				fprintf(stderr, "cyclestat: %s: only in %s (or not measured in both), not compared\n",
+					ln[i].name, new);
+		}
 	}
 	print_cmp(o, base, new, c, n, lb, nb, ln, nn, used);
 	ret = slower;

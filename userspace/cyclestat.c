@@ -638,6 +638,12 @@ int main(int argc, char **argv)
 
 		ret = summary(&o, def, 1);
 	}
+	if (outfile && ret == 2) {
+		/* nothing half-written: an input error leaves no output file */
+		fclose(o.out);
+		unlink(outfile);
+		return ret;
+	}
 	if (fflush(o.out) || ferror(o.out) || (outfile && fclose(o.out))) {
 		fprintf(stderr, "cyclestat: %s: write error: %s\n", outfile ? outfile : "stdout",
 			strerror(errno));

@@ -131,12 +131,14 @@ static void radix_sort(uint64_t *a, size_t n, unsigned int shift)
 
 static int counting_sort(uint64_t *a, size_t n, uint64_t lo, uint64_t hi)
 {
-	uint64_t range = hi - lo + 1;
+	uint64_t range;
 	uint32_t *count;
 	size_t i, o = 0;
 
-	if (range > CS_COUNT_MAX || range > n / 4 || n > UINT32_MAX)
+	/* hi - lo first: hi - lo + 1 wraps to 0 for the full 64-bit range */
+	if (hi - lo >= CS_COUNT_MAX || hi - lo >= n / 4 || n > UINT32_MAX)
 		return -1;
+	range = hi - lo + 1;
 	count = calloc(range, sizeof(*count));
 	if (!count)
 		return -1;

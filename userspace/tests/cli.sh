@@ -211,6 +211,18 @@ expect run_prints_the_summary_of_the_selection 0 '^alu:add_dep' -- "$CS" --tree 
 check run_writes_the_request sh -c "grep -qx 'alu samples=50 ensembles=4' '$T/request'"
 check run_shows_only_the_selection sh -c "! grep -q '^loop:' '$T/out' && grep -q 'net = median' '$T/out'"
 check run_without_a_tty_shows_no_progress sh -c "! grep -q '%' '$T/err'"
+if command -v script > /dev/null; then
+	(
+		echo "running alu:add_dep 0/200" > "$T/live/status"
+		read -r req < "$T/live/run"
+		for i in 1 2 3 4 5; do echo "running alu:add_dep ${i}0/200" > "$T/live/status"; sleep 0.1; done
+		echo idle > "$T/live/status"
+	) &
+	fake=$!
+	# script(1) gives cyclestat a terminal: now the progress bar shows
+	expect run_on_a_tty_shows_progress 0 '\] *[0-9]*% alu:add_dep' -- \
+		script -qec "'$CS' --tree '$T/live' run alu" /dev/null
+fi
 expect run_rejects_unknown_keys 2 "unknown key in 'bogus=1'" -- "$CS" --tree "$T/live" run alu bogus=1
 expect run_without_a_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" run all
 

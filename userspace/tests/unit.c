@@ -209,6 +209,33 @@ TEST(radix_sort_matches_qsort)
 	}
 }
 
+TEST(sort_of_the_full_64_bit_range)
+{
+	/* 0 and 2^64 - 1 together: a range of 2^64 values once wrapped to 0 */
+	uint64_t v[] = { TOP, 0, TOP - 1, 5, 0, TOP, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	uint64_t w[ARRAY_SIZE(v)];
+
+	memcpy(w, v, sizeof(v));
+	cs_sort(v, ARRAY_SIZE(v));
+	qsort(w, ARRAY_SIZE(w), sizeof(*w), cmp_u64);
+	EXPECT_TRUE(!memcmp(v, w, sizeof(v)));
+}
+
+TEST(sort_counts_small_ranges)
+{
+	/* 100000 samples within 30..2029: the counting sort path */
+	size_t n = 100000;
+	uint64_t *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+
+	for (size_t i = 0; i < n; i++)
+		a[i] = b[i] = 30 + xorshift() % 2000;
+	cs_sort(a, n);
+	qsort(b, n, sizeof(*b), cmp_u64);
+	EXPECT_TRUE(!memcmp(a, b, n * sizeof(*a)));
+	free(a);
+	free(b);
+}
+
 TEST(mad_matches_brute_force)
 {
 	for (int round = 0; round < 200; round++) {
@@ -495,6 +522,8 @@ static const struct test tests[] = {
 	CASE(half_sample_mode_keeps_the_densest_half),
 	CASE(far_outliers_are_above_q3_plus_3_iqr),
 	CASE(radix_sort_matches_qsort),
+	CASE(sort_of_the_full_64_bit_range),
+	CASE(sort_counts_small_ranges),
 	CASE(mad_matches_brute_force),
 	CASE(exact_figures_round_half_to_even),
 	CASE(net_and_per_op_are_exact_fractions),
