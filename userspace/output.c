@@ -289,8 +289,9 @@ static void print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 			csv_field(f, in[i].path);
 			fputc(',', f);
 			csv_field(f, fr->name);
-			fprintf(f, ",%llu,%s,%d,%d,%llu,%llu,", (unsigned long long)fr->ops,
-				state ? state : "", fr->stale, fr->smi,
+			fprintf(f, ",%llu,", (unsigned long long)fr->ops);
+			csv_field(f, state ? state : "");
+			fprintf(f, ",%d,%d,%llu,%llu,", fr->stale, fr->smi,
 				(unsigned long long)g->n, (unsigned long long)g->min);
 			fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%llu,%s,%s,%s,%s,%llu,",
 				qs(b[0], g->p1, NULL, 1, DEC), qs(b[1], g->p5, NULL, 1, DEC),

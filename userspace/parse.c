@@ -649,6 +649,22 @@ static int scan_tree(const char *path, struct cs_loc **loc, size_t *n)
 	return ret;
 }
 
+/*
+ * group:name, each part non-empty, neither "." nor "..", no '/': a crafted
+ * fragments file must not lead reading, or save's writing, out of the tree.
+ */
+static int safe_name(const char *c, size_t len, const char *colon)
+{
+	size_t g, n;
+
+	if (!colon || colon >= c + len || memchr(c, '/', len))
+		return 0;
+	g = (size_t)(colon - c);
+	n = len - g - 1;
+	return !memchr(colon + 1, ':', n) && g && n && !(g <= 2 && !strncmp(c, "..", g)) &&
+	       !(n <= 2 && !strncmp(colon + 1, "..", n));
+}
+
 /* in the order of DIR/fragments */
 static int list_tree(const char *path, const char *buf, struct cs_loc **loc, size_t *n)
 {
@@ -660,8 +676,7 @@ static int list_tree(const char *path, const char *buf, struct cs_loc **loc, siz
 		size_t len = (size_t)((sp ? sp : eol) - c);
 		char *name, *dir, *cyc;
 
-		if (colon && colon < c + len && !memchr(c, '/', len) &&
-		    !(len == 2 && !memcmp(c, "..", 2))) {
+		if (safe_name(c, len, colon)) {
 			name = strndup(c, len);
 			if (!name)
 				return -1;

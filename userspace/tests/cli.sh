@@ -85,6 +85,11 @@ printf 'name: alu:add_dep\nops: 4\nstate: none\n' > "$T/none/alu/add_dep/info"
 expect never_measured_fragment_is_skipped 0 'loop:dec_jnz_100' -- "$CS" "$T/none"
 check never_measured_fragment_is_not_shown sh -c "! grep -q add_dep '$T/out'"
 
+# a crafted fragments file must not lead outside the tree
+mkdir -p "$T/evil/t" "$T/evil/x"; printf '1\n' > "$T/evil/x/cycles"
+printf '..:x 1 outside\n' > "$T/evil/t/fragments"
+expect fragments_file_cannot_leave_the_tree 2 'no fragments here' -- "$CS" "$T/evil/t"
+
 # ---- summary: table, stdin, -o ----
 expect table_has_one_row_per_fragment 0 '^alu:add_dep' -- "$CS" "$DATA/tree"
 check table_fits_in_100_columns sh -c "awk 'length > 100 { exit 1 }' '$T/out'"
