@@ -27,7 +27,8 @@
 #   --alpha A            significance level (cyclestat's default when not given)
 #   --prepare-host       apply scripts/prepare-host.sh for the run and restore
 #                        the host afterwards (also on failure or Ctrl-C)
-#   --out DIR            artifacts directory (default: ./cyclebench-ci)
+#   --out DIR            artifacts directory (default: build/ci in the repo,
+#                        which git ignores)
 #   --debugfs DIR        the module's debugfs directory (default
 #                        /sys/kernel/debug/cyclebench; tests use a fake one)
 #   -h, --help           this text
@@ -55,7 +56,7 @@
 #
 # Examples:
 #   # on a runner with headers installed: build, run, gate
-#   sudo scripts/ci-bare-metal.sh --params "cpu=2" --out ci-out
+#   sudo scripts/ci-bare-metal.sh --params "cpu=2"
 #   # first run on a new runner: record the baseline, then commit it
 #   sudo scripts/ci-bare-metal.sh --update-baseline --baseline bench/baseline
 #   # a QEMU guest as the runner: busybox, cyclestat in PATH, a prebuilt
@@ -117,7 +118,7 @@ update=0
 threshold=
 alpha=
 prepare=0
-out=cyclebench-ci
+out=$top/build/ci
 debugfs=${CB_DEBUGFS:-$sysroot/sys/kernel/debug/cyclebench}
 
 # need_arg OPTION COUNT: OPTION takes a value.

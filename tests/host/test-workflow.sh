@@ -34,7 +34,7 @@ PY
 	expect_match "runs-on self-hosted bare-metal runners with the matrix label" \
 		'^runs-on gate self-hosted .*bare-metal .*\$\{\{ matrix.runner \}\}' "$out"
 	expect_match "uploads the --out directory" '^upload gate \$\{\{ env.OUT \}\}/$' "$out"
-	expect_match "the --out directory is ci-out" '^env-out ci-out$' "$out"
+	expect_match "the --out directory is build/ci, as the script's default" '^env-out build/ci$' "$out"
 else
 	skip "bare-metal.yml YAML structure (no python3 with PyYAML: apt-get install python3-yaml)"
 fi
