@@ -5,14 +5,17 @@
 #   cyclestat --hist --format csv /sys/kernel/debug/cyclebench > hist.csv
 #   gnuplot -e "csv='hist.csv'; png='hist.png'" scripts/plot-hist.gnuplot
 #
-# or both at once: make -C userspace plot IN=DIR [PNG=hist.png].
+# or both at once: make -C userspace plot [IN=DIR] [FRAGMENT=g:n] [PNG=hist.png].
 # The CSV is fragment,bin_lo,bin_hi,count with bin_hi exclusive; the overflow
 # bin (everything above p99, bin_hi empty) is left out of the plot and its
 # count put in the panel's title.
 if (!exists("csv")) csv = 'hist.csv'
 if (!exists("png")) png = 'hist.png'
 set datafile separator ","
-frags = system("tail -n +2 '" . csv . "' | cut -d, -f1 | uniq | tr '\\n' ' '")
+# frag='group:name' plots that fragment alone
+if (exists("frag")) { frags = frag } else {
+	frags = system("tail -n +2 '" . csv . "' | cut -d, -f1 | uniq | tr '\\n' ' '")
+}
 n = words(frags)
 if (n == 0) { print "plot-hist.gnuplot: no bins in " . csv; exit status 1 }
 set terminal png size 900, 260 * n
