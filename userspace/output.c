@@ -28,6 +28,12 @@ static char *u128_str(char *end, u128 v)
 	return end;
 }
 
+/*
+ * An exact fraction rounded to DECIMALS places. A value exactly halfway
+ * between two printable neighbours is rounded the way the nearest double
+ * prints (as numpy's figure prints in Python or C) where that double can be
+ * formed exactly from num and den, else half to even.
+ */
 char *cs_fmt_q(char *buf, size_t sz, struct cs_q q, int decimals)
 {
 	u128 a = q.num < 0 ? -(u128)q.num : (u128)q.num, scale = 1, ip, rem, fr, r2;
@@ -40,15 +46,16 @@ char *cs_fmt_q(char *buf, size_t sz, struct cs_q q, int decimals)
 	rem = a % q.den;
 	fr = rem * scale / q.den;
 	r2 = rem * scale % q.den;
-	/* round half to even on the last printed digit */
+	if (r2 * 2 == q.den && a < (u128)1 << 53 && q.den < (u128)1 << 53) {
+		snprintf(buf, sz, "%.*f", decimals, (double)q.num / (double)q.den);
+		return buf;
+	}
 	if (r2 * 2 > q.den || (r2 * 2 == q.den && ((decimals ? fr : ip) & 1)))
 		fr++;
 	if (fr == scale) {
 		fr = 0;
 		ip++;
 	}
-	if (!ip && !fr)
-		neg = 0;
 	s = u128_str(tmp + sizeof(tmp), ip);
 	if (decimals)
 		snprintf(buf, sz, "%s%s.%0*llu", neg ? "-" : "", s, decimals,
@@ -92,11 +99,14 @@ static const char *lds(char *buf, long double v, int dec)
 {
 	if (isnan(v))
 		return "null";
-	/* beyond 1e12 the last decimals are noise even in long double */
-	if (fabsl(v) < 1e12L)
+	/*
+	 * sd and variances are not exact: from 1e9 on, twelve significant
+	 * digits, which any double computation of them also gets right
+	 */
+	if (fabsl(v) < 1e9L)
 		snprintf(buf, 64, "%.*Lf", dec, v);
 	else
-		snprintf(buf, 64, "%.14Le", v);
+		snprintf(buf, 64, "%.11Le", v);
 	return buf;
 }
 

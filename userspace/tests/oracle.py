@@ -81,31 +81,36 @@ def gen(outdir):
 
 
 def fmt(v, irr=False):
-    """three decimals, ties to even, of a float, Decimal or exact Fraction;
-    irrational figures (sd, variances) of 1e12 or more in 15 significant digits"""
+    """a figure as cyclestat prints it: three decimals; irrational figures
+    (sd, variances) of 1e9 or more in twelve significant digits. Exact
+    Fractions round to nearest; an exact tie goes the way the nearest double
+    prints when num and den are below 2^53 (that is the double numpy would
+    hold), else to even."""
     if v is None:
         return None
     if isinstance(v, Decimal):
-        if irr and abs(v) >= 10**12:
+        if irr and abs(v) >= 10**9:
             return _sci(v)
         return str(v.quantize(Decimal("0.001"), rounding=ROUND_HALF_EVEN))
-    if irr and not isinstance(v, Fraction) and abs(v) >= 1e12:
-        return "%.14e" % v
-    if isinstance(v, Fraction):
-        q = v * 1000
-        n = q.numerator // q.denominator
-        r = q - n
-        if r > Fraction(1, 2) or (r == Fraction(1, 2) and n % 2):
-            n += 1
-        sign = "-" if n < 0 else ""
-        n = abs(n)
-        return "%s%d.%03d" % (sign, n // 1000, n % 1000)
-    return "%.3f" % v
+    if not isinstance(v, Fraction):
+        if irr and abs(v) >= 1e9:
+            return "%.11e" % v
+        return "%.3f" % v
+    q = v * 1000
+    n = q.numerator // q.denominator
+    r = q - n
+    if r == Fraction(1, 2) and abs(v.numerator) < 2**53 and v.denominator < 2**53:
+        return "%.3f" % float(v)
+    if r > Fraction(1, 2) or (r == Fraction(1, 2) and n % 2):
+        n += 1
+    sign = "-" if v < 0 else ""
+    n = abs(n)
+    return "%s%d.%03d" % (sign, n // 1000, n % 1000)
 
 
 def _sci(v):
     """Decimal in C's %.14e form"""
-    s = "{:.14e}".format(v)
+    s = "{:.11e}".format(v)
     mant, exp = s.split("e")
     return "%se%+03d" % (mant, int(exp))
 
@@ -178,7 +183,9 @@ def numpy_figs(xs):
 
 
 def figs(xs):
-    if max(xs) < 2**53:
+    """numpy where float64 carries every printed digit (samples below 2^32:
+    13 significant digits), exact fractions above"""
+    if max(xs) < 2**32:
         return numpy_figs(xs)
     return exact_figs(xs)
 
@@ -193,8 +200,10 @@ def shifted(f, shift, div):
             out[k] = None
         elif k in ("sd", "mad"):
             out[k] = v / div
+        elif isinstance(v, Fraction):
+            out[k] = (v - Fraction(shift)) / div
         else:
-            out[k] = (v - shift) / div
+            out[k] = (v - float(shift)) / div
     return out
 
 
@@ -226,8 +235,7 @@ def expect(datadir):
     for name, (ops, ens, size, *_r) in TREE.items():
         with open(os.path.join(tree, *name.split(":"), "cycles")) as f:
             data[name] = [int(l) for l in f]
-    import numpy as np
-    shift = np.median(np.array(data["base:empty"], dtype=np.float64))
+    shift = figs(data["base:empty"])["median"]
     for name, (ops, ens, size, *_r) in TREE.items():
         f = figs(data[name])
         out["tree:" + name] = {

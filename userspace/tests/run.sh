@@ -38,6 +38,7 @@ for build in native sanitize; do
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 	suite $build unit $unit
 	suite $build figures "$PYN" tests/figures.py $cs tests/data
+	suite $build random "$PYN" tests/random_trees.py $cs
 	suite $build cli env PYTHON="$PYN" sh tests/cli.sh $cs
 done
 

@@ -259,7 +259,7 @@ TEST(mad_matches_brute_force)
 	}
 }
 
-TEST(exact_figures_round_half_to_even)
+TEST(exact_figures_round_as_numpy_prints)
 {
 	char b[64];
 
@@ -269,7 +269,15 @@ TEST(exact_figures_round_half_to_even)
 	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 7, 2 }, 0), "4");
 	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 19999, 20000 }, 3), "1.000");
 	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ -1, 3 }, 3), "-0.333");
-	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ -1, 10000 }, 3), "0.000");
+	/* as C and Python print -0.0001 */
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ -1, 10000 }, 3), "-0.000");
+	/* a tie that binary cannot hold: 0.0125 is stored as 0.01250000000000000069 */
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 5, 400 }, 3), "0.013");
+	/* a tie that it can: 0.0625 exactly, half to even */
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 1, 16 }, 3), "0.062");
+	/* above 2^53, exact half to even */
+	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ (s128)TOP * 2 + 1, 4 }, 1),
+		     "9223372036854775807.8");
 	EXPECT_STREQ(cs_fmt_q(b, 64, (struct cs_q){ 2, 3 }, 1), "0.7");
 }
 
@@ -525,7 +533,7 @@ static const struct test tests[] = {
 	CASE(sort_of_the_full_64_bit_range),
 	CASE(sort_counts_small_ranges),
 	CASE(mad_matches_brute_force),
-	CASE(exact_figures_round_half_to_even),
+	CASE(exact_figures_round_as_numpy_prints),
 	CASE(net_and_per_op_are_exact_fractions),
 	CASE(paoloni_ensemble_metrics),
 	CASE(histogram_counts_every_sample_once),
