@@ -144,7 +144,7 @@ static void print_cmp(const struct cs_opts *o, const char *base, const char *new
 		fprintf(f, "  %9.3g  %s%s%s\n", c[i].p, col, c[i].verdict,
 			*col ? "\033[0m" : "");
 	}
-	fprintf(f, "%zu slower, %zu faster, %zu same (threshold %g%%, alpha %g)\n",
+	fprintf(f, "%zu slower, %zu faster, %zu same (same: no change beyond %g%% proven at alpha %g)\n",
 		cnt[0], cnt[1], cnt[2], o->threshold * 100, o->alpha);
 	for (size_t i = 0; i < n; i++)
 		if (c[i].base_smi || c[i].new_smi) {

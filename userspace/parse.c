@@ -827,6 +827,11 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 		return 1;
 	}
 	fr->stale = state && !strcmp(state, "aborted");
+	/* aborted with no earlier complete run: no keys, no data, like none */
+	if (fr->stale && !cs_info_get(&fr->info, "samples")) {
+		cs_info_free(&fr->info);
+		return 1;
+	}
 	name = cs_info_get(&fr->info, "name");
 	fr->name = strdup(name ? name : loc->name);
 	fr->path = strdup(strcmp(loc->cycles, "-") ? loc->cycles : "<stdin>");
