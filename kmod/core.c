@@ -253,38 +253,35 @@ unsigned int cb_nr_slots;
 /*
  * Selection parsing runs before init (for only=), so it walks the group
  * tables rather than cb_slots.  Bit i is the i-th fragment in table order.
+ * "all" is every fragment but the slow ones; a group is all of its own.
  */
 static int cb_select(const char *item, unsigned long *sel)
 {
 	const char *colon = strchr(item, ':');
 	size_t glen = colon ? colon - item : strlen(item);
+	bool all = !strcmp(item, "all");
 	unsigned int g, f, base = 0;
+	int found = all ? 0 : -EINVAL;
 
-	if (!strcmp(item, "all")) {
-		for (g = 0; g < ARRAY_SIZE(cb_groups); g++)
-			base += cb_groups[g]->count;
-		if (base > CB_MAX_FRAGMENTS)
-			return -EINVAL;
-		bitmap_set(sel, 0, base);
-		return 0;
-	}
 	for (g = 0; g < ARRAY_SIZE(cb_groups); base += cb_groups[g]->count, g++) {
 		const struct cb_group *grp = cb_groups[g];
 
-		if (strlen(grp->name) != glen || strncmp(grp->name, item, glen))
+		if (!all && (strlen(grp->name) != glen ||
+			     strncmp(grp->name, item, glen)))
 			continue;
 		for (f = 0; f < grp->count; f++) {
+			const struct cb_fragment *frag = &grp->fragments[f];
+
 			if (base + f >= CB_MAX_FRAGMENTS)
 				return -EINVAL;
-			if (!colon || !strcmp(grp->fragments[f].name, colon + 1)) {
-				__set_bit(base + f, sel);
-				if (colon)
-					return 0;
-			}
+			if ((all && frag->slow) ||
+			    (colon && strcmp(frag->name, colon + 1)))
+				continue;
+			__set_bit(base + f, sel);
+			found = 0;
 		}
-		return colon ? -EINVAL : 0;
 	}
-	return -EINVAL;
+	return found;
 }
 
 /* "all", "alu", "alu:add_dep", or a comma-separated list of those. */

@@ -139,6 +139,8 @@ static __always_inline void cb_body_##name(void)
  * @ops: operations one run of the body performs, so results can be shown
  *	per operation (4 for four adds).
  * @sample: the sampler CB_BODY() generated.
+ * @slow: not run by "all", only when its group or its name is asked for;
+ *	for fragments whose samples take milliseconds.
  *
  * Tables of fragments are const; results live in the core.
  *
@@ -153,6 +155,7 @@ struct cb_fragment {
 	const char *desc;
 	unsigned int ops;
 	int (*sample)(struct cb_ctx *ctx);
+	bool slow;
 };
 
 /**
@@ -167,6 +170,24 @@ struct cb_fragment {
 		.desc = _desc,						\
 		.ops = _ops,						\
 		.sample = cb_sample_##_name,				\
+	}
+
+/**
+ * CB_FRAGMENT_SLOW() - like CB_FRAGMENT(), for a fragment that "all" skips.
+ * @_name: the same identifier as in CB_BODY().
+ * @_ops: operations per run of the body.
+ * @_desc: one-line description.
+ *
+ * For bodies that take milliseconds: a default run of every fragment
+ * should stay quick.  Asking for the group or for group:name runs it.
+ */
+#define CB_FRAGMENT_SLOW(_name, _ops, _desc)				\
+	{								\
+		.name = #_name,						\
+		.desc = _desc,						\
+		.ops = _ops,						\
+		.sample = cb_sample_##_name,				\
+		.slow = true,						\
 	}
 
 /**

@@ -130,6 +130,7 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "name: %s:%s\n", slot->group->name, slot->frag->name);
 	seq_printf(m, "description: %s\n", slot->frag->desc);
 	seq_printf(m, "ops: %u\n", slot->frag->ops);
+	seq_printf(m, "slow: %s\n", cb_yes(slot->frag->slow));
 	seq_printf(m, "state: %s\n", cb_state_names[state]);
 	if (!res)
 		return 0;
