@@ -63,11 +63,17 @@ struct cs_q {
 	u128 den;
 };
 
-/* Samples of one fragment in one growing mapping (see parse.c). */
+/*
+ * Samples of one fragment in one growing mapping (see parse.c). With
+ * window set, only the last few are kept and dropped counts the rest:
+ * enough to check a file without holding it.
+ */
 struct cs_samples {
 	uint64_t *v;
 	size_t n;
 	size_t cap;	/* elements mapped */
+	int window;
+	size_t dropped;
 };
 
 /* key: value metadata, from an info file. */
@@ -199,6 +205,7 @@ void cs_histogram(const uint64_t *sorted, size_t n, const struct cs_figs *f,
 double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 		 struct cs_samples *keep, struct cs_err *err);
+int cs_check_frag(const struct cs_loc *loc, struct cs_err *err);
 void cs_frag_free(struct cs_frag *fr);
 int cs_load_input(const char *path, int want_hist, struct cs_input *in,
 		  struct cs_err *err);

@@ -72,6 +72,11 @@ static int grow(struct cs_samples *s)
 	size_t cap = s->cap ? s->cap * 2 : 1u << 14;
 	void *p;
 
+	if (s->window && s->v) {
+		s->dropped += s->n;
+		s->n = 0;
+		return 0;
+	}
 	if (cap > SIZE_MAX / 2 / sizeof(*s->v))
 		return -1;
 #ifdef CS_USE_MALLOC
@@ -311,7 +316,7 @@ int cs_read_cycles(const char *path, struct cs_samples *s, struct cs_err *err)
 	}
 	if (cs_parser_end(&p, s, err))
 		goto name_err;
-	if (s->n == 0) {
+	if (s->n + s->dropped == 0) {
 		cs_seterr(err, path, 0,
 			  "no samples (empty or only comments); a fragment's cycles file is empty until it is measured: cyclestat run FRAGMENT");
 		goto close_fd;
@@ -882,6 +887,45 @@ fail:
 	cs_samples_free(&s);
 	cs_frag_free(fr);
 	return -1;
+}
+
+/*
+ * What cs_load_frag checks, in constant memory: the file parses, is not
+ * empty, and has ensembles x samples lines. 1 for a never-measured fragment.
+ */
+int cs_check_frag(const struct cs_loc *loc, struct cs_err *err)
+{
+	struct cs_samples s = { .window = 1 };
+	struct cs_info info = { 0 };
+	const char *state;
+	uint64_t ens, size, ops;
+	int re, rs, ret = -1;
+
+	if (loc->info && cs_read_info(loc->info, &info, err))
+		return -1;
+	state = cs_info_get(&info, "state");
+	if (state && (!strcmp(state, "none") ||
+		      (!strcmp(state, "aborted") && !cs_info_get(&info, "samples")))) {
+		ret = 1;
+		goto out;
+	}
+	re = cs_info_u64(&info, loc->info, "ensembles", &ens, err);
+	rs = cs_info_u64(&info, loc->info, "samples", &size, err);
+	if (re < 0 || rs < 0 || cs_info_u64(&info, loc->info, "ops", &ops, err) < 0 ||
+	    cs_read_cycles(loc->cycles, &s, err))
+		goto out;
+	s.n += s.dropped;
+	if (re == 0 && rs == 0 && (!ens || !size || ens > s.n / size || ens * size != s.n)) {
+		cs_seterr(err, loc->cycles, 0,
+			  "%zu samples, but %s says ensembles x samples = %llu x %llu; the file is truncated or belongs to another run (read it again, or cyclestat save it once more)",
+			  s.n, loc->info, (unsigned long long)ens, (unsigned long long)size);
+		goto out;
+	}
+	ret = 0;
+out:
+	cs_samples_free(&s);
+	cs_info_free(&info);
+	return ret;
 }
 
 void cs_input_free(struct cs_input *in)
