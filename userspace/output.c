@@ -572,7 +572,7 @@ static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin
 		if (ens) {
 			int nw = w[0];
 
-			fprintf(f, "\n%s%-*s  %9s  %9s  %14s  %14s  %14s  %11s%s\n", bold, nw,
+			fprintf(f, "\n%s%-*s  %7s  %8s  %12s  %12s  %12s  %11s%s\n", bold, nw,
 				"ensembles", "count", "samples", "total var", "var of vars",
 				"var of mins", "abs max dev", off);
 			for (size_t j = 0; j < in[i].nfrag; j++) {
@@ -581,7 +581,7 @@ static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin
 
 				if (e->count < 2)
 					continue;
-				fprintf(f, "%-*s  %9llu  %9llu  %14s  %14s  %14s  %11llu\n", nw,
+				fprintf(f, "%-*s  %7llu  %8llu  %12s  %12s  %12s  %11llu\n", nw,
 					cell[j][0], (unsigned long long)e->count,
 					(unsigned long long)e->size, lds(v1, e->total_var, 1),
 					lds(v2, e->var_of_vars, 1), lds(v3, e->var_of_mins, 1),
