@@ -56,5 +56,7 @@ fi
 
 passed=$(grep -c '^ok ' "$log")
 failed=$(grep -c '^not ok ' "$log")
+skips=$(grep -c '^ok .*# SKIP' "$log")
+[ "$skips" = 0 ] || echo "# $skips of the passed were skipped (see '# SKIP' above)"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
