@@ -7,12 +7,14 @@
  *
  *   cbpoke write FILE TEXT          one write(); prints ok or the errno name
  *   cbpoke writes FILE PART...      one write() per PART on one fd
+ *   cbpoke writenul FILE A B        one write() of A, a NUL byte, then B
  *   cbpoke fuzz FILE N SEED         N generated garbage writes; prints a tally
  *   cbpoke read1 FILE               reads 1 byte at a time, prints the data
  *   cbpoke readoff FILE OFF LEN     pread() at an odd offset, prints the data
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +161,12 @@ int main(int argc, char **argv)
 {
 	int fd, i;
 
+	/*
+	 * A non-interactive shell starts background commands with SIGINT
+	 * ignored; the tests send SIGINT as a Ctrl-C would, so take it back.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	if (argc >= 4 && !strcmp(argv[1], "write")) {
 		fd = open_or_die(argv[2], O_WRONLY);
 		put_result(write(fd, argv[3], strlen(argv[3])), strlen(argv[3]));
@@ -171,6 +179,20 @@ int main(int argc, char **argv)
 			put_result(write(fd, argv[i], strlen(argv[i])), strlen(argv[i]));
 			printf(i + 1 < argc ? " " : "\n");
 		}
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "writenul")) {
+		size_t la = strlen(argv[3]), lb = strlen(argv[4]);
+		char *buf = malloc(la + lb + 1);
+
+		if (!buf)
+			return 1;
+		memcpy(buf, argv[3], la);
+		buf[la] = '\0';
+		memcpy(buf + la + 1, argv[4], lb);
+		fd = open_or_die(argv[2], O_WRONLY);
+		put_result(write(fd, buf, la + lb + 1), la + lb + 1);
+		printf("\n");
 		return 0;
 	}
 	if (argc == 5 && !strcmp(argv[1], "fuzz"))
@@ -202,6 +224,6 @@ int main(int argc, char **argv)
 		fwrite(buf, 1, r, stdout);
 		return 0;
 	}
-	fprintf(stderr, "usage: cbpoke write|writes|fuzz|read1|readoff ...\n");
+	fprintf(stderr, "usage: cbpoke write|writes|writenul|fuzz|read1|readoff ...\n");
 	return 2;
 }

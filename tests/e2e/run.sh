@@ -6,7 +6,8 @@
 # Every boot also checks the kernel log for splats and that the results
 # came back at all.  Ends with "N passed, N failed".
 #
-#   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 (default: all)
+#   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 reliability
+#                                   (default), stress (the long soak)
 #
 # Needs: scripts/deps.sh done, cyclebench.ko and build/cbpoke built
 # (make test does both).
@@ -54,7 +55,7 @@ boot() {
 	fi
 }
 
-suites=${*:-icount max qemu64}
+suites=${*:-icount max qemu64 reliability}
 for s in $suites; do
 	case $s in
 	icount)
@@ -73,7 +74,14 @@ for s in $suites; do
 		;;
 	max) boot max --cpu max --smp 2 "$top/tests/e2e/max.sh" ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
-	*) bad "unknown suite '$s' (known: icount max qemu64)" ;;
+	reliability|stress)
+		scale=quick
+		[ "$s" = stress ] && scale=soak
+		boot "$s" --cpu max --smp 2 --mem 2048 --timeout 1800 \
+			"$top/tests/e2e/reliability.sh" $scale
+		sed "s/^/# $s: /" "$out/$s/figures.txt" "$out/$s/times.txt" 2>/dev/null
+		;;
+	*) bad "unknown suite '$s' (known: icount max qemu64 reliability stress)" ;;
 	esac
 done
 

@@ -1,0 +1,289 @@
+# SPDX-License-Identifier: GPL-2.0
+# Reliability: try to break the module.  Numbered as in the reliability
+# issue; every check names its item.  Boot with -m 2048 -smp 2.
+#
+#   reliability.sh [quick|soak]    quick (CI): 1000 fuzz writes, 50 load
+#                                  cycles; soak: 20000 and 500
+. /lib.sh
+
+case ${1:-quick} in
+soak) FUZZ_N=20000 CYCLES=500 ;;
+*) FUZZ_N=1000 CYCLES=50 ;;
+esac
+KO=/cyclebench.ko
+ADD=$CB/alu/add_dep
+
+now() { cut -d' ' -f1 /proc/uptime; }
+# elapsed_ms T0: milliseconds since T0 (a /proc/uptime reading)
+elapsed_ms() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+loaded() { grep -q '^cyclebench ' /proc/modules && echo yes || echo no; }
+# rmmod, retrying while readers hold files open (EBUSY is the clean answer
+# to "in use"); prints the number of tries, or "never"
+rmmod_retry() {
+	n=0
+	while [ $n -lt 400 ]; do
+		n=$((n + 1))
+		rmmod cyclebench 2>/dev/null && { echo $n; return 0; }
+		sleep 0.05
+	done
+	echo never
+	return 1
+}
+wait_running() {
+	i=0
+	while [ $i -lt 500 ]; do
+		case $(cat $CB/status 2>/dev/null) in running*) return 0 ;; esac
+		sleep 0.01
+		i=$((i + 1))
+	done
+	return 1
+}
+wait_idle() {
+	i=0
+	while [ $i -lt 2000 ]; do
+		[ "$(cat $CB/status 2>/dev/null)" = idle ] && return 0
+		sleep 0.01
+		i=$((i + 1))
+	done
+	return 1
+}
+# Each section logs its wall time for the host to print.
+section() { echo "$1 $(elapsed_ms "$SECTION_T0")" >> /out/times.txt; SECTION_T0=$(now); }
+SECTION_T0=$(now)
+
+# ---- 2. bad module parameters --------------------------------------------
+# Each bad value: insmod fails with EINVAL, the kernel log names the
+# parameter, nothing stays behind.
+mem0_slab=$(meminfo Slab)
+for bad in samples=-1 samples=0 samples=abc samples=99999999999999999999 \
+	   ensembles=0 ensembles=-3 ensembles=1000001 warmup=-5 warmup=x \
+	   method=foo method= cpu=4096 cpu=-1 cpu=abc only=nosuch \
+	   only=alu:nosuch only=alu, only= max_mb=0 max_mb=abc run_on_load=maybe \
+	   "max_mb=1 samples=100000"; do
+	name=${bad%%=*}
+	[ "$bad" = "max_mb=1 samples=100000" ] && name=max_mb
+	before=$(dmesg | wc -l)
+	# shellcheck disable=SC2086
+	msg=$(insmod $KO $bad 2>&1)
+	rc=$?
+	new=$(dmesg | tail -n +$((before + 1)))
+	case $msg in *"Invalid argument"*) e=EINVAL ;; *) e="rc=$rc: $msg" ;; esac
+	check "2 bad parameter $bad: insmod fails with EINVAL" EINVAL "$e"
+	if echo "$new" | grep -q "$name"; then pass "2 bad parameter $bad: kernel log names $name"
+	else fail "2 bad parameter $bad: kernel log names $name: got '$new'"; fi
+	check "2 bad parameter $bad: nothing left (module, debugfs dir)" "no no" \
+		"$(loaded) $([ -e $CB ] && echo yes || echo no)"
+done
+# cpu offline is "impossible" too
+echo 0 > /sys/devices/system/cpu/cpu1/online
+msg=$(insmod $KO cpu=1 2>&1)
+case $msg in *"Invalid argument"*) e=EINVAL ;; *) e=$msg ;; esac
+check "2 bad parameter cpu=1 while CPU 1 is offline: EINVAL" EINVAL "$e"
+echo 1 > /sys/devices/system/cpu/cpu1/online
+check_cmd "2 a good insmod after all the bad ones" insmod $KO samples=50 ensembles=2
+check "2 and it measured" 100 "$(lines $ADD/cycles)"
+rmmod cyclebench
+section "2-bad-parameters"
+
+# ---- 1. control file abuse ------------------------------------------------
+insmod $KO samples=20 ensembles=2 warmup=5
+cp $ADD/cycles /tmp/add.before
+for w in "samples=-1" "all samples=-1" "all samples=99999999999999999999" \
+	 "all samples=0" "all ensembles=0" "all cpu=4096" "all cpu=-1" \
+	 "all samples=5 samples=6" "all method=rdtsc" "all bogus=1" "all samples" \
+	 "nosuch" "alu:nosuch" "alu:" ":add_dep" "all,,base" ",all" "all," \
+	 "all samples=1k" "all samples=0x10" "ALL" " " "samples=5 all"; do
+	check "1 write '$w': EINVAL" EINVAL "$(run_write "$w")"
+done
+long=$(head -c 300 /dev/zero | tr '\0' a)
+check "1 write of 300 bytes: EINVAL" EINVAL "$(run_write "$long")"
+check "1 write with a NUL byte ('all<NUL>x'): EINVAL" EINVAL "$(cbpoke writenul $CB/run all x)"
+check "1 command split over two write() calls: both EINVAL" "EINVAL EINVAL" \
+	"$(cbpoke writes $CB/run "al" "l")"
+empty=$(cbpoke write $CB/run "")
+case $empty in ok|EINVAL) pass "1 empty write: nothing happens ($empty)" ;;
+*) fail "1 empty write: expected ok (0 bytes) or EINVAL, got $empty" ;; esac
+echo 0 > /sys/devices/system/cpu/cpu1/online
+check "1 write 'all cpu=1' with CPU 1 offline: EINVAL" EINVAL "$(run_write "all cpu=1")"
+echo 1 > /sys/devices/system/cpu/cpu1/online
+check "1 after the errors the old results are untouched" "" \
+	"$(cmp /tmp/add.before $ADD/cycles 2>&1)"
+fz=$(cbpoke fuzz $CB/run $FUZZ_N 12345 | tail -n1)
+echo "$fz" >> /out/figures.txt
+case $fz in
+"fuzz: $FUZZ_N writes: "*", 0 other") pass "1 $fz" ;;
+*) fail "1 fuzz: every write ok or EINVAL: $fz" ;;
+esac
+check "1 status idle after the fuzzing" idle "$(cat $CB/status)"
+check "1 a normal run after the fuzzing" ok "$(run_write "all samples=30 ensembles=3")"
+check "1 and its results are complete" "90 ok 3 30" \
+	"$(lines $ADD/cycles) $(info_get $ADD/info state) $(info_get $ADD/info ensembles) $(info_get $ADD/info samples)"
+rmmod cyclebench
+section "1-control-file"
+
+# ---- 6. reading -------------------------------------------------------------
+insmod $KO samples=300 ensembles=2
+cat $ADD/cycles > /tmp/full
+check "6 1-byte reads give the same bytes as one read" "" "$(cbpoke read1 $ADD/cycles | cmp - /tmp/full 2>&1)"
+check "6 pread at odd offset 7, 101 bytes" "$(tail -c +8 /tmp/full | head -c 101)" \
+	"$(cbpoke readoff $ADD/cycles 7 101)"
+check "6 pread past the end reads nothing" "" "$(cbpoke readoff $ADD/cycles 99999999 10)"
+check "6 1-byte reads of info" "$(cat $ADD/info)" "$(cbpoke read1 $ADD/info)"
+check "6 1-byte reads of status" idle "$(cbpoke read1 $CB/status)"
+# A file opened before rmmod keeps the module (EBUSY, clean) and its data.
+exec 3< $ADD/cycles
+msg=$(rmmod cyclebench 2>&1)
+check "6 rmmod with a cycles file open fails cleanly" "yes" "$(loaded)"
+echo "rmmod while open: $msg" >> /out/figures.txt
+check "6 the open file still reads the complete data" "" "$(cat <&3 | cmp - /tmp/full 2>&1)"
+exec 3<&-
+check_cmd "6 rmmod once it is closed" rmmod cyclebench
+section "6-reading"
+
+# ---- 4. concurrency -----------------------------------------------------------
+insmod $KO only=loop:dec_jnz_100 samples=1000 ensembles=1
+L=$CB/loop/dec_jnz_100
+cp $L/cycles /tmp/old
+cbpoke write $CB/run "loop:dec_jnz_100 samples=100000 ensembles=20" > /tmp/w1 &
+w1=$!
+wait_running
+cbpoke write $CB/run "loop:dec_jnz_100 samples=10 ensembles=1" > /tmp/w2
+# Readers while the run goes on: the old complete array, never a mix.
+i=0 mixed=
+while [ $i -lt 10 ] && [ "$(cut -c1-7 $CB/status)" = running ]; do
+	cat $L/cycles > /tmp/snap
+	n=$(lines /tmp/snap)
+	if [ "$n" = 1000 ]; then cmp -s /tmp/snap /tmp/old || mixed="$mixed $i:changed"
+	elif [ "$n" != 2000000 ]; then mixed="$mixed $i:$n-lines"; fi
+	i=$((i + 1))
+done
+# A file opened now keeps the old array even after the run publishes.
+exec 4< $L/cycles
+wait $w1
+check "4 two writers: one run, one EBUSY" "ok EBUSY" "$(cat /tmp/w1) $(cat /tmp/w2)"
+check "4 readers during the run saw only the old complete array ($i reads)" "" "$mixed"
+check "4 a file opened before the run completed still reads the old array" "" \
+	"$(cat <&4 | cmp - /tmp/old 2>&1)"
+exec 4<&-
+check "4 after the run: the new array, complete" 2000000 "$(lines $L/cycles)"
+# Two writers started together: exactly one runs.
+cbpoke write $CB/run "loop:dec_jnz_100 samples=100000 ensembles=10" > /tmp/w1 &
+cbpoke write $CB/run "loop:dec_jnz_100 samples=100000 ensembles=10" > /tmp/w2 &
+wait
+check "4 two writers started together: one ok, one EBUSY" "EBUSY ok" \
+	"$(cat /tmp/w1 /tmp/w2 | sort | tr '\n' ' ' | sed 's/ $//')"
+rmmod cyclebench
+section "4-concurrency"
+
+# ---- 5. huge runs, interruption, long samples ---------------------------------
+insmod $KO run_on_load=0 max_mb=1024
+E=$CB/base/empty
+check "5 setup: a small base:empty run" ok "$(run_write "base:empty samples=1000 ensembles=2")"
+cp $E/cycles /tmp/empty.old
+va0=$(meminfo VmallocUsed)
+ma0=$(meminfo MemAvailable)
+check "5 a run over max_mb: E2BIG" E2BIG "$(run_write "base samples=100000000 ensembles=100")"
+check "5 and it allocated nothing (VmallocUsed kB before/after)" "$va0" "$(meminfo VmallocUsed)"
+check "5 and the old results stand" "" "$(cmp $E/cycles /tmp/empty.old 2>&1)"
+# Paoloni's own size: 1000 ensembles x 100000 samples, 10^8 samples, 763 MiB.
+t0=$(now)
+check "5 1000 x 100000 samples (10^8) completes" ok \
+	"$(run_write "base:empty samples=100000 ensembles=1000 warmup=1000")"
+echo "huge run 1000x100000: $(elapsed_ms "$t0") ms" >> /out/figures.txt
+check "5 huge run: info says 1000 x 100000, ok" "ok 1000 100000" \
+	"$(info_get $E/info state) $(info_get $E/info ensembles) $(info_get $E/info samples)"
+check "5 huge run: the first sample reads back" 1 "$(head -n1 $E/cycles | grep -c '^[0-9][0-9]*$')"
+check_cmd "5 back to a small run" run_write "base:empty samples=1000 ensembles=2"
+cp $E/cycles /tmp/empty.old
+# Interrupt a long run: SIGINT, then SIGKILL, to the writer.
+for sig in INT KILL; do
+	cbpoke write $CB/run "base:empty samples=100000 ensembles=1000" > /dev/null &
+	pid=$!
+	wait_running
+	sleep 0.5
+	t0=$(now)
+	kill -$sig $pid
+	wait_idle
+	ms=$(elapsed_ms "$t0")
+	echo "SIG$sig: run stopped in $ms ms" >> /out/figures.txt
+	check_le "5 SIG$sig to the writer stops the run within a second (ms)" 1000 "$ms"
+	check "5 SIG$sig: the previous results are intact" "" "$(cmp $E/cycles /tmp/empty.old 2>&1)"
+	check "5 SIG$sig: info says aborted, keeps the old run's figures" "aborted 2 1000" \
+		"$(info_get $E/info state) $(info_get $E/info ensembles) $(info_get $E/info samples)"
+done
+check "5 memory back after the aborted runs (VmallocUsed kB)" "$va0" "$(meminfo VmallocUsed)"
+# A sample of ~10 ms under TCG, 300 of them with interrupts off in turn.
+t0=$(now)
+check "5 a million-iteration loop per sample, 300 samples" ok \
+	"$(run_write "loop:dec_jnz_1m samples=100 ensembles=3 warmup=0")"
+echo "long samples (dec_jnz_1m x 300): $(elapsed_ms "$t0") ms, median $(sort -n $CB/loop/dec_jnz_1m/cycles | sed -n 150p) ticks" >> /out/figures.txt
+rmmod cyclebench
+echo "MemAvailable before huge: $ma0 kB, after: $(meminfo MemAvailable) kB" >> /out/figures.txt
+section "5-huge"
+
+# ---- 7. permissions -------------------------------------------------------------
+insmod $KO samples=10 ensembles=1
+echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> /etc/passwd
+echo "nogroup:x:65534:" >> /etc/group
+# Let the user past debugfs's own 0700 so the files' modes are what is tested.
+chmod 0755 /sys/kernel/debug
+for f in info fragments status alu/add_dep/cycles alu/add_dep/info; do
+	r=$(su -s /bin/sh nobody -c "cat $CB/$f" 2>&1 >/dev/null)
+	case $r in *"ermission denied"*) pass "7 unprivileged read of $f: denied" ;;
+	*) fail "7 unprivileged read of $f: expected permission denied, got '$r'" ;; esac
+done
+check "7 unprivileged write to run: denied" EACCES \
+	"$(su -s /bin/sh nobody -c "cbpoke write $CB/run all")"
+check "7 no file in the tree is group or world accessible" "" \
+	"$(find $CB -type f \( -perm -004 -o -perm -002 -o -perm -040 -o -perm -020 \) | head -n3)"
+chmod 0700 /sys/kernel/debug
+rmmod cyclebench
+section "7-permissions"
+
+# ---- 3. load/unload under readers and a writer --------------------------------
+# Warm the caches the first load fills, then measure.
+insmod $KO only=base,alu samples=100 ensembles=2 && rmmod cyclebench
+sync
+echo 3 > /proc/sys/vm/drop_caches
+slab0=$(meminfo Slab) va0=$(meminfo VmallocUsed) ma0=$(meminfo MemAvailable)
+: > /tmp/go
+for r in 1 2 3; do
+	(while [ -e /tmp/go ]; do
+		for f in $(find $CB -type f 2>/dev/null); do
+			[ "${f##*/}" = run ] || cat $f > /dev/null 2>&1
+		done
+		sleep 0.01
+	done) &
+done
+(while [ -e /tmp/go ]; do
+	cbpoke write $CB/run "base,alu samples=50 ensembles=1" > /dev/null 2>&1
+	sleep 0.01
+done) &
+c=0 okc=0 maxtries=0
+while [ $c -lt $CYCLES ]; do
+	c=$((c + 1))
+	insmod $KO only=base,alu samples=100 ensembles=2 || { fail "3 insmod in cycle $c"; break; }
+	tries=$(rmmod_retry) || { fail "3 rmmod in cycle $c never succeeded"; break; }
+	[ "$tries" -gt "$maxtries" ] && maxtries=$tries
+	okc=$((okc + 1))
+done
+rm -f /tmp/go
+wait
+check "3 $CYCLES insmod/rmmod cycles under 3 readers and a writer" "$CYCLES" "$okc"
+echo "load cycles: $okc, most rmmod tries in one cycle: $maxtries" >> /out/figures.txt
+sync
+echo 3 > /proc/sys/vm/drop_caches
+slab1=$(meminfo Slab) va1=$(meminfo VmallocUsed) ma1=$(meminfo MemAvailable)
+echo "meminfo before/after $CYCLES cycles: Slab $slab0/$slab1 kB, VmallocUsed $va0/$va1 kB, MemAvailable $ma0/$ma1 kB" >> /out/figures.txt
+# Tolerances.  VmallocUsed is exact but for the odd page of vmalloc'd
+# metadata: a leaked result (6.4 kB a cycle here) or module image (~900 kB)
+# over 50 cycles is far above 64 kB.  Slab moves by a few hundred kB on its
+# own (measured: +124 kB); a leaked debugfs tree (~20 dentries and inodes)
+# or job a cycle is above 1 MiB.  MemAvailable is an estimate that per-cpu
+# page lists move by megabytes (measured: -3.5 MB): 16 MiB catches only
+# gross leaks, the other two catch the fine ones.
+check_le "3 Slab grew by at most 1024 kB" 1024 "$((slab1 - slab0))"
+check_le "3 VmallocUsed grew by at most 64 kB" 64 "$((va1 - va0))"
+check_le "3 MemAvailable fell by at most 16384 kB" 16384 "$((ma0 - ma1))"
+section "3-load-unload"
