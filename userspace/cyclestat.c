@@ -389,8 +389,11 @@ static void nap(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* does fragment NAME belong to selection SEL (all, group, group:name, lists)? */
-static int selected(const char *sel, const char *name)
+/*
+ * Does fragment NAME belong to selection SEL (all, group, group:name,
+ * lists)? As the module reads it, 'all' leaves out fragments marked slow.
+ */
+static int selected(const char *sel, const char *name, int slow)
 {
 	const char *colon = strchr(name, ':');
 	size_t glen = colon ? (size_t)(colon - name) : strlen(name);
@@ -398,7 +401,7 @@ static int selected(const char *sel, const char *name)
 	for (const char *c = sel; *c;) {
 		size_t len = strcspn(c, ",");
 
-		if ((len == 3 && !strncmp(c, "all", 3)) ||
+		if ((len == 3 && !strncmp(c, "all", 3) && !slow) ||
 		    (len == glen && !strncmp(c, name, glen)) ||
 		    (len == strlen(name) && !strncmp(c, name, len)))
 			return 1;
@@ -518,7 +521,9 @@ static int run(const struct cs_opts *o, int argc, char **argv)
 	}
 	/* print only what was asked for; the net figures already used base:empty */
 	for (size_t i = 0; i < in.nfrag; i++) {
-		if (selected(sel, in.frag[i].name)) {
+		const char *slow = cs_info_get(&in.frag[i].info, "slow");
+
+		if (selected(sel, in.frag[i].name, slow && !strcmp(slow, "yes"))) {
 			struct cs_frag t = in.frag[k];
 
 			in.frag[k++] = in.frag[i];

@@ -254,6 +254,12 @@ if command -v script > /dev/null; then
 	expect run_on_a_tty_shows_progress 0 '\] *[0-9]*% alu:add_dep' -- \
 		script -qec "'$CS' --tree '$T/live' run alu" /dev/null
 fi
+# 'all' leaves out fragments marked slow, as the module does
+printf 'slow: yes\n' >> "$T/live/loop/dec_jnz_100/info"
+( read -r req < "$T/live/run"; echo idle > "$T/live/status" ) &
+fake=$!
+expect run_all_leaves_out_slow_fragments 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run all
+check run_all_shows_no_slow_fragment sh -c "! grep -q '^loop:' '$T/out'"
 expect run_rejects_unknown_keys 2 "unknown key in 'bogus=1'" -- "$CS" --tree "$T/live" run alu bogus=1
 expect run_without_a_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" run all
 
