@@ -6,8 +6,8 @@
 # Every boot also checks the kernel log for splats and that the results
 # came back at all.  Ends with "N passed, N failed".
 #
-#   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 reliability
-#                                   (default), stress (the long soak)
+#   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 ci-gate
+#                                   reliability (default), stress (the soak)
 #
 # Needs: scripts/deps.sh done, cyclebench.ko and build/cbpoke built
 # (make test does both).
@@ -55,7 +55,7 @@ boot() {
 	fi
 }
 
-suites=${*:-icount max qemu64 reliability}
+suites=${*:-icount max qemu64 ci-gate reliability}
 for s in $suites; do
 	case $s in
 	icount)
@@ -74,6 +74,12 @@ for s in $suites; do
 		;;
 	max) boot max --cpu max --smp 2 "$top/tests/e2e/max.sh" ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
+	ci-gate)
+		# The bare-metal CI gate, played by an icount guest: passes against
+		# its own baseline, fails naming the one doctored fragment.
+		boot ci-gate --icount --add "$top/scripts/ci-bare-metal.sh" \
+			"$top/tests/host/ci-gate-guest.sh" alu:imul_dep
+		;;
 	reliability|stress)
 		scale=quick
 		[ "$s" = stress ] && scale=soak
@@ -81,7 +87,7 @@ for s in $suites; do
 			"$top/tests/e2e/reliability.sh" $scale
 		sed "s/^/# $s: /" "$out/$s/figures.txt" "$out/$s/times.txt" 2>/dev/null
 		;;
-	*) bad "unknown suite '$s' (known: icount max qemu64 reliability stress)" ;;
+	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability stress)" ;;
 	esac
 done
 
