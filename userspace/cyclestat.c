@@ -127,7 +127,7 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 		return 2;
 	}
 	for (i = 0; i < n; i++) {
-		if (cs_load_input(paths[i], o->hist, &in[i], &err)) {
+		if (cs_load_input(paths[i], &in[i], &err)) {
 			cs_perror(&err);
 			ret = 2;
 			break;
@@ -514,7 +514,7 @@ static int run(const struct cs_opts *o, int argc, char **argv)
 	if (shown)
 		fprintf(stderr, "\r%80s\r", "");
 	free(path);
-	if (cs_load_input(o->tree, o->hist, &in, &err)) {
+	if (cs_load_input(o->tree, &in, &err)) {
 		cs_perror(&err);
 		free(req);
 		return 2;

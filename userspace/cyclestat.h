@@ -207,7 +207,7 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 		 struct cs_samples *keep, struct cs_err *err);
 int cs_check_frag(const struct cs_loc *loc, struct cs_err *err);
 void cs_frag_free(struct cs_frag *fr);
-int cs_load_input(const char *path, int want_hist, struct cs_input *in,
+int cs_load_input(const char *path, struct cs_input *in,
 		  struct cs_err *err);
 void cs_input_free(struct cs_input *in);
 

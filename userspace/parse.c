@@ -938,13 +938,12 @@ void cs_input_free(struct cs_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-int cs_load_input(const char *path, int want_hist, struct cs_input *in,
+int cs_load_input(const char *path, struct cs_input *in,
 		  struct cs_err *err)
 {
 	struct cs_loc *loc;
 	size_t n;
 
-	(void)want_hist;
 	memset(in, 0, sizeof(*in));
 	if (cs_locate(path, &loc, &n, &in->info, err))
 		return -1;
