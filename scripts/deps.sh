@@ -1,33 +1,66 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install what cyclebench needs on Debian 12, and fetch Debian's cloud kernel
-# image for the QEMU path. Idempotent: a second run installs nothing.
+# Install what cyclebench needs on Debian 12, and fetch Debian's cloud kernels
+# for the QEMU path. Idempotent: a second run installs and downloads nothing.
 #
 #   scripts/deps.sh            build + QEMU deps (headers, qemu, busybox, kernel image)
 #   scripts/deps.sh --check    also the tools behind 'make check' (sparse, checkpatch)
 #   scripts/deps.sh --bench    also ministat and datamash for 'make bench'
+#   scripts/deps.sh --kernel 6.12          the QEMU kernel series to set up
+#   scripts/deps.sh --kernels "6.1 6.12"   (repeatable; default 6.1)
 #
 # Prints, on its last line, nothing; the paths it sets up are:
-#   /usr/src/linux-headers-$ABI-cloud-amd64     headers for the module build
-#   $CB_CACHE/$ABI/vmlinuz                      the kernel QEMU boots
+#   /usr/src/linux-headers-$ABI-cloud-amd64     6.1: headers, apt-installed
+#   $CB_CACHE/$ABI/headers/usr/src/linux-headers-$ABI-cloud-amd64
+#                                               other series: headers, extracted
+#                                               from the .debs, never installed
+#   $CB_CACHE/$ABI/vmlinuz, config              the kernel QEMU boots
+#   $CB_CACHE/kernel-$SERIES                    that series' ABI (e.g. 6.12.117+deb12)
+#   $CB_CACHE/abi                               the 6.1 ABI, as before
+# scripts/kdir.sh --kernel SERIES prints the headers' path.
 set -euo pipefail
 
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 ARGS="$*"
 want_check=0
 want_bench=0
-for a in "$@"; do
-	case $a in
+series=()
+while [ $# -gt 0 ]; do
+	case $1 in
 	--check) want_check=1 ;;
 	--bench) want_bench=1 ;;
 	--all) want_check=1; want_bench=1 ;;
-	*) echo "deps.sh: unknown option '$a' (try --check, --bench, --all)" >&2; exit 2 ;;
+	--kernel|--kernels)
+		[ $# -ge 2 ] || { echo "deps.sh: $1 needs a value, e.g. $1 6.12" >&2; exit 2; }
+		# shellcheck disable=SC2206 # a space-separated list
+		series+=($2)
+		shift ;;
+	*) echo "deps.sh: unknown option '$1' (try --check, --bench, --all, --kernel SERIES)" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ ${#series[@]} -gt 0 ] || series=(6.1)
+for s in "${series[@]}"; do
+	case $s in
+	[0-9].[0-9]|[0-9].[0-9][0-9]) ;;
+	*) echo "deps.sh: '$s' is not a kernel series like 6.1 or 6.12" >&2; exit 2 ;;
 	esac
 done
 
 export DEBIAN_FRONTEND=noninteractive
 apt_updated=0
+apt_update() {
+	[ $apt_updated = 1 ] && return 0
+	[ "$(id -u)" = 0 ] || return 0
+	apt-get update -qq
+	apt_updated=1
+}
+need_root() {
+	[ "$(id -u)" = 0 ] && return 0
+	echo "deps.sh: $1 needs root; try: sudo $0 $ARGS" >&2
+	exit 2
+}
 apt_install() {
 	local missing=()
 	local p
@@ -36,38 +69,109 @@ apt_install() {
 			missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
-	if [ "$(id -u)" != 0 ]; then
-		echo "deps.sh: ${missing[*]} missing and installing needs root; try: sudo $0 $ARGS" >&2
-		exit 2
-	fi
-	if [ $apt_updated = 0 ]; then
-		apt-get update -qq
-		apt_updated=1
-	fi
+	need_root "installing ${missing[*]}"
+	apt_update
 	echo "deps.sh: installing ${missing[*]}" >&2
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# The newest 6.1 cloud ABI Debian offers, e.g. 6.1.0-57. Never uname -r: the
-# host's own kernel may be anything.
-abi() {
-	apt-cache depends linux-headers-cloud-amd64 2>/dev/null |
-		sed -n 's/.*Depends: linux-headers-\(.*\)-cloud-amd64$/\1/p' | head -n1
+# The newest cloud ABI Debian offers for a series: 6.1 -> e.g. 6.1.0-57 (the
+# default meta-package), 6.12 -> e.g. 6.12.117+deb12 (its own meta-package,
+# else the newest headers package of that series). Never uname -r: the host's
+# own kernel may be anything. One apt-cache call for all series: each call
+# rebuilds apt's cache, seconds on a busy machine.
+meta_of() {
+	if [ "$1" = 6.1 ]; then echo linux-headers-cloud-amd64
+	else echo "linux-headers-$1-cloud-amd64"; fi
+}
+depends_out=
+load_depends() {
+	local metas=() s
+	for s in "${series[@]}"; do metas+=("$(meta_of "$s")"); done
+	depends_out=$(apt-cache depends "${metas[@]}" 2>/dev/null || true)
+}
+abi_of() {
+	local s=$1 a
+	a=$(printf '%s\n' "$depends_out" | awk -v m="$(meta_of "$s")" '
+		/^[^ ]/ { f = ($0 == m); next }
+		f && sub(/^ *Depends: linux-headers-/, "") && sub(/-cloud-amd64$/, "") { print; exit }')
+	case $a in "$s".*) echo "$a"; return ;; esac
+	apt-cache search --names-only "^linux-headers-${s//./\\.}\\.[0-9][^ ]*-cloud-amd64\$" 2>/dev/null |
+		sed -n 's/^linux-headers-\([^ ]*\)-cloud-amd64 .*/\1/p' | sort -V | tail -n1
+}
+resolve() {
+	local a
+	a=$(abi_of "$1")
+	if [ -z "$a" ] && [ "$(id -u)" = 0 ]; then
+		apt-get update -qq
+		load_depends
+		a=$(abi_of "$1")
+	fi
+	if [ -z "$a" ]; then
+		echo "deps.sh: cannot resolve the Debian cloud kernel ABI of $1 (no linux-headers-$1*-cloud-amd64 in apt); is bookworm (and bookworm-security for 6.12) in the apt sources?" >&2
+		exit 1
+	fi
+	echo "$a"
+}
+
+tmp=
+cleanup() { [ -z "$tmp" ] || rm -rf "$tmp"; }
+trap cleanup EXIT
+# download PKG...: into a fresh $tmp that apt's sandbox user can write
+download() {
+	cleanup
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	chown _apt "$tmp" 2>/dev/null || true
+	(cd "$tmp" && apt-get download -qq "$@")
+}
+
+# The kernel image: download, never install (its postinst wants a boot loader).
+fetch_image() {
+	local abi=$1 dir=$CB_CACHE/$1
+	[ -s "$dir/vmlinuz" ] && return 0
+	need_root "fetching the kernel image into $dir"
+	mkdir -p "$dir"
+	download "linux-image-$abi-cloud-amd64"
+	dpkg-deb --fsys-tarfile "$tmp"/linux-image-*.deb |
+		tar -x -C "$tmp" "./boot/vmlinuz-$abi-cloud-amd64" "./boot/config-$abi-cloud-amd64"
+	mv "$tmp/boot/config-$abi-cloud-amd64" "$dir/config"
+	mv "$tmp/boot/vmlinuz-$abi-cloud-amd64" "$dir/vmlinuz.new"
+	mv "$dir/vmlinuz.new" "$dir/vmlinuz"
+}
+
+# Headers without dpkg: from 6.12 on, Debian's headers package depends on the
+# image package, whose installation drags in initramfs tooling. Extract the
+# headers, their -common part and kbuild instead, and point the headers'
+# one-line Makefile at the extracted -common.
+fetch_headers() {
+	local abi=$1 dir=$CB_CACHE/$1/headers kver
+	[ -e "$dir/.done" ] && return 0
+	need_root "fetching the $abi headers into $dir"
+	kver=$(apt-cache depends "linux-headers-$abi-cloud-amd64" 2>/dev/null |
+		sed -n 's/.*Depends: \(linux-kbuild-[^ ]*\)$/\1/p' | head -n1)
+	download "linux-headers-$abi-cloud-amd64" "linux-headers-$abi-common" \
+		"${kver:-linux-kbuild-$abi}"
+	rm -rf "$dir" "$dir.new"
+	mkdir -p "$dir.new"
+	local d
+	for d in "$tmp"/*.deb; do
+		dpkg-deb -x "$d" "$dir.new"
+	done
+	local h=$dir.new/usr/src/linux-headers-$abi-cloud-amd64
+	if [ ! -e "$h/Makefile" ] || [ ! -d "$dir.new/usr/src/linux-headers-$abi-common" ]; then
+		echo "deps.sh: the $abi headers packages did not hold usr/src/linux-headers-$abi-{cloud-amd64,common}" >&2
+		exit 1
+	fi
+	rm -rf "$dir.new/lib/modules"	# absolute links into /usr/src
+	mv "$dir.new" "$dir"
+	h=$dir/usr/src/linux-headers-$abi-cloud-amd64
+	echo "include $dir/usr/src/linux-headers-$abi-common/Makefile" > "$h/Makefile"
+	: > "$dir/.done"
 }
 
 apt_install make gcc libc6-dev cpio gzip busybox-static qemu-system-x86 \
 	kmod binutils
-ABI=${CB_ABI:-$(abi)}
-if [ -z "$ABI" ]; then
-	apt-get update -qq
-	apt_updated=1
-	ABI=$(abi)
-fi
-if [ -z "$ABI" ]; then
-	echo "deps.sh: cannot resolve the Debian cloud kernel ABI (apt-cache depends linux-headers-cloud-amd64 found nothing); is bookworm in /etc/apt/sources.list?" >&2
-	exit 1
-fi
-apt_install "linux-headers-$ABI-cloud-amd64"
 [ $want_check = 1 ] && apt_install sparse python3-numpy python3-scipy clang linux-source-6.1
 [ $want_bench = 1 ] && apt_install ministat datamash time
 
@@ -81,20 +185,25 @@ if [ $want_check = 1 ] && [ ! -s "$cp_dir/checkpatch.pl" ]; then
 		linux-source-6.1/scripts/const_structs.checkpatch
 fi
 
-# The kernel image: download, never install (its postinst wants a boot loader).
-dir=$CB_CACHE/$ABI
-if [ ! -s "$dir/vmlinuz" ]; then
-	if [ "$(id -u)" != 0 ]; then
-		echo "deps.sh: no kernel image in $dir and fetching it needs root; try: sudo $0 $ARGS" >&2
-		exit 2
+load_depends
+for s in "${series[@]}"; do
+	if [ "$s" = 6.1 ]; then
+		ABI=${CB_ABI:-$(resolve 6.1)}
+		apt_install "linux-headers-$ABI-cloud-amd64"
+	else
+		ABI=$(resolve "$s")
+		# what linux-kbuild and the headers package would have pulled in;
+		# pahole makes the modules' BTF against the headers' vmlinux
+		apt_install gcc-12 libelf1 libssl3 zlib1g dwarves
+		fetch_headers "$ABI"
 	fi
-	mkdir -p "$dir"
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	(cd "$tmp" && apt-get download -qq "linux-image-$ABI-cloud-amd64")
-	dpkg-deb --fsys-tarfile "$tmp"/linux-image-*.deb |
-		tar -x -C "$tmp" "./boot/vmlinuz-$ABI-cloud-amd64" "./boot/config-$ABI-cloud-amd64"
-	mv "$tmp/boot/config-$ABI-cloud-amd64" "$dir/config"
-	mv "$tmp/boot/vmlinuz-$ABI-cloud-amd64" "$dir/vmlinuz"
-fi
-[ "$(cat "$CB_CACHE/abi" 2>/dev/null)" = "$ABI" ] || echo "$ABI" > "$CB_CACHE/abi"
+	fetch_image "$ABI"
+	if [ "$(cat "$CB_CACHE/kernel-$s" 2>/dev/null)" != "$ABI" ]; then
+		need_root "writing $CB_CACHE/kernel-$s"
+		echo "$ABI" > "$CB_CACHE/kernel-$s"
+	fi
+	if [ "$s" = 6.1 ] && [ "$(cat "$CB_CACHE/abi" 2>/dev/null)" != "$ABI" ]; then
+		need_root "writing $CB_CACHE/abi"
+		echo "$ABI" > "$CB_CACHE/abi"
+	fi
+done

@@ -3,7 +3,27 @@
 # Prints the kernel build tree 'make' uses when KDIR is not given: the running
 # kernel's when this host can load modules, else the Debian cloud headers
 # that scripts/deps.sh installs for the QEMU path.
+#
+#   scripts/kdir.sh                  that default
+#   scripts/kdir.sh --kernel SERIES  the headers of a QEMU kernel series (6.1,
+#                                    6.12) that 'scripts/deps.sh --kernel
+#                                    SERIES' set up; exits 1 with a hint when
+#                                    it did not
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
+if [ "${1:-}" = --kernel ]; then
+	s=${2:-}
+	abi=$(cat "$CB_CACHE/kernel-$s" 2>/dev/null)
+	[ -n "$abi" ] || [ "$s" != 6.1 ] || abi=$(cat "$CB_CACHE/abi" 2>/dev/null)
+	for d in "$CB_CACHE/$abi/headers/usr/src/linux-headers-$abi-cloud-amd64" \
+		"/usr/src/linux-headers-$abi-cloud-amd64"; do
+		if [ -n "$abi" ] && [ -e "$d/Makefile" ]; then
+			echo "$d"
+			exit 0
+		fi
+	done
+	echo "kdir.sh: no headers for kernel '$s'${abi:+ (ABI $abi)}; try: sudo scripts/deps.sh --kernel $s" >&2
+	exit 1
+fi
 running=/lib/modules/$(uname -r)/build
 if [ -e /proc/modules ] && [ -d "$running" ]; then
 	echo "$running"
