@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds cyclebench.ko for one QEMU kernel series, with W=1, in a private
+# copy of the module's sources (Kbuild, kmod/) under build/ko-ABI/, and
+# prints the .ko's path on stdout. kbuild writes an external module's
+# objects next to its sources, so one tree cannot hold builds for two
+# kernels: each kernel gets its own copy, rebuilt incrementally.
+#
+#   scripts/build-ko.sh [--clean] [--strict] SERIES     (SERIES: 6.1, 6.12)
+#
+#   --clean    rebuild everything (to see every W=1 warning again)
+#   --strict   fail when the compiler or modpost printed any warning
+#
+# The build's output goes to build/ko-ABI/build.log and its warnings to
+# stderr. A file that warned is compiled again on the next run, so its
+# warnings are never hidden by an incremental build.
+# Exit status: 0 built, 1 build failed (or warned, with --strict), 2 the
+# kernel's headers are missing (run scripts/deps.sh --kernel SERIES).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+clean=0 strict=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--clean) clean=1; shift ;;
+	--strict) strict=1; shift ;;
+	-h|--help) sed -n '3,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-*) echo "build-ko.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { echo "usage: scripts/build-ko.sh [--clean] [--strict] SERIES   (e.g. 6.1, 6.12)" >&2; exit 2; }
+series=$1
+
+if ! kdir=$("$top/scripts/kdir.sh" --kernel "$series"); then
+	echo "build-ko.sh: cannot build for $series without its headers" >&2
+	exit 2
+fi
+abi=$(basename "$kdir")
+abi=${abi#linux-headers-}
+abi=${abi%-cloud-amd64}
+if ! command -v pahole >/dev/null && [ -e "$kdir/vmlinux" ]; then
+	echo "build-ko.sh: the $abi headers want pahole (for the module's BTF); try: sudo scripts/deps.sh --kernel $series" >&2
+	exit 2
+fi
+
+dir=$top/build/ko-$abi
+mkdir -p "$dir"
+exec 9> "$dir.lock"
+flock 9	# one build per tree at a time
+
+[ $clean = 1 ] && find "$dir" -mindepth 1 -delete
+
+# Bring the copy up to date: copy what differs (so kbuild sees a new
+# mtime), drop sources that are gone, and their objects with them.
+cd "$top"
+mapfile -t srcs < <(echo Kbuild; find kmod -type f -name '*.[ch]' | sort)
+for f in "${srcs[@]}"; do
+	if ! cmp -s "$f" "$dir/$f"; then
+		mkdir -p "$dir/$(dirname "$f")"
+		cp "$f" "$dir/$f"
+	fi
+done
+if [ -d "$dir/kmod" ]; then
+	(cd "$dir" && find kmod -type f -name '*.[ch]') | while read -r f; do
+		[ -e "$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
+	done
+fi
+
+log=$dir/build.log
+if ! make -C "$kdir" M="$dir" W=1 -j"$(nproc)" modules > "$log" 2>&1; then
+	grep -E 'error|Error' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
+	echo "build-ko.sh: the $abi build failed; see $log" >&2
+	exit 1
+fi
+if grep -qiE 'warning:' "$log"; then
+	grep -iE -A3 'warning:' "$log" >&2
+	echo "build-ko.sh: $(grep -ciE 'warning:' "$log") warnings building for $abi with W=1 (see $log)" >&2
+	# the next incremental build compiles these files again
+	sed -nE 's|^([^: ]+)\.c:[0-9]+:[0-9]+: warning:.*|\1.o|p' "$log" | sort -u |
+		while read -r o; do rm -f "$dir/${o#"$dir"/}"; done
+	[ $strict = 1 ] && exit 1
+fi
+[ -e "$dir/cyclebench.ko" ] || { echo "build-ko.sh: make succeeded but left no $dir/cyclebench.ko" >&2; exit 1; }
+echo "$dir/cyclebench.ko"
