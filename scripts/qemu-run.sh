@@ -18,13 +18,16 @@
 #   --icount        exact counts: -icount shift=0, one CPU (the guest TSC
 #                   then advances one tick per guest instruction)
 #   --cpu MODEL     QEMU CPU model (default max; qemu64 has no RDTSCP)
-#   --smp N         guest CPUs (default 2; forced to 1 by --icount on 6.1)
+#   --smp N         guest CPUs (default 2, or 1 with --icount; --icount on
+#                   6.1 forces 1: it hangs bringing up a second CPU there)
 #   --mem MB        guest memory (default 512)
 #   --timeout S     wall-clock limit for the whole boot (default 600)
 #   --ko FILE       the module (default ./cyclebench.ko)
 #   --cyclestat F   a static cyclestat (default userspace/cyclestat.static)
 #   --add FILE      copy FILE into the guest's / (repeatable)
-#   --kernel ABI    kernel ABI under $CB_CACHE (default: the one deps.sh fetched)
+#   --kernel K      the kernel: a series deps.sh set up (6.1, 6.12) or an
+#                   ABI under $CB_CACHE (6.12.117+deb12); default: the 6.1
+#                   one (scripts/deps.sh --kernel K fetches others)
 #   --accel A       tcg (default) or kvm
 #   --quiet         do not echo the guest console
 #
@@ -36,7 +39,7 @@ set -euo pipefail
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-out= icount=0 cpu=max smp=2 mem=512 timeout=600 accel=tcg quiet=0
+out= icount=0 cpu=max smp='' mem=512 timeout=600 accel=tcg quiet=0
 ko=$top/cyclebench.ko
 cyclestat=$top/userspace/cyclestat.static
 abi=
@@ -74,17 +77,25 @@ script=$1
 shift
 
 [ -n "$abi" ] || abi=$(cat "$CB_CACHE/abi" 2>/dev/null || true)
+# a series (6.12) names the ABI deps.sh recorded for it
+if [ -n "$abi" ] && [ -r "$CB_CACHE/kernel-$abi" ]; then
+	abi=$(cat "$CB_CACHE/kernel-$abi")
+fi
 kernel=$CB_CACHE/$abi/vmlinuz
 for f in "$script" "$ko" /bin/busybox; do
 	[ -r "$f" ] || { echo "qemu-run.sh: missing $f; try: make (and sudo scripts/deps.sh)" >&2; exit 2; }
 done
 if [ -z "$abi" ] || [ ! -r "$kernel" ]; then
-	echo "qemu-run.sh: no kernel image under $CB_CACHE; try: sudo scripts/deps.sh" >&2
+	echo "qemu-run.sh: no kernel image ${abi:+for $abi }under $CB_CACHE; try: sudo scripts/deps.sh --kernel SERIES (6.1, 6.12)" >&2
 	exit 2
 fi
 if [ $icount = 1 ]; then
-	smp=1	# 6.1 hangs bringing up a second CPU under icount
+	case $abi in
+	6.1.*) smp=1 ;;	# 6.1 hangs bringing up a second CPU under icount
+	*) smp=${smp:-1} ;;
+	esac
 fi
+smp=${smp:-2}
 
 mkdir -p "$out"
 work=$(mktemp -d)
