@@ -9,13 +9,27 @@
 #   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 ci-gate
 #                                   reliability (default), stress (the soak)
 #
-# Needs: scripts/deps.sh done, cyclebench.ko and build/cbpoke built
-# (make test does both).
+# CB_KERNEL picks the kernel series (default 6.1; scripts/deps.sh --kernel
+# 6.12 sets up 6.12); the module is built for it by scripts/build-ko.sh.
+# Needs: scripts/deps.sh done, build/cbpoke and userspace/cyclestat.static
+# built (make test does both).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=${CB_E2E_OUT:-$top/build/e2e}
+series=${CB_KERNEL:-6.1}
+out=${CB_E2E_OUT:-$top/build/e2e-$series}
 pass=0
 fail=0
+
+# The module and kernel of every boot: each qemu-run.sh call gets
+# --kernel "$abi" --ko "$ko".
+if ! ko=$("$top/scripts/build-ko.sh" "$series"); then
+	echo "FAIL - cyclebench.ko builds for $series (scripts/build-ko.sh $series)"
+	echo "e2e-$series: 0 passed, 1 failed"
+	exit 1
+fi
+abi=$(basename "$(dirname "$ko")")
+abi=${abi#ko-}
+echo "# e2e-$series: kernel $abi, module $ko"
 
 ok() { echo "ok - $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
@@ -30,7 +44,7 @@ boot() {
 	local dir=$out/$name
 	rm -rf "$dir"
 	local t0=$SECONDS
-	if ! "$top/scripts/qemu-run.sh" --quiet --out "$dir" "$@"; then
+	if ! "$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --out "$dir" "$@"; then
 		bad "$name: the guest sent results back (see $dir/console.log)"
 		return
 	fi
@@ -91,5 +105,5 @@ for s in $suites; do
 	esac
 done
 
-echo "e2e: $pass passed, $fail failed"
+echo "e2e-$series: $pass passed, $fail failed"
 [ $fail -eq 0 ]
