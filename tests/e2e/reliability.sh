@@ -184,7 +184,9 @@ cp $E/cycles /tmp/empty.old
 va0=$(meminfo VmallocUsed)
 ma0=$(meminfo MemAvailable)
 check "5 a run over max_mb: E2BIG" E2BIG "$(run_write "base samples=100000000 ensembles=100")"
-check "5 and it allocated nothing (VmallocUsed kB before/after)" "$va0" "$(meminfo VmallocUsed)"
+# VmallocUsed moves by a page or four on its own (kernel stacks are
+# vmalloc'd); a refused 10^10-sample run allocating anything would show GBs.
+check_le "5 and it allocated nothing (VmallocUsed grew <= 64 kB)" 64 "$(($(meminfo VmallocUsed) - va0))"
 check "5 and the old results stand" "" "$(cmp $E/cycles /tmp/empty.old 2>&1)"
 # Paoloni's own size: 1000 ensembles x 100000 samples, 10^8 samples, 763 MiB.
 t0=$(now)
@@ -212,7 +214,7 @@ for sig in INT KILL; do
 	check "5 SIG$sig: info says aborted, keeps the old run's figures" "aborted 2 1000" \
 		"$(info_get $E/info state) $(info_get $E/info ensembles) $(info_get $E/info samples)"
 done
-check "5 memory back after the aborted runs (VmallocUsed kB)" "$va0" "$(meminfo VmallocUsed)"
+check_le "5 memory back after the aborted runs (VmallocUsed grew <= 64 kB)" 64 "$(($(meminfo VmallocUsed) - va0))"
 # A sample of ~10 ms under TCG, 300 of them with interrupts off in turn.
 t0=$(now)
 check "5 a million-iteration loop per sample, 300 samples" ok \
