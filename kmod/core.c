@@ -540,6 +540,8 @@ static int cb_run_locked(const struct cb_req *req)
 	unsigned int i;
 	int ret;
 
+	if (!nr)
+		return -EINVAL;
 	if (bytes > (u64)cb_max_mb << 20) {
 		pr_warn("a run of %u fragments x %u ensembles x %u samples needs %llu MiB, over max_mb=%u: lower samples or ensembles, or reload with a larger max_mb\n",
 			nr, req->ensembles, req->samples,
@@ -779,27 +781,31 @@ static int __init cb_init(void)
 		return -EINVAL;
 	}
 
+	/*
+	 * Measure before debugfs exists: if this run fails, init fails, and
+	 * the module is freed at once, even under a file someone had opened.
+	 */
+	if (cb_run_on_load) {
+		ret = cb_run(&req);
+		if (ret) {
+			pr_err("run at load failed (%d)\n", ret);
+			goto free_results;
+		}
+	}
 	ret = cb_debugfs_init();
 	if (ret)
-		return ret;
+		goto free_results;
 
-	if (!cb_run_on_load) {
+	if (cb_run_on_load)
+		pr_info("measured %u fragments: %u x %u samples on cpu %u, method %s\n",
+			nr, req.ensembles, req.samples, req.cpu,
+			cb_method_name(cb_method_used(req.method)));
+	else
 		pr_info("%u fragments ready; write to /sys/kernel/debug/cyclebench/run to measure\n",
 			cb_nr_slots);
-		return 0;
-	}
-	ret = cb_run(&req);
-	if (ret) {
-		pr_err("run at load failed (%d)\n", ret);
-		goto remove_debugfs;
-	}
-	pr_info("measured %u fragments: %u x %u samples on cpu %u, method %s\n",
-		nr, req.ensembles, req.samples, req.cpu,
-		cb_method_name(cb_method_used(req.method)));
 	return 0;
 
-remove_debugfs:
-	cb_debugfs_exit();
+free_results:
 	cb_free_results();
 	return ret;
 }

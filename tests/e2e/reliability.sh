@@ -221,6 +221,18 @@ check "5 a million-iteration loop per sample, 300 samples" ok \
 	"$(run_write "loop:dec_jnz_1m samples=100 ensembles=3 warmup=0")"
 echo "long samples (dec_jnz_1m x 300): $(elapsed_ms "$t0") ms, median $(sort -n $CB/loop/dec_jnz_1m/cycles | sed -n 150p) ticks" >> /out/figures.txt
 rmmod cyclebench
+# Killing insmod during its load-time run: init fails, nothing is left.
+insmod $KO only=base:empty samples=100000 ensembles=1000 max_mb=1024 &
+pid=$!
+sleep 2
+t0=$(now)
+kill -KILL $pid
+wait $pid
+echo "insmod killed during its load-time run: gone in $(elapsed_ms "$t0") ms" >> /out/figures.txt
+check "5 insmod killed during its load-time run: not loaded, no debugfs dir" "no no" \
+	"$(loaded) $([ -e $CB ] && echo yes || echo no)"
+check_cmd "5 and the next insmod works" insmod $KO samples=10 ensembles=1
+rmmod cyclebench
 echo "MemAvailable before huge: $ma0 kB, after: $(meminfo MemAvailable) kB" >> /out/figures.txt
 section "5-huge"
 
@@ -282,10 +294,11 @@ echo "meminfo before/after $CYCLES cycles: Slab $slab0/$slab1 kB, VmallocUsed $v
 # metadata: a leaked result (6.4 kB a cycle here) or module image (~900 kB)
 # over 50 cycles is far above 64 kB.  Slab moves by a few hundred kB on its
 # own (measured: +124 kB); a leaked debugfs tree (~20 dentries and inodes)
-# or job a cycle is above 1 MiB.  MemAvailable is an estimate that per-cpu
-# page lists move by megabytes (measured: -3.5 MB): 16 MiB catches only
-# gross leaks, the other two catch the fine ones.
+# or job a cycle is above 1 MiB.  MemAvailable is an estimate that moves by
+# tens of MB in a 2 GiB guest on its own (measured: -3.5 to -18 MB here,
+# +24 MB across the huge-run section): 32 MiB catches only gross leaks
+# (650 kB a cycle); the other two catch the fine ones.
 check_le "3 Slab grew by at most 1024 kB" 1024 "$((slab1 - slab0))"
 check_le "3 VmallocUsed grew by at most 64 kB" 64 "$((va1 - va0))"
-check_le "3 MemAvailable fell by at most 16384 kB" 16384 "$((ma0 - ma1))"
+check_le "3 MemAvailable fell by at most 32768 kB" 32768 "$((ma0 - ma1))"
 section "3-load-unload"
