@@ -76,7 +76,7 @@ if ! make -C "$kdir" M="$dir" W=1 -j"$(nproc)" modules > "$log" 2>&1; then
 fi
 if grep -qiE 'warning:' "$log"; then
 	grep -iE -A3 'warning:' "$log" >&2
-	echo "build-ko.sh: $(grep -ciE 'warning:' "$log") warnings building for $abi with W=1 (see $log)" >&2
+	echo "build-ko.sh: W=1 build for $abi: $(grep -ciE 'warning:' "$log") warning(s) (see $log)" >&2
 	# the next incremental build compiles these files again
 	sed -nE 's|^([^: ]+)\.c:[0-9]+:[0-9]+: warning:.*|\1.o|p' "$log" | sort -u |
 		while read -r o; do rm -f "$dir/${o#"$dir"/}"; done
