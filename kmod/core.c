@@ -18,7 +18,7 @@
  *   cat status                            # idle, or what is running
  *   rmmod cyclebench
  *
- * A write to run returns when the run is over; a fatal signal (Ctrl-C on
+ * A write to run returns when the run is over; a signal (Ctrl-C on
  * the writer) abandons it within a sample and leaves the previous results.
  * See docs/debugfs-contract.md for every file.
  */
@@ -370,7 +370,7 @@ struct cb_req {
 /**
  * struct cb_job - a run in progress, shared by the writer and the kthread.
  * @done: completed by the kthread as it exits.
- * @abort: set by the writer on a fatal signal; checked between samples.
+ * @abort: set by the writer on a signal; checked between samples.
  * @ret: 0, or why the run stopped early.
  * @req: the request.
  * @nr: entries in @slot and @res.
@@ -389,6 +389,9 @@ struct cb_job {
 
 /* One mutex guards runs; cb_res_lock guards what readers see. */
 static DEFINE_MUTEX(cb_run_lock);
+
+/* Number of the last completed run, under cb_run_lock. */
+static u64 cb_run_id;
 
 /* For the status file; written by the run's kthread. */
 static atomic_t cb_status_slot = ATOMIC_INIT(-1);
@@ -423,10 +426,15 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i)
 	return 0;
 }
 
-/* MSR_SMI_COUNT exists on Intel since Nehalem; elsewhere the read faults. */
+/*
+ * MSR_SMI_COUNT exists on Intel since Nehalem; elsewhere the read faults.
+ * Under a hypervisor it counts the guest's own SMIs, not the host's that
+ * actually stall the samples: better absent than a reassuring zero.
+ */
 static bool cb_read_smi(u64 *count)
 {
-	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL)
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
+	    boot_cpu_has(X86_FEATURE_HYPERVISOR))
 		return false;
 	return !rdmsrl_safe(MSR_SMI_COUNT, count);
 }
@@ -573,11 +581,13 @@ static int cb_run_locked(const struct cb_req *req)
 	wake_up_process(task);
 
 	/*
-	 * Killable, not uninterruptible: a run may take minutes, and Ctrl-C on
-	 * the writer must end it.  The kthread sees @abort before its next
-	 * sample, so the second wait is short.
+	 * Interruptible: a run may take minutes, and Ctrl-C on the writer must
+	 * end it even when the writer handles SIGINT (an interactive shell's
+	 * builtin echo does).  Any signal the writer catches ends the run with
+	 * -EINTR, like any slow system call.  The kthread sees @abort before
+	 * its next sample, so the second wait is short.
 	 */
-	if (wait_for_completion_killable(&job->done)) {
+	if (wait_for_completion_interruptible(&job->done)) {
 		WRITE_ONCE(job->abort, true);
 		wait_for_completion(&job->done);
 	}
@@ -588,7 +598,10 @@ static int cb_run_locked(const struct cb_req *req)
 			req->cpu);
 
 	/* All or nothing: readers never see part of a run. */
+	if (!ret)
+		cb_run_id++;
 	for (i = 0; i < job->nr; i++) {
+		job->res[i]->run_id = cb_run_id;
 		cb_publish(&cb_slots[job->slot[i]], ret ? NULL : job->res[i],
 			   ret ? CB_STATE_ABORTED : CB_STATE_OK);
 		if (!ret)

@@ -25,6 +25,7 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/preempt.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 
 #include "timing.h"
@@ -54,7 +55,7 @@ struct cb_ctx {
 /*
  * Called between two samples, with interrupts and preemption on: yields the
  * CPU when asked to, publishes progress, and returns non-zero when the run
- * must stop (a fatal signal to the writer, or the CPU went away).
+ * must stop (a signal to the writer, or the CPU went away).
  */
 int cb_between_samples(struct cb_ctx *ctx, u64 i);
 
@@ -83,6 +84,11 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
 		body;							\
 		cb_stop(__m, &__hi1, &__lo1);				\
 		local_irq_restore(__flags);				\
+		if (unlikely(smp_processor_id() != __ctx->cpu)) {	\
+			preempt_enable();				\
+			__ret = -EAGAIN;				\
+			break;						\
+		}							\
 		preempt_enable();					\
 		if (__i >= __ctx->warmup)				\
 			__ctx->out[__i - __ctx->warmup] =		\
@@ -100,7 +106,9 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
  * FPU/SIMD state, and it should be short (a sample longer than a few
  * milliseconds delays interrupts by that much).  Use asm volatile, or
  * OPTIMIZER_HIDE_VAR(), so that the compiler cannot move C code out of the
- * region or delete it.
+ * region or delete it.  It may clobber any general-purpose register: the
+ * start timestamp is stored to memory, never kept in a register the body
+ * could force the compiler to spill inside the region.
  *
  * It also defines cb_sample_@name(), the fragment's sampler: the body
  * inlined into one sampling loop per method.  notrace, and called once per
@@ -118,6 +126,8 @@ static __always_inline void cb_body_##name(void);			\
 static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
 {									\
 	switch (ctx->method) {						\
+	case CB_PAOLONI:						\
+		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI, cb_body_##name()); \
 	case CB_LFENCE:							\
 		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE, cb_body_##name()); \
 	case CB_PAOLONI_NORDTSCP:					\
@@ -126,8 +136,8 @@ static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
 	case CB_LFENCE_NORDTSCP:					\
 		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE_NORDTSCP,	\
 					cb_body_##name());		\
-	default:							\
-		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI, cb_body_##name()); \
+	default:	/* never guess: a wrong guess could run RDTSCP */	\
+		return -EINVAL;						\
 	}								\
 }									\
 static __always_inline void cb_body_##name(void)

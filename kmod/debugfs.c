@@ -11,6 +11,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/smt.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
@@ -112,7 +113,6 @@ static const struct file_operations cb_run_fops = {
 	.owner = THIS_MODULE,
 	.open = nonseekable_open,
 	.write = cb_run_write,
-	.llseek = no_llseek,
 };
 
 static const char *const cb_state_names[] = {
@@ -134,6 +134,7 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "state: %s\n", cb_state_names[state]);
 	if (!res)
 		return 0;
+	seq_printf(m, "run_id: %llu\n", res->run_id);
 	seq_printf(m, "ensembles: %u\n", res->ensembles);
 	seq_printf(m, "samples: %u\n", res->samples);
 	seq_printf(m, "warmup: %u\n", res->warmup);
@@ -165,6 +166,15 @@ static void *cb_cycles_start(struct seq_file *m, loff_t *pos)
 static void *cb_cycles_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	++*pos;
+	/*
+	 * read() formats a page per call, but lseek() and pread() walk every
+	 * record up to the offset in one call: 10^8 records take seconds.
+	 */
+	if (!(*pos & 4095)) {
+		if (fatal_signal_pending(current))
+			return ERR_PTR(-EINTR);
+		cond_resched();
+	}
 	return cb_cycles_start(m, pos);
 }
 

@@ -27,6 +27,7 @@
  * @smi_valid: whether @smi_before and @smi_after were read.
  * @smi_before: MSR_SMI_COUNT before the fragment's run.
  * @smi_after: MSR_SMI_COUNT after it.
+ * @run_id: the number of the run that produced it (1 for the first).
  *
  * Never changed once published: a new run publishes a new result.
  */
@@ -43,6 +44,7 @@ struct cb_result {
 	bool smi_valid;
 	u64 smi_before;
 	u64 smi_after;
+	u64 run_id;
 };
 
 enum cb_state {

@@ -21,7 +21,10 @@
  *  - Both RDTSC and RDTSCP return the count in EDX:EAX; CPUID clobbers EAX,
  *    EBX, ECX and EDX.  The two halves are copied out inside the same asm
  *    block and combined only after the stop, so the shift and the OR that
- *    join them execute outside the region.
+ *    join them execute outside the region.  At the start they are stored
+ *    to memory: in registers, a body that clobbers many would make the
+ *    compiler spill them inside the region, for some methods and not
+ *    others.
  *
  * Where CPUID is a hypervisor exit (about 1.3k cycles on KVM, with a large
  * variance) the "lfence" method replaces it with LFENCE, which on Intel and
@@ -63,7 +66,7 @@ static __always_inline void cb_start_cpuid(u32 *hi, u32 *lo)
 		     "rdtsc\n\t"
 		     "mov %%edx, %0\n\t"
 		     "mov %%eax, %1"
-		     : "=r" (*hi), "=r" (*lo), "+a" (a), "+c" (c)
+		     : "=m" (*hi), "=m" (*lo), "+a" (a), "+c" (c)
 		     :
 		     : "rbx", "rdx", "memory");
 }
@@ -79,7 +82,7 @@ static __always_inline void cb_start_lfence(u32 *hi, u32 *lo)
 		     "lfence\n\t"
 		     "mov %%edx, %0\n\t"
 		     "mov %%eax, %1"
-		     : "=r" (*hi), "=r" (*lo)
+		     : "=m" (*hi), "=m" (*lo)
 		     :
 		     : "rax", "rdx", "memory");
 }

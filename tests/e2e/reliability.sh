@@ -196,11 +196,23 @@ echo "huge run 1000x100000: $(elapsed_ms "$t0") ms" >> /out/figures.txt
 check "5 huge run: info says 1000 x 100000, ok" "ok 1000 100000" \
 	"$(info_get $E/info state) $(info_get $E/info ensembles) $(info_get $E/info samples)"
 check "5 huge run: the first sample reads back" 1 "$(head -n1 $E/cycles | grep -c '^[0-9][0-9]*$')"
+# pread/lseek far into it walks every record before the offset in one
+# call: it must yield and die on a signal, not hold the CPU for a minute.
+cbpoke readoff $E/cycles 900000000 10 > /dev/null &
+pid=$!
+sleep 1
+t0=$(now)
+kill -KILL $pid
+wait $pid
+ms=$(elapsed_ms "$t0")
+echo "pread at byte 9e8 of the 10^8-line file: killed in $ms ms" >> /out/figures.txt
+check_le "5 a pread far into the huge file dies on SIGKILL within a second (ms)" 1000 "$ms"
 check_cmd "5 back to a small run" run_write "base:empty samples=1000 ensembles=2"
 cp $E/cycles /tmp/empty.old
-# Interrupt a long run: SIGINT, then SIGKILL, to the writer.
+# Interrupt a long run: SIGINT (caught, as an interactive shell catches
+# it), then SIGKILL, to the writer.
 for sig in INT KILL; do
-	cbpoke write $CB/run "base:empty samples=100000 ensembles=1000" > /dev/null &
+	cbpoke write $CB/run "base:empty samples=100000 ensembles=1000" > /tmp/sig.out &
 	pid=$!
 	wait_running
 	sleep 0.5
@@ -208,8 +220,10 @@ for sig in INT KILL; do
 	kill -$sig $pid
 	wait_idle
 	ms=$(elapsed_ms "$t0")
+	wait $pid
 	echo "SIG$sig: run stopped in $ms ms" >> /out/figures.txt
 	check_le "5 SIG$sig to the writer stops the run within a second (ms)" 1000 "$ms"
+	[ $sig = INT ] && check "5 SIGINT: the write returns EINTR" EINTR "$(cat /tmp/sig.out)"
 	check "5 SIG$sig: the previous results are intact" "" "$(cmp $E/cycles /tmp/empty.old 2>&1)"
 	check "5 SIG$sig: info says aborted, keeps the old run's figures" "aborted 2 1000" \
 		"$(info_get $E/info state) $(info_get $E/info ensembles) $(info_get $E/info samples)"

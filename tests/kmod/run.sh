@@ -63,7 +63,9 @@ done
 # The timed region, from the object code.  In every cb_sample_* function a
 # region opens at a start RDTSC (right after CPUID or LFENCE) and closes at
 # the next RDTSCP or RDTSC.  Inside it there must be no call, no return, no
-# indirect jump (no retpoline/return thunk, no ftrace hook); for base:empty
+# indirect jump (no retpoline/return thunk, no ftrace hook), no push or pop,
+# and no stack access but the two stores of the start timestamp right after
+# it (a spill of a register the body clobbers would be one); for base:empty
 # at most the four protocol instructions of the longest method.
 objdump -d --no-show-raw-insn cyclebench.ko > build/cyclebench.dis
 regions=$(awk '
@@ -73,15 +75,21 @@ regions=$(awk '
 	{
 		op = $2
 		if (!inr && op == "rdtsc" && (prev == "cpuid" || prev == "lfence")) {
-			inr = 1; n = 0; bad = ""; prev = op; next
+			inr = 1; n = 0; bad = ""; stores = 0; prev = op; next
 		}
 		if (inr && (op == "rdtscp" || op == "rdtsc")) {
 			printf "%s %d %s\n", fn, n, (bad == "" ? "clean" : bad)
 			inr = 0
 		} else if (inr) {
 			n++
-			if (op ~ /^(call|ret|jmp\*|int3)/ || $0 ~ /thunk|__fentry__|jmp +\*/)
+			if (op ~ /^(call|ret|jmp\*|int3|push|pop|leave|enter)/ || $0 ~ /thunk|__fentry__|jmp +\*/)
 				bad = bad "," op
+			else if ($0 ~ /%[re]sp/) {
+				if (n <= 3 && $0 ~ /mov +%e[ad]x,[0-9a-fx]*\(%rsp\)/ && stores < 2)
+					stores++
+				else
+					bad = bad ",stack:" $3
+			}
 		}
 		prev = op
 	}' build/cyclebench.dis)
@@ -94,9 +102,9 @@ else
 fi
 dirty=$(echo "$regions" | grep -v ' clean$')
 if [ -z "$dirty" ]; then
-	ok "object code: no call, return or indirect jump inside any timed region ($(echo "$regions" | grep -c .) regions)"
+	ok "object code: no call, return, jump through a pointer or spill inside any timed region ($(echo "$regions" | grep -c .) regions)"
 else
-	bad "object code: timed regions with calls or jumps: $(echo "$dirty" | head -n3)"
+	bad "object code: timed regions with calls, jumps or spills: $(echo "$dirty" | head -n3)"
 fi
 empty=$(echo "$regions" | awk '$1 == "cb_sample_empty" { print $2 }' | sort -n | tail -n1)
 nempty=$(echo "$regions" | grep -c '^cb_sample_empty ')
