@@ -15,11 +15,11 @@
 #   make install / uninstall / clean
 #
 # KDIR overrides the kernel build tree (default: scripts/kdir.sh).
-# KERNELS picks the QEMU kernels for make test (default: 6.1).
+# KERNELS picks the QEMU kernels for make test (default: "6.1 6.12").
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 CHECKPATCH ?= /var/cache/cyclebench/checkpatch/checkpatch.pl
-KERNELS ?= 6.1
+KERNELS ?= 6.1 6.12
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all module userspace cyclestat-static run test check bench stress \
@@ -48,26 +48,28 @@ build/cbpoke: tests/e2e/cbpoke.c
 	$(CC) -static -O2 -Wall -Wextra -o $@ $<
 
 deps:
-	@$(SUDO) scripts/deps.sh
+	@scripts/deps.sh >/dev/null 2>&1 || $(SUDO) scripts/deps.sh
 
 run: deps
 	@scripts/run.sh
 
 test:
-	@scripts/deps.sh --check >/dev/null || $(SUDO) scripts/deps.sh --check
+	@scripts/deps.sh --check --kernels "$(KERNELS)" >/dev/null 2>&1 || \
+		$(SUDO) scripts/deps.sh --check --kernels "$(KERNELS)"
 	@$(MAKE) --no-print-directory all cyclestat-static build/cbpoke
 	@KERNELS="$(KERNELS)" scripts/test.sh
 
 check:
-	@scripts/deps.sh --check >/dev/null || $(SUDO) scripts/deps.sh --check
-	@tests/kmod/run.sh
+	@scripts/deps.sh --check --kernels "$(KERNELS)" >/dev/null 2>&1 || \
+		$(SUDO) scripts/deps.sh --check --kernels "$(KERNELS)"
+	@KERNELS="$(KERNELS)" tests/kmod/run.sh
 	$(MAKE) -C userspace check
 
 bench:
 	@scripts/deps.sh --bench >/dev/null || $(SUDO) scripts/deps.sh --bench
 	$(MAKE) -C userspace bench
 
-stress: module cyclestat-static build/cbpoke
+stress: cyclestat-static build/cbpoke
 	@tests/e2e/run.sh stress
 
 fuzz:

@@ -5,7 +5,8 @@
 # for the QEMU path. Idempotent: a second run installs and downloads nothing.
 #
 #   scripts/deps.sh            build + QEMU deps (headers, qemu, busybox, kernel image)
-#   scripts/deps.sh --check    also the tools behind 'make check' (sparse, checkpatch)
+#   scripts/deps.sh --check    also the tools behind 'make test' and 'make check'
+#                              (sparse, checkpatch, numpy, libFuzzer, dkms, gnuplot)
 #   scripts/deps.sh --bench    also ministat and datamash for 'make bench'
 #   scripts/deps.sh --kernel 6.12          the QEMU kernel series to set up
 #   scripts/deps.sh --kernels "6.1 6.12"   (repeatable; default 6.1)
@@ -172,7 +173,12 @@ fetch_headers() {
 
 apt_install make gcc libc6-dev cpio gzip busybox-static qemu-system-x86 \
 	kmod binutils
-[ $want_check = 1 ] && apt_install sparse python3-numpy python3-scipy clang linux-source-6.1
+# make test: sparse and checkpatch (linux-source) for the module, numpy and
+# scipy as cyclestat's reference, clang's libFuzzer for its fuzzer, dkms and
+# python3-yaml for the packaging and workflow tests.
+[ $want_check = 1 ] && apt_install sparse python3-numpy python3-scipy python3-yaml \
+	clang libclang-rt-14-dev linux-source-6.1 dkms
+[ $want_check = 1 ] && apt_install gnuplot-nox
 [ $want_bench = 1 ] && apt_install ministat datamash time
 
 # checkpatch.pl is not in Debian's headers: take it from linux-source-6.1.
