@@ -41,6 +41,9 @@ struct cb_job;
  * @cpu: the CPU the run is bound to.
  * @done: samples kept before this fragment, for the status file.
  * @job: the run this belongs to (core only).
+ *
+ * Filled by the core for each fragment of a run; a fragment author never
+ * sees it: CB_BODY() passes it from the sampler to the loop.
  */
 struct cb_ctx {
 	u64 *out;
@@ -205,6 +208,15 @@ struct cb_fragment {
  * @name: the group name, the first half of "group:name".
  * @fragments: the table.
  * @count: its length.
+ *
+ * Example (the last lines of kmod/fragments/alu.c, with
+ * CB_GROUP_ENTRY(alu) in kmod/groups.h):
+ *
+ *	static const struct cb_fragment alu_fragments[] = {
+ *		CB_FRAGMENT(add_dep, 4, "4 dependent adds (latency chain)"),
+ *	};
+ *
+ *	CB_GROUP(alu, alu_fragments);
  */
 struct cb_group {
 	const char *name;
