@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Reliability: try to break the module.  Numbered as in the reliability
-# issue; every check names its item.  Boot with -m 2048 -smp 2.
+# issue (run in the order 2 1 6 3 4 5 7); every check names its item.
+# Boot with -m 2048 -smp 2.
 #
 #   reliability.sh [quick|soak]    quick (CI): 1000 fuzz writes, 50 load
 #                                  cycles; soak: 20000 and 500
@@ -141,6 +142,56 @@ exec 3<&-
 check_cmd "6 rmmod once it is closed" rmmod cyclebench
 section "6-reading"
 
+# ---- 3. load/unload under readers and a writer --------------------------------
+# Before the big runs of 4 and 5, whose freed memory the kernel takes back
+# lazily and would blur MemAvailable.  Warm the caches the first load
+# fills, then measure.
+insmod $KO only=base,alu samples=100 ensembles=2 && rmmod cyclebench
+sync
+echo 3 > /proc/sys/vm/drop_caches
+slab0=$(meminfo Slab) va0=$(meminfo VmallocUsed) ma0=$(meminfo MemAvailable)
+: > /tmp/go
+for r in 1 2 3; do
+	(while [ -e /tmp/go ]; do
+		for f in $(find $CB -type f 2>/dev/null); do
+			[ "${f##*/}" = run ] || cat $f > /dev/null 2>&1
+		done
+		sleep 0.01
+	done) &
+done
+(while [ -e /tmp/go ]; do
+	cbpoke write $CB/run "base,alu samples=50 ensembles=1" > /dev/null 2>&1
+	sleep 0.01
+done) &
+c=0 okc=0 maxtries=0
+while [ $c -lt $CYCLES ]; do
+	c=$((c + 1))
+	insmod $KO only=base,alu samples=100 ensembles=2 || { fail "3 insmod in cycle $c"; break; }
+	tries=$(rmmod_retry) || { fail "3 rmmod in cycle $c never succeeded"; break; }
+	[ "$tries" -gt "$maxtries" ] && maxtries=$tries
+	okc=$((okc + 1))
+done
+rm -f /tmp/go
+wait
+check "3 $CYCLES insmod/rmmod cycles under 3 readers and a writer" "$CYCLES" "$okc"
+echo "load cycles: $okc, most rmmod tries in one cycle: $maxtries" >> /out/figures.txt
+sync
+echo 3 > /proc/sys/vm/drop_caches
+slab1=$(meminfo Slab) va1=$(meminfo VmallocUsed) ma1=$(meminfo MemAvailable)
+echo "meminfo before/after $CYCLES cycles: Slab $slab0/$slab1 kB, VmallocUsed $va0/$va1 kB, MemAvailable $ma0/$ma1 kB" >> /out/figures.txt
+# Tolerances.  VmallocUsed is exact but for the odd page of vmalloc'd
+# metadata: a leaked result (6.4 kB a cycle here) or module image (~900 kB)
+# over 50 cycles is far above 64 kB.  Slab moves by a few hundred kB on its
+# own (measured: +124 kB); a leaked debugfs tree (~20 dentries and inodes)
+# or job a cycle is above 1 MiB.  MemAvailable is an estimate that moves by
+# tens of MB in a 2 GiB guest on its own (measured: -3.5 to -18 MB here,
+# +24 MB across the huge-run section): 32 MiB catches only gross leaks
+# (650 kB a cycle); the other two catch the fine ones.
+check_le "3 Slab grew by at most 1024 kB" 1024 "$((slab1 - slab0))"
+check_le "3 VmallocUsed grew by at most 64 kB" 64 "$((va1 - va0))"
+check_le "3 MemAvailable fell by at most 32768 kB" 32768 "$((ma0 - ma1))"
+section "3-load-unload"
+
 # ---- 4. concurrency -----------------------------------------------------------
 insmod $KO only=loop:dec_jnz_100 samples=1000 ensembles=1
 L=$CB/loop/dec_jnz_100
@@ -174,6 +225,7 @@ wait
 check "4 two writers started together: one ok, one EBUSY" "EBUSY ok" \
 	"$(cat /tmp/w1 /tmp/w2 | sort | tr '\n' ' ' | sed 's/ $//')"
 rmmod cyclebench
+rm -f /tmp/snap /tmp/old
 section "4-concurrency"
 
 # ---- 5. huge runs, interruption, long samples ---------------------------------
@@ -269,50 +321,3 @@ chmod 0700 /sys/kernel/debug
 rmmod cyclebench
 section "7-permissions"
 
-# ---- 3. load/unload under readers and a writer --------------------------------
-# Warm the caches the first load fills, then measure.
-insmod $KO only=base,alu samples=100 ensembles=2 && rmmod cyclebench
-sync
-echo 3 > /proc/sys/vm/drop_caches
-slab0=$(meminfo Slab) va0=$(meminfo VmallocUsed) ma0=$(meminfo MemAvailable)
-: > /tmp/go
-for r in 1 2 3; do
-	(while [ -e /tmp/go ]; do
-		for f in $(find $CB -type f 2>/dev/null); do
-			[ "${f##*/}" = run ] || cat $f > /dev/null 2>&1
-		done
-		sleep 0.01
-	done) &
-done
-(while [ -e /tmp/go ]; do
-	cbpoke write $CB/run "base,alu samples=50 ensembles=1" > /dev/null 2>&1
-	sleep 0.01
-done) &
-c=0 okc=0 maxtries=0
-while [ $c -lt $CYCLES ]; do
-	c=$((c + 1))
-	insmod $KO only=base,alu samples=100 ensembles=2 || { fail "3 insmod in cycle $c"; break; }
-	tries=$(rmmod_retry) || { fail "3 rmmod in cycle $c never succeeded"; break; }
-	[ "$tries" -gt "$maxtries" ] && maxtries=$tries
-	okc=$((okc + 1))
-done
-rm -f /tmp/go
-wait
-check "3 $CYCLES insmod/rmmod cycles under 3 readers and a writer" "$CYCLES" "$okc"
-echo "load cycles: $okc, most rmmod tries in one cycle: $maxtries" >> /out/figures.txt
-sync
-echo 3 > /proc/sys/vm/drop_caches
-slab1=$(meminfo Slab) va1=$(meminfo VmallocUsed) ma1=$(meminfo MemAvailable)
-echo "meminfo before/after $CYCLES cycles: Slab $slab0/$slab1 kB, VmallocUsed $va0/$va1 kB, MemAvailable $ma0/$ma1 kB" >> /out/figures.txt
-# Tolerances.  VmallocUsed is exact but for the odd page of vmalloc'd
-# metadata: a leaked result (6.4 kB a cycle here) or module image (~900 kB)
-# over 50 cycles is far above 64 kB.  Slab moves by a few hundred kB on its
-# own (measured: +124 kB); a leaked debugfs tree (~20 dentries and inodes)
-# or job a cycle is above 1 MiB.  MemAvailable is an estimate that moves by
-# tens of MB in a 2 GiB guest on its own (measured: -3.5 to -18 MB here,
-# +24 MB across the huge-run section): 32 MiB catches only gross leaks
-# (650 kB a cycle); the other two catch the fine ones.
-check_le "3 Slab grew by at most 1024 kB" 1024 "$((slab1 - slab0))"
-check_le "3 VmallocUsed grew by at most 64 kB" 64 "$((va1 - va0))"
-check_le "3 MemAvailable fell by at most 32768 kB" 32768 "$((ma0 - ma1))"
-section "3-load-unload"
