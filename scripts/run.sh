@@ -69,7 +69,11 @@ if ! boot && [ $accel = kvm ]; then
 	echo "run: the guest did not boot under KVM (build/run/console.log); retrying under TCG" >&2
 	cp "$top/build/run/console.log" "$top/build/kvm-console.log" 2>/dev/null || true
 	accel=tcg
-	boot
+	boot || true
+fi
+if [ ! -e "$top/build/run/rc" ]; then
+	echo "run: the guest sent no results back; see build/run/console.log" >&2
+	exit 1
 fi
 if [ "$(cat "$top/build/run/rc")" != 0 ]; then
 	cat "$top/build/run/log.txt" >&2
