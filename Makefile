@@ -11,7 +11,8 @@
 #   make bench        cyclestat against ministat and datamash, side by side
 #   make stress       the long reliability soak in QEMU
 #   make fuzz         cyclestat's parser fuzzer, bounded
-#   make plot         a PNG histogram of one fragment (FRAGMENT=alu:add_dep)
+#   make plot         build/hist.png, a histogram of one fragment
+#                     (FRAGMENT=alu:add_dep, IN=DIR; default build/results)
 #   make install / uninstall / clean
 #
 # KDIR overrides the kernel build tree (default: scripts/kdir.sh).
@@ -48,19 +49,19 @@ build/cbpoke: tests/e2e/cbpoke.c
 	$(CC) -static -O2 -Wall -Wextra -o $@ $<
 
 deps:
-	@scripts/deps.sh >/dev/null 2>&1 || $(SUDO) scripts/deps.sh
+	@scripts/deps.sh || $(SUDO) scripts/deps.sh
 
 run: deps
 	@scripts/run.sh
 
 test:
-	@scripts/deps.sh --check --kernels "$(KERNELS)" >/dev/null 2>&1 || \
+	@scripts/deps.sh --check --kernels "$(KERNELS)" || \
 		$(SUDO) scripts/deps.sh --check --kernels "$(KERNELS)"
 	@$(MAKE) --no-print-directory all cyclestat-static build/cbpoke
 	@KERNELS="$(KERNELS)" scripts/test.sh
 
 check:
-	@scripts/deps.sh --check --kernels "$(KERNELS)" >/dev/null 2>&1 || \
+	@scripts/deps.sh --check --kernels "$(KERNELS)" || \
 		$(SUDO) scripts/deps.sh --check --kernels "$(KERNELS)"
 	@KERNELS="$(KERNELS)" tests/kmod/run.sh
 	$(MAKE) -C userspace check
@@ -75,19 +76,30 @@ stress: cyclestat-static build/cbpoke
 fuzz:
 	$(MAKE) -C userspace fuzz
 
+# IN: what to plot; by default what 'make run' saved, else the live tree.
+IN ?= $(if $(wildcard build/results/info),build/results)
 plot:
-	$(MAKE) -C userspace plot
+	@mkdir -p build
+	$(MAKE) -C userspace plot $(if $(IN),IN=$(abspath $(IN))) \
+		CSV=$(CURDIR)/build/hist.csv PNG=$(CURDIR)/build/hist.png
 
+# modules_install runs depmod itself; INSTALL_MOD_PATH= stages elsewhere.
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(notdir $(patsubst %/build,%,$(KDIR))) 2>/dev/null || true
 	$(MAKE) -C userspace install
 
 uninstall:
-	rm -f /lib/modules/*/updates/cyclebench.ko /lib/modules/*/extra/cyclebench.ko
+	@for ko in $(INSTALL_MOD_PATH)/lib/modules/*/updates/cyclebench.ko \
+		   $(INSTALL_MOD_PATH)/lib/modules/*/extra/cyclebench.ko; do \
+		[ -e "$$ko" ] || continue; \
+		echo "rm $$ko"; rm -f "$$ko"; \
+		v=$${ko#$(INSTALL_MOD_PATH)/lib/modules/}; v=$${v%%/*}; \
+		depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a "$$v" || true; \
+	done
 	$(MAKE) -C userspace uninstall
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C userspace clean
-	rm -rf build
+	@# build/results is data (what make run measured), not a build product
+	@if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name results -exec rm -rf {} +; fi

@@ -45,8 +45,14 @@ cyclestat=$top/userspace/cyclestat.static
 abi=
 adds=()
 
+# usage [WHY]: the header comment; to stdout (exit 0) when asked for,
+# to stderr (exit 2) after a mistake
 usage() {
-	[ -n "${1:-}" ] && echo "qemu-run.sh: $1" >&2
+	if [ -z "${1:-}" ]; then
+		sed -n '3,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
+		exit 0
+	fi
+	echo "qemu-run.sh: $1" >&2
 	sed -n '3,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//' >&2
 	exit 2
 }

@@ -20,6 +20,16 @@ PARAMS=${PARAMS:-}
 results=$top/build/results
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 
+# make, showing its output only when it fails (kbuild's "Skipping BTF
+# generation" note is no news to someone who wants figures)
+quiet_make() {
+	mkdir -p "$top/build"
+	if ! make -s "$@" > "$top/build/make.log" 2>&1; then
+		cat "$top/build/make.log" >&2
+		exit 1
+	fi
+}
+
 native_ok() {
 	[ "${CB_QEMU:-0}" = 1 ] && return 1
 	[ -e /proc/modules ] || { echo "run: this kernel has no module support; using QEMU" >&2; return 1; }
@@ -35,7 +45,7 @@ native_ok() {
 }
 
 if native_ok; then
-	make -s KDIR="/lib/modules/$(uname -r)/build" all
+	quiet_make KDIR="/lib/modules/$(uname -r)/build" all
 	if grep -q '^cyclebench ' /proc/modules; then
 		echo "run: cyclebench is already loaded; unload it first: sudo rmmod cyclebench" >&2
 		exit 2
@@ -52,7 +62,7 @@ if native_ok; then
 fi
 
 abi=$(cat "$CB_CACHE/abi")
-make -s KDIR="/usr/src/linux-headers-$abi-cloud-amd64" all cyclestat-static
+quiet_make KDIR="/usr/src/linux-headers-$abi-cloud-amd64" all cyclestat-static
 accel=tcg
 if [ -w /dev/kvm ] && [ -r /dev/kvm ]; then
 	accel=kvm

@@ -159,7 +159,8 @@ int cs_compare(const struct cs_opts *o, const char *base, const char *new)
 	struct cs_info ib = { 0 }, in = { 0 };
 	size_t nb = 0, nn = 0, n = 0;
 	struct cmp *c = NULL;
-	const char **used = NULL;
+	const char **used = NULL;	/* base fragments compared, for only_in_base */
+	char *matched = NULL;		/* base fragments the new side lists too */
 	struct cs_err err = { 0 };
 	int ret = 2, slower = 0;
 
@@ -171,7 +172,8 @@ int cs_compare(const struct cs_opts *o, const char *base, const char *new)
 		goto fail;
 	c = calloc(nn, sizeof(*c));
 	used = calloc(nb, sizeof(*used));
-	if (!c || !used) {
+	matched = calloc(nb, 1);
+	if (!c || !used || !matched) {
 		cs_seterr(&err, NULL, 0, "out of memory");
 		goto fail;
 	}
@@ -197,6 +199,10 @@ int cs_compare(const struct cs_opts *o, const char *base, const char *new)
 			}
 			goto fail;
 		}
+		matched[j] = 1;
+		if (!o->quiet && rb != rn)
+			fprintf(stderr, "cyclestat: %s: measured only in %s, not compared\n",
+				ln[i].name, rb ? new : base);
 		if (!rb && !rn) {
 			used[j] = ln[i].name;
 			c[n].name = ln[i].name;
@@ -227,18 +233,20 @@ int cs_compare(const struct cs_opts *o, const char *base, const char *new)
 			  base, new);
 		goto fail;
 	}
+	/* Fragments one side does not list at all; unmeasured ones were said above. */
 	if (!o->quiet) {
 		for (size_t i = 0; i < nb; i++)
-			if (!used[i])
-				fprintf(stderr, "cyclestat: %s: only in %s (or not measured in both), not compared\n",
+			if (!matched[i])
+				fprintf(stderr, "cyclestat: %s: only in %s, not compared\n",
 					lb[i].name, base);
 		for (size_t i = 0; i < nn; i++) {
-			size_t j;
+			size_t j = 0;
 
-			for (j = 0; j < n && c[j].name != ln[i].name; j++)
-				;
-			if (j == n)
-				fprintf(stderr, "cyclestat: %s: only in %s (or not measured in both), not compared\n",
+			if (!(nb == 1 && nn == 1))
+				for (j = 0; j < nb && strcmp(lb[j].name, ln[i].name); j++)
+					;
+			if (j == nb)
+				fprintf(stderr, "cyclestat: %s: only in %s, not compared\n",
 					ln[i].name, new);
 		}
 	}
@@ -250,6 +258,7 @@ fail:
 out:
 	free(c);
 	free(used);
+	free(matched);
 	cs_locs_free(lb, nb);
 	cs_locs_free(ln, nn);
 	cs_info_free(&ib);

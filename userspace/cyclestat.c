@@ -40,7 +40,7 @@ static const char usage_text[] =
 	"      --hist           histogram per fragment (with csv: the bins as CSV)\n"
 	"  -o, --output FILE    write results to FILE instead of stdout\n"
 	"  -d, --tree DIR       the cyclebench debugfs tree (default " CS_DEFAULT_TREE ")\n"
-	"  -t, --threshold PCT  compare: changes within PCT%% are 'same' (default 2)\n"
+	"  -t, --threshold PCT  compare: changes within PCT% are 'same' (default 2)\n"
 	"  -a, --alpha A        compare: significance level (default 0.01)\n"
 	"  -c, --cpu N          doctor: the CPU to check (default 0)\n"
 	"      --strict         doctor: exit 1 when a problem is found\n"

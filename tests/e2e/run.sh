@@ -20,6 +20,14 @@ out=${CB_E2E_OUT:-$top/build/e2e-$series}
 pass=0
 fail=0
 
+mkdir -p "$top/build"
+# The guest's tools: cbpoke (every write's errno) and a static cyclestat.
+if ! make -s -C "$top" build/cbpoke cyclestat-static > "$top/build/e2e-tools.log" 2>&1; then
+	echo "FAIL - the guest tools build (make build/cbpoke cyclestat-static): $(tail -n3 "$top/build/e2e-tools.log")"
+	echo "e2e-$series: 0 passed, 1 failed"
+	exit 1
+fi
+
 # The module and kernel of every boot: each qemu-run.sh call gets
 # --kernel "$abi" --ko "$ko".
 if ! ko=$("$top/scripts/build-ko.sh" "$series"); then
