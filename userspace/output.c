@@ -342,6 +342,30 @@ static long double tsc_khz_of(const struct cs_input *in, const struct cs_frag *f
 	return 0;
 }
 
+static int cmp_ld(const void *a, const void *b)
+{
+	long double x = *(const long double *)a, y = *(const long double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Google Benchmark's _median aggregate is the median of the repetitions,
+ * here the ensembles' means (not the median of every raw sample).
+ */
+static long double median_ld(const long double *v, uint64_t n)
+{
+	long double *s = malloc(n * sizeof(*s)), m;
+
+	if (!s)
+		return NAN;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_ld);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
 static void gbench_entry(FILE *f, const char *name, const char *run_type,
 			 const char *agg, uint64_t reps, uint64_t idx, uint64_t iters,
 			 long double cycles, long double khz, size_t family, int first)
@@ -422,7 +446,7 @@ static void print_gbench(const struct cs_opts *o, struct cs_input *in, size_t ni
 			gbench_entry(f, fr->name, "aggregate", "mean", e->count, 0, e->size,
 				     m, khz, family, 0);
 			gbench_entry(f, fr->name, "aggregate", "median", e->count, 0, e->size,
-				     cs_q_ld(fr->raw.median), khz, family, 0);
+				     median_ld(e->mean, e->count), khz, family, 0);
 			gbench_entry(f, fr->name, "aggregate", "stddev", e->count, 0, e->size,
 				     sqrtl(v / (e->count - 1)), khz, family, 0);
 		}

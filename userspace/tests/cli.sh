@@ -182,6 +182,20 @@ assert len(a) == 4 and a[0]['repetitions'] == 4 and a[0]['iterations'] == 50
 assert abs(a[0]['real_time'] - a[0]['cycles'] / 2) < 1e-6 * a[0]['real_time']
 assert {b['aggregate_name'] for b in ag} == {'mean', 'median', 'stddev'}
 " "$T/g.json"
+check gbench_aggregates_are_over_the_repetitions "$PY" -c "
+import json, sys, statistics
+d = json.load(open(sys.argv[1]))
+for name in {b['run_name'] for b in d['benchmarks']}:
+    reps = [b['cycles'] for b in d['benchmarks']
+            if b['run_name'] == name and b['run_type'] == 'iteration']
+    agg = {b['aggregate_name']: b['cycles'] for b in d['benchmarks']
+           if b['run_name'] == name and b['run_type'] == 'aggregate'}
+    if len(reps) < 2:
+        continue
+    for k, want in (('mean', statistics.mean(reps)), ('median', statistics.median(reps)),
+                    ('stddev', statistics.stdev(reps))):
+        assert abs(agg[k] - want) <= 1e-6 * max(1, abs(want)), (name, k, agg[k], want)
+" "$T/g.json"
 
 # ---- save ----
 "$CS" --tree "$DATA/tree" -q save "$T/saved"
