@@ -171,6 +171,16 @@ struct cb_fragment {
 	bool slow;
 };
 
+/* The initializer both table macros share. */
+#define __CB_FRAGMENT(_name, _ops, _desc, _slow)			\
+	{								\
+		.name = #_name,						\
+		.desc = _desc,						\
+		.ops = _ops,						\
+		.sample = cb_sample_##_name,				\
+		.slow = _slow,						\
+	}
+
 /**
  * CB_FRAGMENT() - a table entry for the fragment whose body is CB_BODY(@_name).
  * @_name: the same identifier as in CB_BODY().
@@ -178,12 +188,7 @@ struct cb_fragment {
  * @_desc: one-line description.
  */
 #define CB_FRAGMENT(_name, _ops, _desc)					\
-	{								\
-		.name = #_name,						\
-		.desc = _desc,						\
-		.ops = _ops,						\
-		.sample = cb_sample_##_name,				\
-	}
+	__CB_FRAGMENT(_name, _ops, _desc, false)
 
 /**
  * CB_FRAGMENT_SLOW() - like CB_FRAGMENT(), for a fragment that "all" skips.
@@ -195,13 +200,7 @@ struct cb_fragment {
  * should stay quick.  Asking for the group or for group:name runs it.
  */
 #define CB_FRAGMENT_SLOW(_name, _ops, _desc)				\
-	{								\
-		.name = #_name,						\
-		.desc = _desc,						\
-		.ops = _ops,						\
-		.sample = cb_sample_##_name,				\
-		.slow = true,						\
-	}
+	__CB_FRAGMENT(_name, _ops, _desc, true)
 
 /**
  * struct cb_group - a file's table of fragments.
