@@ -297,22 +297,29 @@ static struct cs_q pct(const uint64_t *v, size_t n, unsigned int p)
  * walking down and those right of it walking up, so merging the two runs
  * outward from the middle visits the deviations in increasing order.
  */
-static struct cs_q mad_of(const uint64_t *v, size_t n, u128 m2)
+/* In sorted v, the first index with scale * v[i] > t (n when none). */
+static size_t first_above(const uint64_t *v, size_t n, unsigned int scale, s128 t)
 {
-	size_t lo = 0, hi = n, r, k, want1 = (n - 1) / 2, want2 = n / 2;
-	size_t j, i;
-	u128 d1 = 0, d2 = 0;
+	size_t lo = 0, hi = n;
 
-	/* r: first index with 2 v > m2 */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if ((u128)v[mid] * 2 > m2)
+		if ((s128)v[mid] * scale > t)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	r = lo;
+	return lo;
+}
+
+static struct cs_q mad_of(const uint64_t *v, size_t n, u128 m2)
+{
+	size_t r, k, want1 = (n - 1) / 2, want2 = n / 2;
+	size_t j, i;
+	u128 d1 = 0, d2 = 0;
+
+	r = first_above(v, n, 2, (s128)m2);	/* first index with 2 v > m2 */
 	j = r;		/* next on the left is v[j - 1] */
 	i = r;		/* next on the right is v[i] */
 	for (k = 0; k <= want2; k++) {
@@ -369,7 +376,6 @@ void cs_figures(uint64_t *v, size_t n, struct cs_figs *f)
 {
 	u128 sum = sum_of(v, n), m2;
 	s128 t;
-	size_t lo, hi;
 
 	memset(f, 0, sizeof(*f));
 	f->n = n;
@@ -390,17 +396,7 @@ void cs_figures(uint64_t *v, size_t n, struct cs_figs *f)
 	f->hsm = hsm_of(v, n);
 	/* far: 100 x > 100 (Q3 + 3 (Q3 - Q1)) = 4 Q3num - 3 Q1num */
 	t = 4 * f->p75.num - 3 * f->p25.num;
-	lo = 0;
-	hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if ((s128)v[mid] * 100 > t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	f->far = n - lo;
+	f->far = n - first_above(v, n, 100, t);
 }
 
 /*
