@@ -9,6 +9,8 @@
  *   cbpoke writes FILE PART...      one write() per PART on one fd
  *   cbpoke writenul FILE A B        one write() of A, a NUL byte, then B
  *   cbpoke fuzz FILE N SEED         N generated garbage writes; prints a tally
+ *   cbpoke repeat FILE N TEXT...    N writes, one per open, cycling through
+ *                                   the TEXTs; prints a tally of the results
  *   cbpoke read1 FILE               reads 1 byte at a time, prints the data
  *   cbpoke readoff FILE OFF LEN     pread() at an odd offset, prints the data
  */
@@ -157,6 +159,42 @@ static int fuzz(const char *path, long n, uint64_t seed)
 	return 0;
 }
 
+/* N writes of the given commands in turn; the tally names each errno. */
+static int repeat(const char *path, long n, char **texts, int nr)
+{
+	long counts[8] = { 0 };	/* writes that failed with errs[j] */
+	int errs[8] = { 0 }, nerrs = 0, j;
+	long i, ok = 0, other = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *t = texts[i % nr];
+		int fd = open_or_die(path, O_WRONLY);
+		ssize_t r = write(fd, t, strlen(t));
+		int e = errno;
+
+		close(fd);
+		if (r == (ssize_t)strlen(t)) {
+			ok++;
+			continue;
+		}
+		for (j = 0; j < nerrs && errs[j] != e; j++)
+			;
+		if (j == nerrs && nerrs < 8)
+			errs[nerrs++] = e;
+		if (j < 8)
+			counts[j]++;
+		else
+			other++;
+	}
+	printf("repeat: %ld writes: %ld ok", n, ok);
+	for (j = 0; j < nerrs; j++)
+		printf(", %ld %s", counts[j], errname(errs[j]));
+	if (other)
+		printf(", %ld other", other);
+	printf("\n");
+	return 0;
+}
+
 static void on_sigint(int sig)
 {
 	(void)sig;
@@ -205,6 +243,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5 && !strcmp(argv[1], "fuzz"))
 		return fuzz(argv[2], atol(argv[3]), strtoull(argv[4], NULL, 0));
+	if (argc >= 5 && !strcmp(argv[1], "repeat"))
+		return repeat(argv[2], atol(argv[3]), argv + 4, argc - 4);
 	if (argc == 3 && !strcmp(argv[1], "read1")) {
 		char c;
 		ssize_t r;
@@ -232,6 +272,6 @@ int main(int argc, char **argv)
 		fwrite(buf, 1, r, stdout);
 		return 0;
 	}
-	fprintf(stderr, "usage: cbpoke write|writes|writenul|fuzz|read1|readoff ...\n");
+	fprintf(stderr, "usage: cbpoke write|writes|writenul|fuzz|repeat|read1|readoff ...\n");
 	return 2;
 }
