@@ -21,6 +21,7 @@
 
 #define CS_VERSION "0.1.0"
 #define CS_DEFAULT_TREE "/sys/kernel/debug/cyclebench"
+#define CS_INFO_MAX (1u << 20)	/* largest info or fragments file read */
 
 typedef unsigned __int128 u128;
 typedef __int128 s128;
@@ -159,7 +160,7 @@ struct cs_loc {
 	char *info;	/* NULL when absent */
 };
 
-/* parse.c */
+/* numparse.c */
 struct cs_parser {
 	uint64_t v;
 	unsigned long long line;
@@ -182,6 +183,8 @@ const char *cs_info_get(const struct cs_info *info, const char *key);
 int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
 		uint64_t *v, struct cs_err *err);
 void cs_info_free(struct cs_info *info);
+/* tree.c */
+int cs_is_dir(const char *path);
 int cs_locate(const char *path, struct cs_loc **loc, size_t *nloc,
 	      struct cs_info *top, struct cs_err *err);
 void cs_locs_free(struct cs_loc *loc, size_t n);
@@ -211,10 +214,29 @@ int cs_load_input(const char *path, struct cs_input *in,
 		  struct cs_err *err);
 void cs_input_free(struct cs_input *in);
 
-/* output.c */
+/* fmt.c */
+#define DEC 3		/* decimals of exact figures in JSON and CSV */
 char *cs_fmt_q(char *buf, size_t sz, struct cs_q q, int decimals);
-void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin);
+char *cs_u128_str(char *end, u128 v);
+struct cs_q cs_adj(struct cs_q q, const struct cs_q *shift, uint64_t div);
+const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift, uint64_t div, int dec);
+const char *cs_lds(char *buf, long double v, int dec);
+const struct cs_q *cs_shift_of(const struct cs_input *in);
 void cs_json_str(FILE *f, const char *s);
+const char *cs_fmt_d(char *buf, size_t sz, double v);
+const char *cs_fmt_p(char *buf, size_t sz, double p);
+
+/* export.c */
+void cs_print_json(const struct cs_opts *o, struct cs_input *in, size_t nin);
+void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin);
+void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin);
+
+/* output.c */
+void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin);
+
+/* cmd.c */
+int cs_save(const struct cs_opts *o, const char *dir);
+int cs_run(const struct cs_opts *o, int argc, char **argv);
 
 /* compare.c */
 int cs_compare(const struct cs_opts *o, const char *base, const char *new);

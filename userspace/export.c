@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export.c - summaries for machines: JSON, CSV and Google Benchmark JSON.
+ * The JSON schema and the CSV columns are documented in cyclestat.1.
+ *
+ * Calls fmt.c only.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cyclestat.h"
+
+/* ---- JSON ---- */
+
+static void json_info(FILE *f, const struct cs_info *info)
+{
+	fputc('{', f);
+	for (size_t i = 0; i < info->n; i++) {
+		fputs(i ? ", " : "", f);
+		cs_json_str(f, info->kv[i].key);
+		fputs(": ", f);
+		cs_json_str(f, info->kv[i].val);
+	}
+	fputc('}', f);
+}
+
+static void json_figs(FILE *f, const struct cs_figs *g, const struct cs_q *shift,
+		      uint64_t div)
+{
+	char b[20][64];
+	int whole = !shift && div == 1;
+
+	fprintf(f, "{\"n\": %llu, ", (unsigned long long)g->n);
+	if (whole)
+		fprintf(f, "\"min\": %llu, \"max\": %llu, ", (unsigned long long)g->min,
+			(unsigned long long)g->max);
+	else
+		fprintf(f, "\"min\": %s, \"max\": %s, ",
+			cs_qs(b[0], cs_q_int(g->min), shift, div, DEC),
+			cs_qs(b[1], cs_q_int(g->max), shift, div, DEC));
+	fprintf(f, "\"mean\": %s, \"median\": %s, \"sd\": %s, "
+		"\"p1\": %s, \"p5\": %s, \"p25\": %s, \"p75\": %s, \"p95\": %s, \"p99\": %s, "
+		"\"mad\": %s, \"hsm\": %s, \"far_outliers\": %llu}",
+		cs_qs(b[2], g->mean, shift, div, DEC), cs_qs(b[3], g->median, shift, div, DEC),
+		cs_lds(b[4], g->sd / div, DEC),
+		cs_qs(b[5], g->p1, shift, div, DEC), cs_qs(b[6], g->p5, shift, div, DEC),
+		cs_qs(b[7], g->p25, shift, div, DEC), cs_qs(b[8], g->p75, shift, div, DEC),
+		cs_qs(b[9], g->p95, shift, div, DEC), cs_qs(b[10], g->p99, shift, div, DEC),
+		cs_qs(b[11], g->mad, NULL, div, DEC), cs_qs(b[12], g->hsm, shift, div, DEC),
+		(unsigned long long)g->far);
+}
+
+static void json_u64s(FILE *f, const uint64_t *v, uint64_t n)
+{
+	fputc('[', f);
+	for (uint64_t i = 0; i < n; i++)
+		fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)v[i]);
+	fputc(']', f);
+}
+
+static void json_frag(FILE *f, const struct cs_opts *o, const struct cs_input *in,
+		      const struct cs_frag *fr)
+{
+	const struct cs_ens *e = &fr->ens;
+	char b[8][64];
+
+	fputs("      {\"name\": ", f);
+	cs_json_str(f, fr->name);
+	fputs(", \"path\": ", f);
+	cs_json_str(f, fr->path);
+	fprintf(f, ", \"ops\": %llu, \"state\": ", (unsigned long long)fr->ops);
+	cs_json_str(f, cs_info_get(&fr->info, "state") ?: "unknown");
+	fprintf(f, ", \"stale\": %s, \"smi_occurred\": %s, \"smi\": ",
+		fr->stale ? "true" : "false", fr->smi ? "true" : "false");
+	if (cs_info_get(&fr->info, "smi_before") && cs_info_get(&fr->info, "smi_after"))
+		fprintf(f, "{\"before\": %llu, \"after\": %llu}",
+			(unsigned long long)fr->smi_before, (unsigned long long)fr->smi_after);
+	else
+		fputs("null", f);
+	fputs(",\n       \"info\": ", f);
+	json_info(f, &fr->info);
+	fputs(",\n       \"raw\": ", f);
+	json_figs(f, &fr->raw, NULL, 1);
+	fputs(",\n       \"net\": ", f);
+	if (in->has_overhead)
+		json_figs(f, &fr->raw, &in->overhead, 1);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n       \"per_op_basis\": \"%s\", \"per_op\": ",
+		in->has_overhead ? "net" : "raw");
+	json_figs(f, &fr->raw, cs_shift_of(in), fr->ops);
+	fprintf(f, ",\n       \"ensembles\": {\"count\": %llu, \"samples\": %llu, "
+		"\"total_variance\": %s, \"variance_of_variances\": %s, "
+		"\"variance_of_mins\": %s, \"abs_max_dev\": %llu,\n         \"min\": ",
+		(unsigned long long)e->count, (unsigned long long)e->size,
+		cs_lds(b[0], e->total_var, DEC), cs_lds(b[1], e->var_of_vars, DEC),
+		cs_lds(b[2], e->var_of_mins, DEC), (unsigned long long)e->abs_max_dev);
+	json_u64s(f, e->min, e->count);
+	fputs(", \"max\": ", f);
+	json_u64s(f, e->max, e->count);
+	fputs(", \"variance\": [", f);
+	for (uint64_t j = 0; j < e->count; j++)
+		fprintf(f, "%s%s", j ? ", " : "", cs_lds(b[3], e->var[j], DEC));
+	fputs("]}", f);
+	if (o->hist) {
+		const struct cs_hist *h = &fr->hist;
+
+		fprintf(f, ",\n       \"hist\": {\"lo\": %llu, \"width\": %llu, \"counts\": ",
+			(unsigned long long)h->lo, (unsigned long long)h->width);
+		json_u64s(f, h->count, h->nbins);
+		fprintf(f, ", \"overflow\": %llu}", (unsigned long long)h->over);
+	}
+	fputc('}', f);
+}
+
+void cs_print_json(const struct cs_opts *o, struct cs_input *in, size_t nin)
+{
+	FILE *f = o->out;
+	char b[64];
+
+	fputs("{\"cyclestat\": \"" CS_VERSION "\", \"schema\": 1, \"inputs\": [\n", f);
+	for (size_t i = 0; i < nin; i++) {
+		fputs("  {\"path\": ", f);
+		cs_json_str(f, in[i].path);
+		fputs(", \"info\": ", f);
+		json_info(f, &in[i].info);
+		fprintf(f, ", \"overhead_median\": %s,\n    \"fragments\": [\n",
+			in[i].has_overhead ? cs_fmt_q(b, sizeof(b), in[i].overhead, DEC) : "null");
+		for (size_t j = 0; j < in[i].nfrag; j++) {
+			json_frag(f, o, &in[i], &in[i].frag[j]);
+			fputs(j + 1 < in[i].nfrag ? ",\n" : "\n", f);
+		}
+		fprintf(f, "    ]}%s\n", i + 1 < nin ? "," : "");
+	}
+	fputs("]}\n", f);
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
+{
+	FILE *f = o->out;
+	char b[24][64];
+
+	if (o->hist) {
+		fputs("fragment,bin_lo,bin_hi,count\n", f);
+		for (size_t i = 0; i < nin; i++) {
+			for (size_t j = 0; j < in[i].nfrag; j++) {
+				const struct cs_frag *fr = &in[i].frag[j];
+				const struct cs_hist *h = &fr->hist;
+
+				for (unsigned int k = 0; k <= h->nbins; k++) {
+					u128 lo = (u128)h->lo + (u128)k * h->width;
+
+					csv_field(f, fr->name);
+					fprintf(f, ",%s,", cs_u128_str(b[0] + 63, lo));
+					if (k < h->nbins)
+						fprintf(f, "%s,%llu\n", cs_u128_str(b[1] + 63, lo + h->width),
+							(unsigned long long)h->count[k]);
+					else
+						fprintf(f, ",%llu\n", (unsigned long long)h->over);
+				}
+			}
+		}
+		return;
+	}
+	fputs("input,fragment,ops,state,stale,smi,n,min,p1,p5,p25,median,p75,p95,p99,max,"
+	      "mean,sd,mad,hsm,far_outliers,overhead,net_median,net_mean,per_op_median,"
+	      "per_op_mean,ensembles,samples,total_variance,variance_of_variances,"
+	      "variance_of_mins,abs_max_dev\n", f);
+	for (size_t i = 0; i < nin; i++) {
+		const struct cs_q *sh = cs_shift_of(&in[i]);
+
+		for (size_t j = 0; j < in[i].nfrag; j++) {
+			const struct cs_frag *fr = &in[i].frag[j];
+			const struct cs_figs *g = &fr->raw;
+			const char *state = cs_info_get(&fr->info, "state");
+
+			csv_field(f, in[i].path);
+			fputc(',', f);
+			csv_field(f, fr->name);
+			fprintf(f, ",%llu,", (unsigned long long)fr->ops);
+			csv_field(f, state ? state : "");
+			fprintf(f, ",%d,%d,%llu,%llu,", fr->stale, fr->smi,
+				(unsigned long long)g->n, (unsigned long long)g->min);
+			fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%llu,%s,%s,%s,%s,%llu,",
+				cs_qs(b[0], g->p1, NULL, 1, DEC), cs_qs(b[1], g->p5, NULL, 1, DEC),
+				cs_qs(b[2], g->p25, NULL, 1, DEC), cs_qs(b[3], g->median, NULL, 1, DEC),
+				cs_qs(b[4], g->p75, NULL, 1, DEC), cs_qs(b[5], g->p95, NULL, 1, DEC),
+				cs_qs(b[6], g->p99, NULL, 1, DEC), (unsigned long long)g->max,
+				cs_qs(b[7], g->mean, NULL, 1, DEC),
+				isnan(g->sd) ? "" : cs_lds(b[8], g->sd, DEC),
+				cs_qs(b[9], g->mad, NULL, 1, DEC), cs_qs(b[10], g->hsm, NULL, 1, DEC),
+				(unsigned long long)g->far);
+			if (sh)
+				fprintf(f, "%s,%s,%s,", cs_fmt_q(b[11], 64, *sh, DEC),
+					cs_qs(b[12], g->median, sh, 1, DEC), cs_qs(b[13], g->mean, sh, 1, DEC));
+			else
+				fputs(",,,", f);
+			fprintf(f, "%s,%s,%llu,%llu,%s,%s,%s,%llu\n",
+				cs_qs(b[14], g->median, sh, fr->ops, DEC),
+				cs_qs(b[15], g->mean, sh, fr->ops, DEC),
+				(unsigned long long)fr->ens.count, (unsigned long long)fr->ens.size,
+				cs_lds(b[16], fr->ens.total_var, DEC), cs_lds(b[17], fr->ens.var_of_vars, DEC),
+				cs_lds(b[18], fr->ens.var_of_mins, DEC),
+				(unsigned long long)fr->ens.abs_max_dev);
+		}
+	}
+}
+
+/* ---- Google Benchmark JSON ---- */
+
+static long double tsc_khz_of(const struct cs_input *in, const struct cs_frag *fr)
+{
+	uint64_t khz;
+	struct cs_err e;
+
+	if (!cs_info_u64(&fr->info, NULL, "tsc_khz", &khz, &e) && khz)
+		return khz;
+	if (!cs_info_u64(&in->info, NULL, "tsc_khz", &khz, &e) && khz)
+		return khz;
+	return 0;
+}
+
+static int cmp_ld(const void *a, const void *b)
+{
+	long double x = *(const long double *)a, y = *(const long double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Google Benchmark's _median aggregate is the median of the repetitions,
+ * here the ensembles' means (not the median of every raw sample).
+ */
+static long double median_ld(const long double *v, uint64_t n)
+{
+	long double *s = malloc(n * sizeof(*s)), m;
+
+	if (!s)
+		return NAN;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_ld);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+static void gbench_entry(FILE *f, const char *name, const char *run_type,
+			 const char *agg, uint64_t reps, uint64_t idx, uint64_t iters,
+			 long double cycles, long double khz, size_t family, int first)
+{
+	/* cycles at khz kHz: cycles / (khz * 1000) s = cycles * 1e6 / khz ns */
+	long double ns = khz ? cycles * 1e6L / khz : cycles;
+
+	fputs(first ? "    {" : ",\n    {", f);
+	fputs("\"name\": ", f);
+	if (agg) {
+		char buf[600];
+
+		snprintf(buf, sizeof(buf), "%s_%s", name, agg);
+		cs_json_str(f, buf);
+	} else {
+		cs_json_str(f, name);
+	}
+	fprintf(f, ", \"family_index\": %zu, \"per_family_instance_index\": 0, \"run_name\": ",
+		family);
+	cs_json_str(f, name);
+	fprintf(f, ", \"run_type\": \"%s\", \"repetitions\": %llu, ", run_type,
+		(unsigned long long)reps);
+	if (agg)
+		fprintf(f, "\"threads\": 1, \"aggregate_name\": \"%s\", \"aggregate_unit\": \"time\", ",
+			agg);
+	else
+		fprintf(f, "\"repetition_index\": %llu, \"threads\": 1, ", (unsigned long long)idx);
+	fprintf(f, "\"iterations\": %llu, \"real_time\": %.6Le, \"cpu_time\": %.6Le, "
+		"\"time_unit\": \"ns\", \"cycles\": %.6Le}",
+		(unsigned long long)iters, ns, ns, cycles);
+}
+
+void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
+{
+	FILE *f = o->out;
+	struct utsname u;
+	char date[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	long double khz0 = 0;
+	size_t family = 0;
+	int first = 1;
+
+	if (uname(&u))
+		strcpy(u.nodename, "unknown");
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+	for (size_t i = 0; i < nin && !khz0; i++)
+		for (size_t j = 0; j < in[i].nfrag && !khz0; j++)
+			khz0 = tsc_khz_of(&in[i], &in[i].frag[j]);
+	if (!khz0 && !o->quiet)
+		fprintf(stderr, "cyclestat: no tsc_khz in any info; gbench times are cycles, not ns\n");
+	fprintf(f, "{\n  \"context\": {\"date\": \"%s\", \"host_name\": ", date);
+	cs_json_str(f, u.nodename);
+	fprintf(f, ", \"executable\": \"cyclebench\", \"num_cpus\": %ld, "
+		"\"mhz_per_cpu\": %.0Lf, \"cpu_scaling_enabled\": false, \"caches\": [], "
+		"\"load_avg\": [], \"library_build_type\": \"release\", \"cyclebench\": ",
+		sysconf(_SC_NPROCESSORS_ONLN), khz0 / 1000);
+	json_info(f, nin ? &in[0].info : &(struct cs_info){ 0 });
+	fputs("},\n  \"benchmarks\": [\n", f);
+	for (size_t i = 0; i < nin; i++) {
+		for (size_t j = 0; j < in[i].nfrag; j++, family++) {
+			const struct cs_frag *fr = &in[i].frag[j];
+			const struct cs_ens *e = &fr->ens;
+			long double khz = tsc_khz_of(&in[i], fr), m = 0, v = 0;
+
+			for (uint64_t k = 0; k < e->count; k++) {
+				gbench_entry(f, fr->name, "iteration", NULL, e->count, k, e->size,
+					     e->mean[k], khz, family, first);
+				first = 0;
+				m += e->mean[k];
+			}
+			m /= e->count;
+			for (uint64_t k = 0; k < e->count; k++)
+				v += (e->mean[k] - m) * (e->mean[k] - m);
+			if (e->count < 2)
+				continue;
+			gbench_entry(f, fr->name, "aggregate", "mean", e->count, 0, e->size,
+				     m, khz, family, 0);
+			gbench_entry(f, fr->name, "aggregate", "median", e->count, 0, e->size,
+				     median_ld(e->mean, e->count), khz, family, 0);
+			gbench_entry(f, fr->name, "aggregate", "stddev", e->count, 0, e->size,
+				     sqrtl(v / (e->count - 1)), khz, family, 0);
+		}
+	}
+	fputs("\n  ]\n}\n", f);
+}
+
