@@ -12,7 +12,9 @@
 # module at /cyclebench.ko, cyclestat in PATH, and writes whatever it wants
 # the host to see under /out.  After it ends, /init adds /out/rc (its exit
 # status), /out/dmesg.txt and /out/tainted, and sends /out back as a tar
-# stream over the second serial port.  The console goes to DIR/console.log.
+# stream over the second serial port.  The console goes to DIR/console.log
+# (DIR/console-kvm.log under --accel kvm, so a KVM try and a TCG retry into
+# the same DIR keep both), QEMU's own messages and any crash of it included.
 #
 # Options:
 #   --icount        exact counts: -icount shift=0, one CPU (the guest TSC
@@ -25,14 +27,15 @@
 #   --ko FILE       the module (default ./cyclebench.ko)
 #   --cyclestat F   a static cyclestat (default userspace/cyclestat.static)
 #   --add FILE      copy FILE into the guest's / (repeatable)
-#   --kernel K      the kernel: a series deps.sh set up (6.1, 6.12) or an
-#                   ABI under $CB_CACHE (6.12.117+deb12); default: the 6.1
-#                   one (scripts/deps.sh --kernel K fetches others)
+#   --kernel K      the kernel: a series deps.sh set up (6.1, 6.12,
+#                   6.12-rt) or a directory under $CB_CACHE (6.12.117+deb12,
+#                   6.12.117+deb12-rt); default: the 6.1 one
+#                   (scripts/deps.sh --kernel K fetches others)
 #   --accel A       tcg (default) or kvm
 #   --quiet         do not echo the guest console
 #
 # Exit status: 0 when results came back (whatever they say), 1 when none
-# did (look at DIR/console.log), 2 on a usage error.  QEMU's own status
+# did (look at the console log), 2 on a usage error.  QEMU's own status
 # means nothing: it is 0 after a panic too.
 set -euo pipefail
 
@@ -92,7 +95,7 @@ for f in "$script" "$ko" /bin/busybox; do
 	[ -r "$f" ] || { echo "qemu-run.sh: missing $f; try: make (and sudo scripts/deps.sh)" >&2; exit 2; }
 done
 if [ -z "$abi" ] || [ ! -r "$kernel" ]; then
-	echo "qemu-run.sh: no kernel image ${abi:+for $abi }under $CB_CACHE; try: sudo scripts/deps.sh --kernel SERIES (6.1, 6.12)" >&2
+	echo "qemu-run.sh: no kernel image ${abi:+for $abi }under $CB_CACHE; try: sudo scripts/deps.sh --kernel SERIES (6.1, 6.12, 6.12-rt)" >&2
 	exit 2
 fi
 if [ $icount = 1 ]; then
@@ -158,14 +161,22 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet")
 [ $icount = 1 ] && qemu+=(-icount shift=0)
 
-rm -f "$out/console.log"
+log=$out/console.log
+[ "$accel" = tcg ] || log=$out/console-$accel.log
+rm -f "$log" "$out/rc"
+# In a subshell whose stderr is the log: when QEMU dies of a signal (nested
+# KVM: an assertion, SIGABRT), timeout dies of it too, and the shell that
+# waited reports "Aborted (core dumped) timeout ..." on its stderr.  That
+# report belongs with QEMU's own messages, not on the user's terminal.  The
+# "|| true" inside keeps the subshell from exec'ing timeout itself: it
+# must be the one that waits, and reports, and exits normally.
 if [ $quiet = 1 ]; then
-	timeout "$timeout" "${qemu[@]}" < /dev/null > "$out/console.log" 2>&1 || true
+	( timeout "$timeout" "${qemu[@]}" < /dev/null > "$log" 2>&1 || true ) 2>> "$log"
 else
-	timeout "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$out/console.log" || true
+	( timeout "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$log" || true ) 2>> "$log"
 fi
 if ! tar -xzf "$work/out.tar.gz" -C "$out" 2>/dev/null || [ ! -e "$out/rc" ]; then
-	echo "qemu-run.sh: the guest sent no results back; see $out/console.log" >&2
+	echo "qemu-run.sh: the guest sent no results back; see $log" >&2
 	exit 1
 fi
 exit 0
