@@ -7,7 +7,7 @@
 # objects next to its sources, so one tree cannot hold builds for two
 # kernels: each kernel gets its own copy, rebuilt incrementally.
 #
-#   scripts/build-ko.sh [--clean] [--strict] SERIES     (SERIES: 6.1, 6.12)
+#   scripts/build-ko.sh [--clean] [--strict] SERIES     (SERIES: 6.1, 6.12, 6.12-rt)
 #
 #   --clean    rebuild everything (to see every W=1 warning again)
 #   --strict   fail when the compiler or modpost printed any warning
@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -eq 1 ] || { echo "usage: scripts/build-ko.sh [--clean] [--strict] SERIES   (e.g. 6.1, 6.12)" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: scripts/build-ko.sh [--clean] [--strict] SERIES   (e.g. 6.1, 6.12, 6.12-rt)" >&2; exit 2; }
 series=$1
 
 if ! kdir=$("$top/scripts/kdir.sh" --kernel "$series"); then
@@ -40,6 +40,7 @@ fi
 abi=$(basename "$kdir")
 abi=${abi#linux-headers-}
 abi=${abi%-cloud-amd64}
+abi=${abi%-amd64}	# another flavour: 6.12.117+deb12-rt
 if ! command -v pahole >/dev/null && [ -e "$kdir/vmlinux" ]; then
 	echo "build-ko.sh: the $abi headers want pahole (for the module's BTF); try: sudo scripts/deps.sh --kernel $series" >&2
 	exit 2

@@ -11,13 +11,17 @@
 #   scripts/deps.sh --kernel 6.12          the QEMU kernel series to set up
 #   scripts/deps.sh --kernels "6.1 6.12"   (repeatable; default 6.1)
 #
-# Prints, on its last line, nothing; the paths it sets up are:
+# A series is Debian's cloud flavour (6.1, 6.12: LZ4, boots fastest), or
+# with -rt its PREEMPT_RT flavour (6.12-rt: linux-image-*-rt-amd64).
+# Prints, on its last line, nothing; the paths it sets up, where KEY is the
+# ABI for the cloud flavour (6.12.117+deb12) and ABI-rt for RT
+# (6.12.117+deb12-rt), i.e. the kernel release less "-cloud-amd64"/"-amd64":
 #   /usr/src/linux-headers-$ABI-cloud-amd64     6.1: headers, apt-installed
-#   $CB_CACHE/$ABI/headers/usr/src/linux-headers-$ABI-cloud-amd64
+#   $CB_CACHE/$KEY/headers/usr/src/linux-headers-$RELEASE
 #                                               other series: headers, extracted
 #                                               from the .debs, never installed
-#   $CB_CACHE/$ABI/vmlinuz, config              the kernel QEMU boots
-#   $CB_CACHE/kernel-$SERIES                    that series' ABI (e.g. 6.12.117+deb12)
+#   $CB_CACHE/$KEY/vmlinuz, config              the kernel QEMU boots
+#   $CB_CACHE/kernel-$SERIES                    that series' KEY (e.g. 6.12.117+deb12)
 #   $CB_CACHE/abi                               the 6.1 ABI, as before
 # scripts/kdir.sh --kernel SERIES prints the headers' path.
 set -euo pipefail
@@ -44,8 +48,8 @@ done
 [ ${#series[@]} -gt 0 ] || series=(6.1)
 for s in "${series[@]}"; do
 	case $s in
-	[0-9].[0-9]|[0-9].[0-9][0-9]) ;;
-	*) echo "deps.sh: '$s' is not a kernel series like 6.1 or 6.12" >&2; exit 2 ;;
+	[0-9].[0-9]|[0-9].[0-9][0-9]|[0-9].[0-9]-rt|[0-9].[0-9][0-9]-rt) ;;
+	*) echo "deps.sh: '$s' is not a kernel series like 6.1, 6.12 or 6.12-rt" >&2; exit 2 ;;
 	esac
 done
 
@@ -76,14 +80,20 @@ apt_install() {
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# The newest cloud ABI Debian offers for a series: 6.1 -> e.g. 6.1.0-57 (the
+# The newest ABI Debian offers for a series: 6.1 -> e.g. 6.1.0-57 (the
 # default meta-package), 6.12 -> e.g. 6.12.117+deb12 (its own meta-package,
 # else the newest headers package of that series). Never uname -r: the host's
 # own kernel may be anything. One apt-cache call for all series: each call
 # rebuilds apt's cache, seconds on a busy machine.
+# flavour_of SERIES: Debian's flavour (cloud-amd64, rt-amd64); base_of: 6.12
+flavour_of() { case $1 in *-rt) echo rt-amd64 ;; *) echo cloud-amd64 ;; esac; }
+base_of() { echo "${1%-rt}"; }
+# key_of SERIES ABI: the name of its cache directory (the release less -amd64,
+# and less -cloud for the cloud flavour, as before)
+key_of() { case $1 in *-rt) echo "$2-rt" ;; *) echo "$2" ;; esac; }
 meta_of() {
-	if [ "$1" = 6.1 ]; then echo linux-headers-cloud-amd64
-	else echo "linux-headers-$1-cloud-amd64"; fi
+	if [ "$(base_of "$1")" = 6.1 ]; then echo "linux-headers-$(flavour_of "$1")"
+	else echo "linux-headers-$(base_of "$1")-$(flavour_of "$1")"; fi
 }
 depends_out=
 load_depends() {
@@ -92,13 +102,14 @@ load_depends() {
 	depends_out=$(apt-cache depends "${metas[@]}" 2>/dev/null || true)
 }
 abi_of() {
-	local s=$1 a
-	a=$(printf '%s\n' "$depends_out" | awk -v m="$(meta_of "$s")" '
-		/^[^ ]/ { f = ($0 == m); next }
-		f && sub(/^ *Depends: linux-headers-/, "") && sub(/-cloud-amd64$/, "") { print; exit }')
-	case $a in "$s".*) echo "$a"; return ;; esac
-	apt-cache search --names-only "^linux-headers-${s//./\\.}\\.[0-9][^ ]*-cloud-amd64\$" 2>/dev/null |
-		sed -n 's/^linux-headers-\([^ ]*\)-cloud-amd64 .*/\1/p' | sort -V | tail -n1
+	local s b f a
+	s=$1 b=$(base_of "$1") f=$(flavour_of "$1")
+	a=$(printf '%s\n' "$depends_out" | awk -v m="$(meta_of "$s")" -v f="-$f" '
+		/^[^ ]/ { f_ = ($0 == m); next }
+		f_ && sub(/^ *Depends: linux-headers-/, "") && sub(f "$", "") { print; exit }')
+	case $a in "$b".*) echo "$a"; return ;; esac
+	apt-cache search --names-only "^linux-headers-${b//./\\.}\\.[0-9][^ ]*-$f\$" 2>/dev/null |
+		sed -n "s/^linux-headers-\\([^ ]*\\)-$f .*/\\1/p" | sort -V | tail -n1
 }
 resolve() {
 	local a
@@ -109,7 +120,7 @@ resolve() {
 		a=$(abi_of "$1")
 	fi
 	if [ -z "$a" ]; then
-		echo "deps.sh: cannot resolve the Debian cloud kernel ABI of $1 (no linux-headers-$1*-cloud-amd64 in apt); is bookworm (and bookworm-security for 6.12) in the apt sources?" >&2
+		echo "deps.sh: cannot resolve the Debian kernel ABI of $1 (no linux-headers-$(base_of "$1")*-$(flavour_of "$1") in apt); is bookworm (and bookworm-security for 6.12) in the apt sources?" >&2
 		exit 1
 	fi
 	echo "$a"
@@ -128,46 +139,51 @@ download() {
 }
 
 # The kernel image: download, never install (its postinst wants a boot loader).
+# fetch_image KEY RELEASE
 fetch_image() {
-	local abi=$1 dir=$CB_CACHE/$1
+	local rel=$2 dir=$CB_CACHE/$1
 	[ -s "$dir/vmlinuz" ] && return 0
 	need_root "fetching the kernel image into $dir"
 	mkdir -p "$dir"
-	download "linux-image-$abi-cloud-amd64"
+	download "linux-image-$rel"
 	dpkg-deb --fsys-tarfile "$tmp"/linux-image-*.deb |
-		tar -x -C "$tmp" "./boot/vmlinuz-$abi-cloud-amd64" "./boot/config-$abi-cloud-amd64"
-	mv "$tmp/boot/config-$abi-cloud-amd64" "$dir/config"
-	mv "$tmp/boot/vmlinuz-$abi-cloud-amd64" "$dir/vmlinuz.new"
+		tar -x -C "$tmp" "./boot/vmlinuz-$rel" "./boot/config-$rel"
+	mv "$tmp/boot/config-$rel" "$dir/config"
+	mv "$tmp/boot/vmlinuz-$rel" "$dir/vmlinuz.new"
 	mv "$dir/vmlinuz.new" "$dir/vmlinuz"
 }
 
 # Headers without dpkg: from 6.12 on, Debian's headers package depends on the
 # image package, whose installation drags in initramfs tooling. Extract the
-# headers, their -common part and kbuild instead, and point the headers'
-# one-line Makefile at the extracted -common.
+# headers, their -common part (-common-rt for RT) and kbuild instead, and
+# point the headers' one-line Makefile at the extracted -common.
+# fetch_headers KEY ABI RELEASE
 fetch_headers() {
-	local abi=$1 dir=$CB_CACHE/$1/headers kver
+	local abi=$2 rel=$3 dir=$CB_CACHE/$1/headers deps common kbuild
 	[ -e "$dir/.done" ] && return 0
-	need_root "fetching the $abi headers into $dir"
-	kver=$(apt-cache depends "linux-headers-$abi-cloud-amd64" 2>/dev/null |
+	need_root "fetching the $rel headers into $dir"
+	deps=$(apt-cache depends "linux-headers-$rel" 2>/dev/null)
+	common=$(printf '%s\n' "$deps" |
+		sed -n 's/.*Depends: \(linux-headers-[^ ]*-common[^ ]*\)$/\1/p' | head -n1)
+	kbuild=$(printf '%s\n' "$deps" |
 		sed -n 's/.*Depends: \(linux-kbuild-[^ ]*\)$/\1/p' | head -n1)
-	download "linux-headers-$abi-cloud-amd64" "linux-headers-$abi-common" \
-		"${kver:-linux-kbuild-$abi}"
+	common=${common:-linux-headers-$abi-common}
+	download "linux-headers-$rel" "$common" "${kbuild:-linux-kbuild-$abi}"
 	rm -rf "$dir" "$dir.new"
 	mkdir -p "$dir.new"
 	local d
 	for d in "$tmp"/*.deb; do
 		dpkg-deb -x "$d" "$dir.new"
 	done
-	local h=$dir.new/usr/src/linux-headers-$abi-cloud-amd64
-	if [ ! -e "$h/Makefile" ] || [ ! -d "$dir.new/usr/src/linux-headers-$abi-common" ]; then
-		echo "deps.sh: the $abi headers packages did not hold usr/src/linux-headers-$abi-{cloud-amd64,common}" >&2
+	local h=$dir.new/usr/src/linux-headers-$rel
+	if [ ! -e "$h/Makefile" ] || [ ! -d "$dir.new/usr/src/$common" ]; then
+		echo "deps.sh: the $rel headers packages did not hold usr/src/linux-headers-$rel and usr/src/$common" >&2
 		exit 1
 	fi
 	rm -rf "$dir.new/lib/modules"	# absolute links into /usr/src
 	mv "$dir.new" "$dir"
-	h=$dir/usr/src/linux-headers-$abi-cloud-amd64
-	echo "include $dir/usr/src/linux-headers-$abi-common/Makefile" > "$h/Makefile"
+	h=$dir/usr/src/linux-headers-$rel
+	echo "include $dir/usr/src/$common/Makefile" > "$h/Makefile"
 	: > "$dir/.done"
 }
 
@@ -201,12 +217,13 @@ for s in "${series[@]}"; do
 		# what linux-kbuild and the headers package would have pulled in;
 		# pahole makes the modules' BTF against the headers' vmlinux
 		apt_install gcc-12 libelf1 libssl3 zlib1g dwarves
-		fetch_headers "$ABI"
+		fetch_headers "$(key_of "$s" "$ABI")" "$ABI" "$ABI-$(flavour_of "$s")"
 	fi
-	fetch_image "$ABI"
-	if [ "$(cat "$CB_CACHE/kernel-$s" 2>/dev/null)" != "$ABI" ]; then
+	KEY=$(key_of "$s" "$ABI")
+	fetch_image "$KEY" "$ABI-$(flavour_of "$s")"
+	if [ "$(cat "$CB_CACHE/kernel-$s" 2>/dev/null)" != "$KEY" ]; then
 		need_root "writing $CB_CACHE/kernel-$s"
-		echo "$ABI" > "$CB_CACHE/kernel-$s"
+		echo "$KEY" > "$CB_CACHE/kernel-$s"
 	fi
 	if [ "$s" = 6.1 ] && [ "$(cat "$CB_CACHE/abi" 2>/dev/null)" != "$ABI" ]; then
 		need_root "writing $CB_CACHE/abi"

@@ -6,15 +6,18 @@
 #
 #   scripts/kdir.sh                  that default
 #   scripts/kdir.sh --kernel SERIES  the headers of a QEMU kernel series (6.1,
-#                                    6.12) that 'scripts/deps.sh --kernel
-#                                    SERIES' set up; exits 1 with a hint when
-#                                    it did not
+#                                    6.12, 6.12-rt) that 'scripts/deps.sh
+#                                    --kernel SERIES' set up; exits 1 with a
+#                                    hint when it did not
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 if [ "${1:-}" = --kernel ]; then
 	s=${2:-}
 	abi=$(cat "$CB_CACHE/kernel-$s" 2>/dev/null)
 	[ -n "$abi" ] || [ "$s" != 6.1 ] || abi=$(cat "$CB_CACHE/abi" 2>/dev/null)
+	# the cloud flavour (KEY = ABI), or another one (KEY = ABI-rt, the
+	# release less -amd64)
 	for d in "$CB_CACHE/$abi/headers/usr/src/linux-headers-$abi-cloud-amd64" \
+		"$CB_CACHE/$abi/headers/usr/src/linux-headers-$abi-amd64" \
 		"/usr/src/linux-headers-$abi-cloud-amd64"; do
 		if [ -n "$abi" ] && [ -e "$d/Makefile" ]; then
 			echo "$d"
