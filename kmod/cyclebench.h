@@ -2,7 +2,7 @@
 /*
  * cyclebench fragment API: the one header a fragment author includes.
  *
- * A fragment is a body of C or inline asm and one line in its group's table:
+ * A fragment is a body and one line in its group's table:
  *
  *	CB_BODY(add_dep)
  *	{
@@ -15,107 +15,224 @@
  *	};
  *	CB_GROUP(alu, alu_fragments);
  *
- * A new group is a new file in kmod/fragments/ (Kbuild picks it up) plus
- * one CB_GROUP_ENTRY() line in kmod/groups.h.
+ * A fragment that needs memory, state or a size sweep adds a setup, a
+ * teardown and an argument list (see CB_BODY_STATE() and struct
+ * cb_fragment).  A new group is a new file in kmod/fragments/ plus its name
+ * in CB_GROUPS in Kbuild.  The same files build the userspace runner
+ * (userspace/runner/) when their group is declared with CB_PORTABLE_GROUP():
+ * such a file includes nothing but this header.
  */
 #ifndef CYCLEBENCH_H
 #define CYCLEBENCH_H
 
+#ifdef __KERNEL__
+#include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/types.h>
+#include <linux/vmalloc.h>
+#else
+#include "cyclebench-user.h"	/* userspace/runner/: the same names */
+#endif
 
 #include "timing.h"
+
+/*
+ * Copies of the body in the long region.  The cycles file times one copy,
+ * cycles_long CB_LONG_REPEAT copies back to back, sample by sample; their
+ * difference removes the timing overhead: per op,
+ * (long - short) / ((CB_LONG_REPEAT - 1) * ops).
+ */
+#ifndef CB_LONG_REPEAT
+#define CB_LONG_REPEAT 16
+#endif
+
+/**
+ * struct cb_env - what setup, teardown and a stateful body share.
+ * @arg: the argument of this result (0 for a fragment without arguments).
+ * @ops: operations per run of the body (the table's, or @arg with
+ *	.ops_is_arg).
+ * @cpu: the CPU the run executes on.
+ * @state: the fragment's state, sizeof the type given to CB_BODY_STATE(),
+ *	zeroed before the first setup, freed by the core after teardown.
+ */
+struct cb_env {
+	u64 arg;
+	u32 ops;
+	unsigned int cpu;
+	void *state;
+};
 
 struct cb_job;
 
 /**
- * struct cb_ctx - what one fragment's sampler needs for one run.
- * @out: ensembles * samples deltas, written in run order.
- * @n: number of samples to keep (the length of @out).
- * @warmup: samples run and thrown away before the first kept one.
- * @method: the timing method; never one that needs RDTSCP on a CPU without it.
+ * struct cb_ctx - what one call of a fragment's sampler needs.
+ * @out: @n deltas of the short region (one copy of the body).
+ * @out_long: @n deltas of the long region, or NULL not to time it.
+ * @n: samples to keep.
+ * @warmup: samples run first and thrown away.
+ * @limit: TSC ticks; two first samples over it end the call with -ETIME.
+ * @method: the timing method; never one that needs RDTSCP without it.
  * @cpu: the CPU the run is bound to.
- * @done: samples kept before this fragment, for the status file.
+ * @done: samples kept before this call, for the status file.
+ * @env: setup's environment; its @state is what a stateful body gets.
  * @job: the run this belongs to (core only).
  *
- * Filled by the core for each fragment of a run; a fragment author never
- * sees it: CB_BODY() passes it from the sampler to the loop.
+ * Filled by the core; a fragment author never sees it.
  */
 struct cb_ctx {
 	u64 *out;
+	u64 *out_long;
 	u64 n;
 	u64 warmup;
+	u64 limit;
 	enum cb_method method;
 	unsigned int cpu;
 	u64 done;
+	struct cb_env *env;
 	struct cb_job *job;
 };
 
 /*
- * Called between two samples, with interrupts and preemption on: yields the
- * CPU when asked to, publishes progress, and returns non-zero when the run
- * must stop (a signal to the writer, or the CPU went away).
+ * Called between two samples, with interrupts and preemption on: yields
+ * the CPU when asked to, publishes progress, and returns non-zero when the
+ * run must stop (a signal to the writer, or the CPU went away).
  */
 int cb_between_samples(struct cb_ctx *ctx, u64 i);
 
+#ifdef __KERNEL__
+#define __cb_irq_off(flags)	do { preempt_disable(); local_irq_save(flags); } while (0)
+#define __cb_irq_on(flags)	local_irq_restore(flags)
+#define __cb_moved(cpu)		(smp_processor_id() != (cpu))
+#define __cb_irq_done()		preempt_enable()
+#endif
+
 /*
- * The sampling loop, expanded once per method inside each fragment's
- * sampler so that @body is inlined between the two timestamps.  Interrupts
- * and preemption are off for one sample at a time, never longer.
+ * Zero-size labels around the body: they emit nothing, keep the body's
+ * code between them (the memory clobber), and name its first and last
+ * instruction in the object code, where tests/kmod/run.sh checks that the
+ * harness put nothing else into the timed region.
+ */
+#define __CB_MARK(what)	asm volatile("cb_" what "_%=:" ::: "memory")
+
+/*
+ * Expanded once per method inside each fragment's sampler, so that the
+ * body is inlined between the two timestamps.  Interrupts and preemption
+ * are off for one sample (short and long region) at a time, never longer.
  */
 #define __CB_SAMPLE_LOOP(ctx, m, body)					\
 ({									\
 	struct cb_ctx *__ctx = (ctx);					\
 	const enum cb_method __m = (m);					\
 	u64 __i, __end = __ctx->warmup + __ctx->n;			\
+	unsigned int __over = 0;					\
 	int __ret = 0;							\
 									\
 	for (__i = 0; __i < __end; __i++) {				\
 		unsigned long __flags;					\
-		u32 __hi0, __lo0, __hi1, __lo1;				\
+		u32 __h0, __l0, __h1, __l1, __h2 = 0, __l2 = 0, __h3 = 0, __l3 = 0; \
+		u64 __d, __dl = 0;					\
 									\
 		__ret = cb_between_samples(__ctx, __i);			\
 		if (__ret)						\
 			break;						\
-		preempt_disable();					\
-		local_irq_save(__flags);				\
-		cb_start(__m, &__hi0, &__lo0);				\
+		__cb_irq_off(__flags);					\
+		cb_start(__m, &__h0, &__l0);				\
+		__CB_MARK("bb");					\
 		body;							\
-		cb_stop(__m, &__hi1, &__lo1);				\
-		local_irq_restore(__flags);				\
-		if (unlikely(smp_processor_id() != __ctx->cpu)) {	\
-			preempt_enable();				\
+		__CB_MARK("be");					\
+		cb_stop(__m, &__h1, &__l1);				\
+		if (__ctx->out_long) {					\
+			cb_start(__m, &__h2, &__l2);			\
+			__CB_MARK("lb");				\
+			__CB_REPEAT(body);				\
+			__CB_MARK("le");				\
+			cb_stop(__m, &__h3, &__l3);			\
+		}							\
+		__cb_irq_on(__flags);					\
+		if (unlikely(__cb_moved(__ctx->cpu))) {			\
+			__cb_irq_done();				\
 			__ret = -EAGAIN;				\
 			break;						\
 		}							\
-		preempt_enable();					\
-		if (__i >= __ctx->warmup)				\
-			__ctx->out[__i - __ctx->warmup] =		\
-				cb_tsc(__hi1, __lo1) - cb_tsc(__hi0, __lo0); \
+		__cb_irq_done();					\
+		__d = cb_tsc(__h1, __l1) - cb_tsc(__h0, __l0);		\
+		__dl = cb_tsc(__h3, __l3) - cb_tsc(__h2, __l2);		\
+		/* a runaway body: refuse it before it holds irqs off again */ \
+		if (__i < 2 && max(__d, __dl) > __ctx->limit &&		\
+		    (++__over == 2 || __end == 1)) {			\
+			__ret = -ETIME;					\
+			break;						\
+		}							\
+		if (__i >= __ctx->warmup) {				\
+			__ctx->out[__i - __ctx->warmup] = __d;		\
+			if (__ctx->out_long)				\
+				__ctx->out_long[__i - __ctx->warmup] = __dl; \
+		}							\
 	}								\
 	__ret;								\
 })
+
+#define __CB_REP2(x)	do { x; x; } while (0)
+#define __CB_REP4(x)	__CB_REP2(__CB_REP2(x))
+#define __CB_REP8(x)	__CB_REP2(__CB_REP4(x))
+#define __CB_REP16(x)	__CB_REP4(__CB_REP4(x))
+#define __CB_REP64(x)	__CB_REP4(__CB_REP16(x))
+#define __CB_REP256(x)	__CB_REP4(__CB_REP64(x))
+#define __CB_REP1024(x)	__CB_REP4(__CB_REP256(x))
+#define ___CB_REPN(n, x)	__CB_REP##n(x)
+#define __CB_REPN(n, x)	___CB_REPN(n, x)
+/* CB_LONG_REPEAT (2, 4, 8, 16, 64, 256, 1024) copies back to back: no loop. */
+#define __CB_REPEAT(x)	__CB_REPN(CB_LONG_REPEAT, x)
+
+/* One sampling loop per method; the method is a constant in each. */
+#define __CB_SAMPLER(name, call)					\
+static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
+{									\
+	__maybe_unused cb_state_##name * const st = ctx->env->state;	\
+									\
+	switch (ctx->method) {						\
+	case CB_PAOLONI:						\
+		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI, call);		\
+	case CB_LFENCE:							\
+		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE, call);		\
+	case CB_PAOLONI_NORDTSCP:					\
+		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI_NORDTSCP, call); \
+	case CB_LFENCE_NORDTSCP:					\
+		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE_NORDTSCP, call);	\
+	default:	/* never guess: a wrong guess could run RDTSCP */	\
+		return -EINVAL;						\
+	}								\
+}									\
+/* The body alone between the same marks: what the region must hold. */ \
+static noinline notrace __used void cb_bodyref_##name(cb_state_##name *st) \
+{									\
+	__CB_MARK("rb");						\
+	call;								\
+	__CB_MARK("re");						\
+}
 
 /**
  * CB_BODY() - define the body of fragment @name.
  * @name: the fragment's name, a C identifier.
  *
  * Follow it with the body in braces.  The body runs with preemption and
- * interrupts off: it must not sleep, allocate, print, fault or touch
- * FPU/SIMD state, and it should be short (a sample longer than a few
- * milliseconds delays interrupts by that much).  Use asm volatile, or
- * OPTIMIZER_HIDE_VAR(), so that the compiler cannot move C code out of the
- * region or delete it.  It may clobber any general-purpose register: the
- * start timestamp is stored to memory, never kept in a register the body
- * could force the compiler to spill inside the region.
+ * interrupts off: it must not sleep, allocate, print or fault, and must
+ * not touch FPU/SIMD state.  It may call kernel functions that are safe
+ * with interrupts off (a spinlock_t sleeps on PREEMPT_RT: set .sleeps_on_rt).
+ * Keep C code in the region with CB_OPAQUE() on its inputs and results; a
+ * result nobody reads is deleted, an input the compiler can see is
+ * computed once, before the loop.  It may clobber any general-purpose
+ * register.
  *
- * It also defines cb_sample_@name(), the fragment's sampler: the body
- * inlined into one sampling loop per method.  notrace, and called once per
- * run, so no ftrace hook, call or thunk sits between the timestamps.
+ * It also defines cb_sample_@name(), the fragment's sampler (the body
+ * inlined into one sampling loop per method), and cb_bodyref_@name(), the
+ * body alone, which the object-code check compares the regions with.
  *
  * Example:
  *
@@ -125,42 +242,90 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
  *	}
  */
 #define CB_BODY(name)							\
+typedef struct { } cb_state_##name;					\
 static __always_inline void cb_body_##name(void);			\
-static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
-{									\
-	switch (ctx->method) {						\
-	case CB_PAOLONI:						\
-		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI, cb_body_##name()); \
-	case CB_LFENCE:							\
-		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE, cb_body_##name()); \
-	case CB_PAOLONI_NORDTSCP:					\
-		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI_NORDTSCP,	\
-					cb_body_##name());		\
-	case CB_LFENCE_NORDTSCP:					\
-		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE_NORDTSCP,	\
-					cb_body_##name());		\
-	default:	/* never guess: a wrong guess could run RDTSCP */	\
-		return -EINVAL;						\
-	}								\
-}									\
+__CB_SAMPLER(name, cb_body_##name())					\
 static __always_inline void cb_body_##name(void)
+
+/**
+ * CB_BODY_STATE() - define the body of a fragment with state.
+ * @name: the fragment's name, a C identifier.
+ * @type: the state's type; the core allocates one, zeroed, per run.
+ * @var: the name the body gives its pointer to the state.
+ *
+ * Setup fills the state (env->state, a @type *) outside the timed region;
+ * the body reads it.
+ *
+ * Example:
+ *
+ *	struct loop_state { unsigned long n; };
+ *
+ *	CB_BODY_STATE(dec_jnz, struct loop_state, st)
+ *	{
+ *		unsigned long n = st->n;
+ *
+ *		asm volatile("1: dec %0\n\tjnz 1b" : "+r" (n));
+ *	}
+ */
+#define CB_BODY_STATE(name, type, var)					\
+typedef type cb_state_##name;						\
+static __always_inline void cb_body_##name(type *var);			\
+__CB_SAMPLER(name, cb_body_##name(st))					\
+static __always_inline void cb_body_##name(type *var)
+
+/**
+ * CB_OPAQUE() - make @x opaque to the optimiser, in place.
+ * @x: an lvalue that fits a register: a body's input or result.
+ *
+ * A volatile asm that may change @x: the compiler can neither compute what
+ * follows from @x ahead of time (hoisting it out of the sampling loop) nor
+ * drop what produced @x.  Costs no instruction.  OPTIMIZER_HIDE_VAR() is
+ * not volatile: a body whose result is unused is deleted with it.
+ */
+#define CB_OPAQUE(x)	asm volatile("" : "+r" (x))
 
 /**
  * struct cb_fragment - one measured code fragment.
  * @name: name within its group; [a-z0-9_], unique in the group.
- * @desc: one line saying what it measures.
+ * @desc: one line saying what it measures (and, with arguments, what ARG is).
  * @ops: operations one run of the body performs, so results can be shown
  *	per operation (4 for four adds).
  * @sample: the sampler CB_BODY() generated.
- * @slow: not run by "all", only when its group or its name is asked for;
- *	for fragments whose samples take milliseconds.
+ * @state_size: size of the state CB_BODY_STATE() declared (0 for none).
+ * @slow: not run by "all", only when its group or its name is asked for.
+ * @no_long: do not time the long region (a body whose copies would hold
+ *	interrupts off too long, or for which a repeat means nothing).
+ * @setup_each_ensemble: run setup (and teardown) around every ensemble
+ *	rather than once per run: a new layout for each ensemble makes
+ *	ensembles independent.
+ * @sleeps_on_rt: takes a lock that sleeps on PREEMPT_RT; skipped there.
+ * @arg_bytes: setup allocates about ARG bytes: counted against max_mb.
+ * @ops_is_arg: a run of the body performs ARG operations (bytes copied,
+ *	loop iterations), not @ops; at least 1.
+ * @args: the default argument list, or NULL; one result per value, named
+ *	group:name/ARG.
+ * @arg_min: the smallest argument a run may name.
+ * @arg_max: the largest (0: no limit but max_mb).
+ * @nr_args: its length.
+ * @setup: optional; process context on the run's CPU, interrupts on, may
+ *	sleep and allocate; a non-zero return (-ENOMEM, ...) fails the run.
+ * @teardown: optional; undoes a successful setup.
  *
- * Tables of fragments are const; results live in the core.
+ * The body runs with preemption and interrupts off: see CB_BODY().
+ * Tables are const; results live in the core.
  *
- * Example:
+ * Example (a stateful body swept over sizes):
  *
- *	static const struct cb_fragment alu_fragments[] = {
- *		CB_FRAGMENT(add_dep, 4, "4 dependent adds (latency chain)"),
+ *	static const u64 chase_sizes[] = { 4096, 65536, 1048576 };
+ *
+ *	static const struct cb_fragment mem_fragments[] = {
+ *		{
+ *			CB_FRAGMENT_FIELDS(chase, 64, "64 dependent loads, ARG bytes"),
+ *			.setup = chase_setup,
+ *			.teardown = chase_teardown,
+ *			CB_ARGS(chase_sizes),
+ *			.arg_bytes = true,
+ *		},
  *	};
  */
 struct cb_fragment {
@@ -168,18 +333,42 @@ struct cb_fragment {
 	const char *desc;
 	unsigned int ops;
 	int (*sample)(struct cb_ctx *ctx);
+	size_t state_size;
 	bool slow;
+	bool no_long;
+	bool setup_each_ensemble;
+	bool sleeps_on_rt;
+	bool arg_bytes;
+	bool ops_is_arg;
+	const u64 *args;
+	unsigned int nr_args;
+	u64 arg_min;
+	u64 arg_max;
+	int (*setup)(struct cb_env *env);
+	void (*teardown)(struct cb_env *env);
 };
 
-/* The initializer both table macros share. */
-#define __CB_FRAGMENT(_name, _ops, _desc, _slow)			\
-	{								\
-		.name = #_name,						\
-		.desc = _desc,						\
-		.ops = _ops,						\
-		.sample = cb_sample_##_name,				\
-		.slow = _slow,						\
-	}
+/**
+ * CB_FRAGMENT_FIELDS() - the fields every table entry has, for an entry
+ *	written out with designated initialisers.
+ * @_name: the same identifier as in CB_BODY() or CB_BODY_STATE().
+ * @_ops: operations per run of the body.
+ * @_desc: one-line description.
+ */
+#define CB_FRAGMENT_FIELDS(_name, _ops, _desc)				\
+	.name = #_name,							\
+	.desc = _desc,							\
+	.ops = _ops,							\
+	.sample = cb_sample_##_name,					\
+	.state_size = sizeof(cb_state_##_name)
+
+/**
+ * CB_ARGS() - the argument list of a table entry.
+ * @_array: a const u64 array.
+ */
+#define CB_ARGS(_array)							\
+	.args = _array,							\
+	.nr_args = ARRAY_SIZE(_array)
 
 /**
  * CB_FRAGMENT() - a table entry for the fragment whose body is CB_BODY(@_name).
@@ -188,7 +377,7 @@ struct cb_fragment {
  * @_desc: one-line description.
  */
 #define CB_FRAGMENT(_name, _ops, _desc)					\
-	__CB_FRAGMENT(_name, _ops, _desc, false)
+	{ CB_FRAGMENT_FIELDS(_name, _ops, _desc) }
 
 /**
  * CB_FRAGMENT_SLOW() - like CB_FRAGMENT(), for a fragment that "all" skips.
@@ -198,9 +387,10 @@ struct cb_fragment {
  *
  * For bodies that take milliseconds: a default run of every fragment
  * should stay quick.  Asking for the group or for group:name runs it.
+ * Such a body is timed once per sample (no long region).
  */
 #define CB_FRAGMENT_SLOW(_name, _ops, _desc)				\
-	__CB_FRAGMENT(_name, _ops, _desc, true)
+	{ CB_FRAGMENT_FIELDS(_name, _ops, _desc), .slow = true, .no_long = true }
 
 /**
  * struct cb_group - a file's table of fragments.
@@ -208,14 +398,14 @@ struct cb_fragment {
  * @fragments: the table.
  * @count: its length.
  *
- * Example (the last lines of kmod/fragments/alu.c, with
- * CB_GROUP_ENTRY(alu) in kmod/groups.h):
+ * Example (the last lines of kmod/fragments/alu.c, with alu in CB_GROUPS
+ * in Kbuild):
  *
  *	static const struct cb_fragment alu_fragments[] = {
  *		CB_FRAGMENT(add_dep, 4, "4 dependent adds (latency chain)"),
  *	};
  *
- *	CB_GROUP(alu, alu_fragments);
+ *	CB_PORTABLE_GROUP(alu, alu_fragments);
  */
 struct cb_group {
 	const char *name;
@@ -225,22 +415,49 @@ struct cb_group {
 
 /**
  * CB_GROUP() - declare a file's table as group @_name.
- * @_name: the group name; also add CB_GROUP_ENTRY(@_name) to kmod/groups.h.
+ * @_name: the group name; also add it to CB_GROUPS in Kbuild.
  * @_table: the const array of CB_FRAGMENT() entries.
  */
 #define CB_GROUP(_name, _table)						\
 	const struct cb_group cb_group_##_name = {			\
 		.name = #_name,						\
 		.fragments = _table,					\
-		.count = sizeof(_table) / sizeof((_table)[0]) +		\
-			 __must_be_array(_table),			\
+		.count = ARRAY_SIZE(_table),				\
 	}
 
-/* Declares every group in groups.h, as one comma-separated declaration. */
-#define CB_GROUP_ENTRY(_name) cb_group_##_name,
-extern const struct cb_group
-#include "groups.h"
-	cb_group_end_of_list;
-#undef CB_GROUP_ENTRY
+/**
+ * CB_PORTABLE_GROUP() - CB_GROUP() for a file that needs no kernel: its
+ *	bodies are plain asm or C and it includes only this header, so the
+ *	userspace runner builds it too.
+ * @_name: the group name; also add it to CB_GROUPS in Kbuild.
+ * @_table: the const array of CB_FRAGMENT() entries.
+ */
+#define CB_PORTABLE_GROUP(_name, _table) CB_GROUP(_name, _table)
+
+#ifdef __KERNEL__
+/*
+ * What a portable setup may call; userspace/runner/cyclebench-user.h
+ * defines the same.  Allocations are vmalloc'ed, NOWARN: a failure is an
+ * error code, not a splat.
+ */
+static inline void *cb_alloc(size_t size)
+{
+	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+			 __GFP_RETRY_MAYFAIL);
+}
+
+static inline void cb_free(void *p)
+{
+	vfree(p);
+}
+
+/* A long setup loop calls this now and then. */
+static inline void cb_yield(void)
+{
+	cond_resched();
+}
+
+u64 cb_random_u64(void);
+#endif
 
 #endif /* CYCLEBENCH_H */

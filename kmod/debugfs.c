@@ -24,6 +24,9 @@
 
 static struct dentry *cb_dir;
 
+static void cb_debugfs_sync(void);
+static const struct file_operations cb_cycles_long_fops;
+
 static const char *cb_yes(bool b)
 {
 	return b ? "yes" : "no";
@@ -36,6 +39,7 @@ static int cb_info_show(struct seq_file *m, void *v)
 
 	cb_get_defaults(&d);
 	seq_printf(m, "version: %s\n", CB_VERSION);
+	seq_puts(m, "mode: kernel\n");
 	seq_printf(m, "kernel: %s\n", utsname()->release);
 	seq_printf(m, "vendor: %s\n", c->x86_vendor_id);
 	seq_printf(m, "family: %u\n", c->x86);
@@ -55,18 +59,31 @@ static int cb_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "warmup: %u\n", d.warmup);
 	seq_printf(m, "cpu: %u\n", d.cpu);
 	seq_printf(m, "max_mb: %u\n", d.max_mb);
+	seq_printf(m, "max_sample_us: %u\n", d.max_sample_us);
+	seq_printf(m, "long_repeat: %u\n", CB_LONG_REPEAT);
+	seq_printf(m, "preempt_rt: %s\n", cb_yes(IS_ENABLED(CONFIG_PREEMPT_RT)));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cb_info);
 
+/* group:name or group:name/ARG */
+static void cb_put_name(struct seq_file *m, const struct cb_slot *slot)
+{
+	seq_printf(m, "%s:%s", slot->group->name, slot->frag->name);
+	if (slot->has_arg)
+		seq_printf(m, "/%llu", slot->arg);
+}
+
 static int cb_fragments_show(struct seq_file *m, void *v)
 {
-	unsigned int i;
+	unsigned int i, n = cb_nr_slots();
 
-	for (i = 0; i < cb_nr_slots; i++)
-		seq_printf(m, "%s:%s %u %s\n", cb_slots[i].group->name,
-			   cb_slots[i].frag->name, cb_slots[i].frag->ops,
-			   cb_slots[i].frag->desc);
+	for (i = 0; i < n; i++) {
+		const struct cb_slot *slot = cb_slot(i);
+
+		cb_put_name(m, slot);
+		seq_printf(m, " %u %s\n", cb_slot_ops(slot), slot->frag->desc);
+	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cb_fragments);
@@ -77,12 +94,13 @@ static int cb_status_show(struct seq_file *m, void *v)
 	int slot;
 
 	cb_get_status(&slot, &done, &total);
-	if (slot < 0)
+	if (slot < 0) {
 		seq_puts(m, "idle\n");
-	else
-		seq_printf(m, "running %s:%s %llu/%llu\n",
-			   cb_slots[slot].group->name, cb_slots[slot].frag->name,
-			   done, total);
+		return 0;
+	}
+	seq_puts(m, "running ");
+	cb_put_name(m, cb_slot(slot));
+	seq_printf(m, " %llu/%llu\n", done, total);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cb_status);
@@ -106,6 +124,8 @@ static ssize_t cb_run_write(struct file *file, const char __user *ubuf,
 	if (strlen(buf) != count)
 		return -EINVAL;
 	ret = cb_run_command(buf);
+	/* A run may have named new arguments: give them their directories. */
+	cb_debugfs_sync();
 	return ret ? ret : count;
 }
 
@@ -119,19 +139,38 @@ static const char *const cb_state_names[] = {
 	[CB_STATE_NONE] = "none",
 	[CB_STATE_OK] = "ok",
 	[CB_STATE_ABORTED] = "aborted",
+	[CB_STATE_FAILED] = "failed",
+	[CB_STATE_SKIPPED] = "skipped",
 };
+
+static const char *cb_setup_name(const struct cb_fragment *frag)
+{
+	if (!frag->setup)
+		return "none";
+	return frag->setup_each_ensemble ? "ensemble" : "run";
+}
 
 static int cb_frag_info_show(struct seq_file *m, void *v)
 {
 	struct cb_slot *slot = m->private;
+	const struct cb_fragment *frag = slot->frag;
 	enum cb_state state;
-	struct cb_result *res = cb_result_get(slot, &state);
+	int err;
+	struct cb_result *res = cb_result_get(slot, &state, &err);
 
-	seq_printf(m, "name: %s:%s\n", slot->group->name, slot->frag->name);
-	seq_printf(m, "description: %s\n", slot->frag->desc);
-	seq_printf(m, "ops: %u\n", slot->frag->ops);
-	seq_printf(m, "slow: %s\n", cb_yes(slot->frag->slow));
+	seq_puts(m, "name: ");
+	cb_put_name(m, slot);
+	seq_printf(m, "\ndescription: %s\n", frag->desc);
+	if (slot->has_arg)
+		seq_printf(m, "arg: %llu\n", slot->arg);
+	seq_printf(m, "ops: %u\n", cb_slot_ops(slot));
+	seq_printf(m, "slow: %s\n", cb_yes(frag->slow));
+	seq_printf(m, "setup: %s\n", cb_setup_name(frag));
 	seq_printf(m, "state: %s\n", cb_state_names[state]);
+	if (state == CB_STATE_FAILED)
+		seq_printf(m, "error: %d\n", err);
+	if (state == CB_STATE_SKIPPED)
+		seq_puts(m, "reason: takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here\n");
 	if (!res)
 		return 0;
 	seq_printf(m, "run_id: %llu\n", res->run_id);
@@ -141,6 +180,8 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "method: %s\n", cb_method_name(res->method));
 	seq_printf(m, "cpu: %u\n", res->cpu);
 	seq_printf(m, "tsc_khz: %u\n", res->tsc_khz);
+	if (res->cycles_long)
+		seq_printf(m, "long_repeat: %u\n", CB_LONG_REPEAT);
 	if (res->smi_valid) {
 		seq_printf(m, "smi_before: %llu\n", res->smi_before);
 		seq_printf(m, "smi_after: %llu\n", res->smi_after);
@@ -154,13 +195,25 @@ DEFINE_SHOW_ATTRIBUTE(cb_frag_info);
  * cycles: the file holds a reference to the result that was current at
  * open(), so a run that completes mid-read does not mix two arrays.
  */
-static void *cb_cycles_start(struct seq_file *m, loff_t *pos)
+/* m->private: the result; the file's inode says which array. */
+static u64 *cb_array(struct seq_file *m)
 {
 	struct cb_result *res = m->private;
 
-	if (!res || *pos < 0 || *pos >= res->n)
+	if (!res)
 		return NULL;
-	return &res->cycles[*pos];
+	return file_inode(m->file)->i_fop == &cb_cycles_long_fops ?
+	       res->cycles_long : res->cycles;
+}
+
+static void *cb_cycles_start(struct seq_file *m, loff_t *pos)
+{
+	struct cb_result *res = m->private;
+	u64 *a = cb_array(m);
+
+	if (!a || *pos < 0 || *pos >= res->n)
+		return NULL;
+	return &a[*pos];
 }
 
 static void *cb_cycles_next(struct seq_file *m, void *v, loff_t *pos)
@@ -203,7 +256,7 @@ static int cb_cycles_open(struct inode *inode, struct file *file)
 	if (!ret) {
 		struct seq_file *m = file->private_data;
 
-		m->private = cb_result_get(inode->i_private, NULL);
+		m->private = cb_result_get(inode->i_private, NULL, NULL);
 	}
 	return ret;
 }
@@ -224,11 +277,67 @@ static const struct file_operations cb_cycles_fops = {
 	.release = cb_cycles_release,
 };
 
+static const struct file_operations cb_cycles_long_fops = {
+	.owner = THIS_MODULE,
+	.open = cb_cycles_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = cb_cycles_release,
+};
+
+/* Directories made so far: slot i's is made once, after slot i - 1's. */
+static unsigned int cb_dirs_made;
+static DEFINE_MUTEX(cb_dirs_lock);
+
+/* @parent/@name, made if missing; a reference, or NULL. */
+static struct dentry *cb_dir_get(const char *name, struct dentry *parent)
+{
+	struct dentry *d = debugfs_lookup(name, parent);
+
+	if (d)
+		return d;
+	d = debugfs_create_dir(name, parent);
+	return IS_ERR(d) ? NULL : dget(d);
+}
+
+/* The directory of @slot: group/name, or group/name/ARG. */
+static void cb_make_dir(struct cb_slot *slot)
+{
+	struct dentry *gdir, *fdir, *dir;
+	char arg[24];
+
+	gdir = cb_dir_get(slot->group->name, cb_dir);
+	fdir = gdir ? cb_dir_get(slot->frag->name, gdir) : NULL;
+	if (!fdir) {
+		dput(gdir);
+		return;
+	}
+	dir = fdir;
+	if (slot->has_arg) {
+		snprintf(arg, sizeof(arg), "%llu", slot->arg);
+		dir = debugfs_create_dir(arg, fdir);
+	}
+	debugfs_create_file("cycles", 0400, dir, slot, &cb_cycles_fops);
+	if (!slot->frag->no_long)
+		debugfs_create_file("cycles_long", 0400, dir, slot,
+				    &cb_cycles_long_fops);
+	debugfs_create_file("info", 0400, dir, slot, &cb_frag_info_fops);
+	dput(fdir);
+	dput(gdir);
+}
+
+static void cb_debugfs_sync(void)
+{
+	unsigned int n = cb_nr_slots();
+
+	mutex_lock(&cb_dirs_lock);
+	for (; cb_dirs_made < n; cb_dirs_made++)
+		cb_make_dir(cb_slot(cb_dirs_made));
+	mutex_unlock(&cb_dirs_lock);
+}
+
 int cb_debugfs_init(void)
 {
-	struct dentry *gdir = NULL;
-	unsigned int i;
-
 	/* The one check: without debugfs the module has no interface. */
 	cb_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	if (IS_ERR(cb_dir)) {
@@ -240,17 +349,8 @@ int cb_debugfs_init(void)
 	debugfs_create_file("fragments", 0400, cb_dir, NULL, &cb_fragments_fops);
 	debugfs_create_file("status", 0400, cb_dir, NULL, &cb_status_fops);
 	debugfs_create_file("run", 0200, cb_dir, NULL, &cb_run_fops);
-
-	for (i = 0; i < cb_nr_slots; i++) {
-		struct cb_slot *slot = &cb_slots[i];
-		struct dentry *fdir;
-
-		if (!i || slot->group != cb_slots[i - 1].group)
-			gdir = debugfs_create_dir(slot->group->name, cb_dir);
-		fdir = debugfs_create_dir(slot->frag->name, gdir);
-		debugfs_create_file("cycles", 0400, fdir, slot, &cb_cycles_fops);
-		debugfs_create_file("info", 0400, fdir, slot, &cb_frag_info_fops);
-	}
+	cb_dirs_made = 0;
+	cb_debugfs_sync();
 	return 0;
 }
 

@@ -1,5 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the measurement core and the debugfs interface share. */
+/*
+ * What the parts of the module share.  The arrows point one way:
+ *
+ *	main.c -> debugfs.c -> engine.c -> request.c -> results.c, params.c
+ *
+ * params.c	module parameters and their defaults
+ * results.c	the fragments, their result slots, publication of a run
+ * request.c	"SELECTION key=value ..." -> struct cb_req
+ * engine.c	a run: memory, setup, samples, teardown, publication
+ * debugfs.c	the files; calls the engine, never called back
+ * main.c	load and unload
+ */
 #ifndef CYCLEBENCH_INTERNAL_H
 #define CYCLEBENCH_INTERNAL_H
 
@@ -8,19 +19,55 @@
 
 #include "cyclebench.h"
 
-#define CB_VERSION "0.1.0"
+#define CB_VERSION "0.2.0"
 
 /* Longest line accepted by the run file and the only= parameter. */
 #define CB_CMD_MAX 256
+/* Results (a fragment, or one argument of one) the module can hold. */
+#define CB_MAX_SLOTS 1024
+/* Values in one args= list. */
+#define CB_MAX_ARGS 64
+
+/* Bounds of the parameters and of the run file's keys. */
+#define CB_MAX_SAMPLES 100000000U
+#define CB_MAX_ENSEMBLES 100000U
+#define CB_MAX_WARMUP 10000000U
+#define CB_MAX_MB 65536U
+#define CB_MAX_SAMPLE_US 10000000U
+
+/* --- params.c ------------------------------------------------------------ */
+
+/* Defaults from the module parameters. */
+struct cb_defaults {
+	u32 samples;
+	u32 ensembles;
+	u32 warmup;
+	enum cb_method method;
+	unsigned int cpu;
+	unsigned int max_mb;
+	unsigned int max_sample_us;
+};
+
+void cb_get_defaults(struct cb_defaults *d);
+const char *cb_only_spec(void);
+bool cb_run_on_load_param(void);
+const char *cb_method_name(enum cb_method m);
+enum cb_method cb_method_used(enum cb_method requested);
+int cb_parse_method(const char *s, enum cb_method *m);
+int cb_parse_cpu(const char *s, unsigned int *cpu);
+
+/* --- results.c ----------------------------------------------------------- */
 
 /**
- * struct cb_result - one complete measurement of one fragment.
+ * struct cb_result - one complete measurement of one slot.
  * @ref: held by the slot that shows it and by every open cycles file.
- * @cycles: @n raw deltas in run order (vmalloc).
+ * @cycles: @n deltas of the short region, in run order (vmalloc).
+ * @cycles_long: @n deltas of the long region, or NULL.
  * @n: ensembles * samples.
  * @ensembles: ensembles in the run.
  * @samples: samples per ensemble.
- * @warmup: warm-up samples before the first kept one.
+ * @warmup: warm-up samples before each series.
+ * @ops: operations per body run.
  * @method: method used.
  * @cpu: CPU the samples were taken on.
  * @tsc_khz: TSC frequency the kernel reported at the time.
@@ -34,10 +81,12 @@
 struct cb_result {
 	struct kref ref;
 	u64 *cycles;
+	u64 *cycles_long;
 	u64 n;
 	u32 ensembles;
 	u32 samples;
 	u32 warmup;
+	u32 ops;
 	enum cb_method method;
 	unsigned int cpu;
 	unsigned int tsc_khz;
@@ -51,47 +100,93 @@ enum cb_state {
 	CB_STATE_NONE,
 	CB_STATE_OK,
 	CB_STATE_ABORTED,
+	CB_STATE_FAILED,
+	CB_STATE_SKIPPED,
 };
 
 /**
- * struct cb_slot - a fragment and its latest complete result.
+ * struct cb_slot - a fragment (or one argument of it) and its latest result.
  * @group: the fragment's group.
  * @frag: the fragment.
- * @res: latest complete result or NULL; under cb_res_lock.
- * @state: how the fragment's last run ended; under cb_res_lock.
+ * @arg: the argument, if @has_arg.
+ * @has_arg: the fragment takes arguments: the name is group:name/ARG.
+ * @dflt: @arg is in the fragment's default list (a selection of the
+ *	fragment runs it).
+ * @res: latest complete result or NULL; under the result lock.
+ * @state: how the slot's last run ended; under the result lock.
+ * @err: with CB_STATE_FAILED, the error setup returned.
+ *
+ * Slots are only ever added (by a run naming a new argument), never
+ * removed before unload; everything but @res, @state and @err is fixed.
  */
 struct cb_slot {
 	const struct cb_group *group;
 	const struct cb_fragment *frag;
+	u64 arg;
+	bool has_arg;
+	bool dflt;
 	struct cb_result *res;
 	enum cb_state state;
+	int err;
 };
 
-extern struct cb_slot cb_slots[];
-extern unsigned int cb_nr_slots;
+int cb_results_init(unsigned int max_mb);
+void cb_results_exit(void);
+unsigned int cb_nr_slots(void);
+struct cb_slot *cb_slot(unsigned int i);
+int cb_slot_find(const struct cb_fragment *frag, u64 arg, bool add);
+unsigned int cb_nr_groups(void);
+const struct cb_group *cb_group(unsigned int i);
+u32 cb_slot_ops(const struct cb_slot *slot);
+bool cb_default_arg_fits(const struct cb_fragment *frag, u64 arg,
+			 unsigned int max_mb);
 
-struct cb_result *cb_result_get(struct cb_slot *slot, enum cb_state *state);
+struct cb_result *cb_result_get(struct cb_slot *slot, enum cb_state *state,
+				int *err);
 void cb_result_put(struct cb_result *res);
+void cb_publish(const unsigned int *slots, struct cb_result **res,
+		unsigned int nr, enum cb_state state, int failed, int err);
 
-const char *cb_method_name(enum cb_method m);
-enum cb_method cb_method_used(enum cb_method requested);
+/* --- request.c ----------------------------------------------------------- */
 
-/* Defaults from the module parameters, for the info file. */
-struct cb_defaults {
+/**
+ * struct cb_req - one run: what to measure and how.
+ * @slot: slot indices, in run order: filled by the engine, which adds
+ *	the slots of arguments outside the default lists.
+ * @frag: for each entry, the fragment (table order, then argument order).
+ * @arg: for each entry, the argument.
+ * @nr: entries.
+ * @samples: samples per ensemble.
+ * @ensembles: ensembles.
+ * @warmup: warm-up samples.
+ * @method: method requested.
+ * @cpu: CPU to run on.
+ */
+struct cb_req {
+	unsigned int slot[CB_MAX_SLOTS];
+	const struct cb_fragment *frag[CB_MAX_SLOTS];
+	u64 arg[CB_MAX_SLOTS];
+	unsigned int nr;
 	u32 samples;
 	u32 ensembles;
 	u32 warmup;
 	enum cb_method method;
 	unsigned int cpu;
-	unsigned int max_mb;
 };
 
-void cb_get_defaults(struct cb_defaults *d);
+int cb_parse_request(char *cmd, struct cb_req *req);
+int cb_parse_selection(char *spec, const u64 *args, unsigned int nr_args,
+		       struct cb_req *req);
+void cb_req_defaults(struct cb_req *req);
 
-/* Status: -1 when idle, else the slot being measured. */
-void cb_get_status(int *slot, u64 *done, u64 *total);
+/* --- engine.c ------------------------------------------------------------ */
 
+int cb_run(struct cb_req *req);
 int cb_run_command(char *cmd);
+void cb_get_status(int *slot, u64 *done, u64 *total);
+u64 cb_req_bytes(const struct cb_req *req);
+
+/* --- debugfs.c ----------------------------------------------------------- */
 
 int cb_debugfs_init(void);
 void cb_debugfs_exit(void);

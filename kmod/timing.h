@@ -39,7 +39,9 @@
 #ifndef CYCLEBENCH_TIMING_H
 #define CYCLEBENCH_TIMING_H
 
+#ifdef __KERNEL__
 #include <linux/types.h>
+#endif
 
 /**
  * enum cb_method - how a sample is timed.

@@ -2,7 +2,8 @@
 /*
  * base: the reference every other figure is read against.  Its samples are
  * the cost of the timing protocol itself; cyclestat subtracts their median
- * to show other fragments net of overhead.
+ * to show other fragments net of overhead.  Copies of nothing are nothing:
+ * no long region.
  */
 #include "cyclebench.h"
 
@@ -11,7 +12,10 @@ CB_BODY(empty)
 }
 
 static const struct cb_fragment base_fragments[] = {
-	CB_FRAGMENT(empty, 1, "nothing: the cost of the timing protocol itself"),
+	{
+		CB_FRAGMENT_FIELDS(empty, 1, "nothing: the cost of the timing protocol itself"),
+		.no_long = true,
+	},
 };
 
-CB_GROUP(base, base_fragments);
+CB_PORTABLE_GROUP(base, base_fragments);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mem: load-to-use latency.  A pointer chase through eight cache lines
- * (512 bytes, well inside any L1d): each load's address is the previous
- * load's result, so the loads cannot overlap.
+ * mem: load-to-use latency and copy bandwidth.
+ *
+ * mem:chase/ARG follows pointers round a random cyclic permutation of the
+ * 64-byte lines of an ARG-byte buffer (lmbench's lat_mem_rd, uarch-bench's
+ * shuffled_region()): each load's address is the previous load's result,
+ * and no prefetcher can guess the next line, so the per-op figure is the
+ * load-to-use latency of the level the buffer fits in.  The ring is built
+ * in setup, a new one before every ensemble.
  */
-#include <linux/cache.h>
-
 #include "cyclebench.h"
 
 struct cb_line {
@@ -13,32 +16,172 @@ struct cb_line {
 } __aligned(64);
 
 /* A ring built at compile time: no setup, nothing allocated. */
-static struct cb_line cb_chase[8] = {
-	{ &cb_chase[1] }, { &cb_chase[2] }, { &cb_chase[3] }, { &cb_chase[4] },
-	{ &cb_chase[5] }, { &cb_chase[6] }, { &cb_chase[7] }, { &cb_chase[0] },
+static struct cb_line cb_l1[8] = {
+	{ &cb_l1[1] }, { &cb_l1[2] }, { &cb_l1[3] }, { &cb_l1[4] },
+	{ &cb_l1[5] }, { &cb_l1[6] }, { &cb_l1[7] }, { &cb_l1[0] },
 };
+static struct cb_line *cb_l1_cur = cb_l1;
 
-/* One lea to start the chain, then eight dependent loads. */
+/*
+ * Eight dependent loads.  The cursor lives in a register across the
+ * copies of the long region, so the loads are all a copy adds.
+ */
 CB_BODY(load_l1)
 {
-	struct cb_line *p;
-
-	asm volatile("lea %1, %0\n\t"
+	asm volatile(".rept 8\n\t"
 		     "mov (%0), %0\n\t"
-		     "mov (%0), %0\n\t"
-		     "mov (%0), %0\n\t"
-		     "mov (%0), %0\n\t"
-		     "mov (%0), %0\n\t"
-		     "mov (%0), %0\n\t"
-		     "mov (%0), %0\n\t"
-		     "mov (%0), %0"
-		     : "=&r" (p)
-		     : "m" (cb_chase)
-		     : "memory");
+		     ".endr"
+		     : "+r" (cb_l1_cur));
 }
+
+struct chase_state {
+	struct cb_line *cur;
+	struct cb_line *buf;
+};
+
+/* xorshift64*: the shuffle needs speed, not secrecy. */
+static u64 chase_next(u64 *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545f4914f6cdd1dULL;
+}
+
+/*
+ * Sattolo's algorithm, in place: each line first holds the index of its
+ * successor, shuffled into one cycle through all lines, then the pointer.
+ */
+static int chase_setup(struct cb_env *env)
+{
+	struct chase_state *st = env->state;
+	u64 n = env->arg / sizeof(struct cb_line), i, x = cb_random_u64() | 1;
+	unsigned long *idx;
+
+	st->buf = cb_alloc(n * sizeof(struct cb_line));
+	if (!st->buf)
+		return -ENOMEM;
+	idx = (unsigned long *)st->buf;
+	for (i = 0; i < n; i++)
+		idx[i * 8] = i;
+	for (i = n - 1; i > 0; i--) {
+		u64 j = ((chase_next(&x) >> 32) * i) >> 32;
+		unsigned long t = idx[i * 8];
+
+		idx[i * 8] = idx[j * 8];
+		idx[j * 8] = t;
+		if (!(i & 0xffff))
+			cb_yield();
+	}
+	for (i = 0; i < n; i++)
+		st->buf[i].next = &st->buf[idx[i * 8]];
+	st->cur = st->buf;
+	return 0;
+}
+
+static void chase_teardown(struct cb_env *env)
+{
+	struct chase_state *st = env->state;
+
+	cb_free(st->buf);
+	st->buf = NULL;
+}
+
+CB_BODY_STATE(chase, struct chase_state, st)
+{
+	asm volatile(".rept 64\n\t"
+		     "mov (%0), %0\n\t"
+		     ".endr"
+		     : "+r" (st->cur));
+}
+
+struct copy_state {
+	void *dst;
+	void *src;
+	unsigned long n;
+};
+
+static int copy_setup(struct cb_env *env)
+{
+	struct copy_state *st = env->state;
+
+	st->n = env->arg;
+	st->dst = cb_alloc(st->n);
+	st->src = cb_alloc(st->n);
+	if (st->dst && st->src)
+		return 0;
+	cb_free(st->dst);
+	cb_free(st->src);
+	return -ENOMEM;
+}
+
+static void copy_teardown(struct cb_env *env)
+{
+	struct copy_state *st = env->state;
+
+	cb_free(st->dst);
+	cb_free(st->src);
+}
+
+/* The opaque destination keeps the copies from being merged into one. */
+CB_BODY_STATE(memcpy, struct copy_state, st)
+{
+	void *dst = st->dst;
+
+	CB_OPAQUE(dst);
+	memcpy(dst, st->src, st->n);
+}
+
+CB_BODY_STATE(memset, struct copy_state, st)
+{
+	void *dst = st->dst;
+
+	CB_OPAQUE(dst);
+	memset(dst, 0x5a, st->n);
+}
+
+/* 4 KiB .. 256 MiB: L1 to DRAM on any x86 core. */
+static const u64 chase_sizes[] = {
+	1ULL << 12, 1ULL << 13, 1ULL << 14, 1ULL << 15, 1ULL << 16,
+	1ULL << 17, 1ULL << 18, 1ULL << 19, 1ULL << 20, 1ULL << 21,
+	1ULL << 22, 1ULL << 23, 1ULL << 24, 1ULL << 25, 1ULL << 26,
+	1ULL << 27, 1ULL << 28,
+};
+
+static const u64 copy_sizes[] = {
+	64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
+};
 
 static const struct cb_fragment mem_fragments[] = {
 	CB_FRAGMENT(load_l1, 8, "8 dependent loads chasing pointers in L1 (load-to-use latency)"),
+	{
+		CB_FRAGMENT_FIELDS(chase, 64, "64 dependent loads round a random cycle of 64-byte lines in ARG bytes (load-to-use latency)"),
+		.slow = true,
+		.setup = chase_setup,
+		.teardown = chase_teardown,
+		.setup_each_ensemble = true,
+		CB_ARGS(chase_sizes),
+		.arg_min = 2 * sizeof(struct cb_line),
+		.arg_bytes = true,
+	},
+	{
+		CB_FRAGMENT_FIELDS(memcpy, 1, "memcpy() of ARG bytes, cache-hot (ops = bytes)"),
+		.setup = copy_setup,
+		.teardown = copy_teardown,
+		CB_ARGS(copy_sizes),
+		.arg_min = 1,
+		.arg_max = 1 << 20,
+		.ops_is_arg = true,
+	},
+	{
+		CB_FRAGMENT_FIELDS(memset, 1, "memset() of ARG bytes, cache-hot (ops = bytes)"),
+		.setup = copy_setup,
+		.teardown = copy_teardown,
+		CB_ARGS(copy_sizes),
+		.arg_min = 1,
+		.arg_max = 1 << 20,
+		.ops_is_arg = true,
+	},
 };
 
-CB_GROUP(mem, mem_fragments);
+CB_PORTABLE_GROUP(mem, mem_fragments);

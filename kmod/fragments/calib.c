@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * calib: the core clock, measured.  A chain of dependent register adds
+ * retires one add per core cycle on every x86 core since the P6, so its
+ * per-op cost in TSC ticks is the TSC ticks per core cycle: cyclestat turns
+ * ticks into core cycles with it ("core cycles (calibrated)").
+ */
+#include "cyclebench.h"
+
+CB_BODY(add_chain)
+{
+	asm volatile(".rept 64\n\t"
+		     "add %%rax, %%rax\n\t"
+		     ".endr"
+		     ::: "rax");
+}
+
+static const struct cb_fragment calib_fragments[] = {
+	CB_FRAGMENT(add_chain, 64, "64 dependent adds: one core cycle each, so ticks per op = TSC ticks per core cycle"),
+};
+
+CB_PORTABLE_GROUP(calib, calib_fragments);

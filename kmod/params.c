@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module parameters: the defaults of every run.  All are read-only after
+ * load; a bad value fails insmod with -EINVAL, and the module loader's
+ * message names the parameter.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/cpufeature.h>
+
+#include "internal.h"
+
+static unsigned int cb_samples = 1000;
+static unsigned int cb_ensembles = 10;
+static unsigned int cb_warmup = 100;
+static enum cb_method cb_method = CB_PAOLONI;
+static unsigned int cb_cpu;
+static char cb_only[CB_CMD_MAX] = "all";
+static bool cb_run_on_load = true;
+static unsigned int cb_max_mb = 256;
+static unsigned int cb_max_sample_us = 50000;
+
+struct cb_uint_param {
+	unsigned int *val;
+	unsigned int min;
+	unsigned int max;
+};
+
+/*
+ * Every bad value is -EINVAL, whatever kstrtouint() said (-ERANGE for
+ * 99999999999999999999), so insmod fails the same way for every mistake.
+ */
+static int cb_param_set_uint(const char *val, const struct kernel_param *kp)
+{
+	const struct cb_uint_param *p = kp->arg;
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v < p->min || v > p->max)
+		return -EINVAL;
+	*p->val = v;
+	return 0;
+}
+
+static int cb_param_get_uint(char *buf, const struct kernel_param *kp)
+{
+	const struct cb_uint_param *p = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", *p->val);
+}
+
+static const struct kernel_param_ops cb_uint_ops = {
+	.set = cb_param_set_uint,
+	.get = cb_param_get_uint,
+};
+
+static struct cb_uint_param cb_samples_param = {
+	.val = &cb_samples, .min = 1, .max = CB_MAX_SAMPLES,
+};
+module_param_cb(samples, &cb_uint_ops, &cb_samples_param, 0444);
+MODULE_PARM_DESC(samples, "samples per ensemble (1..100000000, default 1000)");
+
+static struct cb_uint_param cb_ensembles_param = {
+	.val = &cb_ensembles, .min = 1, .max = CB_MAX_ENSEMBLES,
+};
+module_param_cb(ensembles, &cb_uint_ops, &cb_ensembles_param, 0444);
+MODULE_PARM_DESC(ensembles, "ensembles per run (1..100000, default 10)");
+
+static struct cb_uint_param cb_warmup_param = {
+	.val = &cb_warmup, .min = 0, .max = CB_MAX_WARMUP,
+};
+module_param_cb(warmup, &cb_uint_ops, &cb_warmup_param, 0444);
+MODULE_PARM_DESC(warmup, "warm-up samples run and discarded before timing (0..10000000, default 100)");
+
+static struct cb_uint_param cb_max_mb_param = {
+	.val = &cb_max_mb, .min = 1, .max = CB_MAX_MB,
+};
+module_param_cb(max_mb, &cb_uint_ops, &cb_max_mb_param, 0444);
+MODULE_PARM_DESC(max_mb, "largest memory one run may allocate (samples and fragment buffers), in MiB (1..65536, default 256)");
+
+static struct cb_uint_param cb_max_sample_us_param = {
+	.val = &cb_max_sample_us, .min = 1, .max = CB_MAX_SAMPLE_US,
+};
+module_param_cb(max_sample_us, &cb_uint_ops, &cb_max_sample_us_param, 0444);
+MODULE_PARM_DESC(max_sample_us, "longest a sample may hold interrupts off, in microseconds; a body over it is refused with -ETIME (1..10000000, default 50000)");
+
+static const char *const cb_method_names[CB_NR_METHODS] = {
+	[CB_PAOLONI] = "paoloni",
+	[CB_LFENCE] = "lfence",
+	[CB_PAOLONI_NORDTSCP] = "paoloni-nordtscp",
+	[CB_LFENCE_NORDTSCP] = "lfence-nordtscp",
+};
+
+const char *cb_method_name(enum cb_method m)
+{
+	return cb_method_names[m];
+}
+
+/* Only the two protocols can be asked for; the fallbacks are chosen. */
+int cb_parse_method(const char *s, enum cb_method *m)
+{
+	if (sysfs_streq(s, "paoloni"))
+		*m = CB_PAOLONI;
+	else if (sysfs_streq(s, "lfence"))
+		*m = CB_LFENCE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* RDTSCP is an invalid opcode where the CPU lacks it: never run it there. */
+enum cb_method cb_method_used(enum cb_method requested)
+{
+	if (boot_cpu_has(X86_FEATURE_RDTSCP))
+		return requested;
+	return requested == CB_LFENCE ? CB_LFENCE_NORDTSCP : CB_PAOLONI_NORDTSCP;
+}
+
+static int cb_param_set_method(const char *val, const struct kernel_param *kp)
+{
+	return cb_parse_method(val, &cb_method);
+}
+
+static int cb_param_get_method(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", cb_method_name(cb_method));
+}
+
+static const struct kernel_param_ops cb_method_ops = {
+	.set = cb_param_set_method,
+	.get = cb_param_get_method,
+};
+
+module_param_cb(method, &cb_method_ops, NULL, 0444);
+MODULE_PARM_DESC(method, "timing protocol: paoloni (CPUID;RDTSC..RDTSCP;CPUID) or lfence (for VMs, where CPUID exits), default paoloni");
+
+int cb_parse_cpu(const char *s, unsigned int *cpu)
+{
+	unsigned int v;
+
+	if (kstrtouint(s, 10, &v) || v >= nr_cpu_ids || !cpu_online(v))
+		return -EINVAL;
+	*cpu = v;
+	return 0;
+}
+
+static int cb_param_set_cpu(const char *val, const struct kernel_param *kp)
+{
+	return cb_parse_cpu(val, &cb_cpu);
+}
+
+static const struct kernel_param_ops cb_cpu_ops = {
+	.set = cb_param_set_cpu,
+	.get = param_get_uint,
+};
+
+module_param_cb(cpu, &cb_cpu_ops, &cb_cpu, 0444);
+MODULE_PARM_DESC(cpu, "online CPU the runs execute on (default 0)");
+
+/*
+ * Parameters are set before init, when the fragment tables are known but
+ * the slots are not: the request parser only reads the tables.
+ */
+static int cb_param_set_only(const char *val, const struct kernel_param *kp)
+{
+	struct cb_req *req;
+	char *buf;
+	int ret = -ENOMEM;
+
+	if (strlen(val) >= CB_CMD_MAX)
+		return -EINVAL;
+	req = kmalloc(sizeof(*req), GFP_KERNEL);
+	buf = kstrdup(val, GFP_KERNEL);
+	if (req && buf)
+		ret = cb_parse_selection(strim(buf), NULL, 0, req) ? -EINVAL : 0;
+	if (!ret) {
+		/* Parsing cut buf up; keep the whole spec for info and messages. */
+		strscpy(buf, val, CB_CMD_MAX);
+		strscpy(cb_only, strim(buf), sizeof(cb_only));
+	}
+	kfree(buf);
+	kfree(req);
+	return ret;
+}
+
+static const struct kernel_param_ops cb_only_ops = {
+	.set = cb_param_set_only,
+	.get = param_get_string,
+};
+
+static struct kparam_string cb_only_kps = {
+	.maxlen = sizeof(cb_only),
+	.string = cb_only,
+};
+
+module_param_cb(only, &cb_only_ops, &cb_only_kps, 0444);
+MODULE_PARM_DESC(only, "fragments run at load: all, a group, group:name, group:name/ARG, or a comma-separated list (default all)");
+
+module_param_named(run_on_load, cb_run_on_load, bool, 0444);
+MODULE_PARM_DESC(run_on_load, "measure the only= fragments at insmod (default Y)");
+
+void cb_get_defaults(struct cb_defaults *d)
+{
+	d->samples = cb_samples;
+	d->ensembles = cb_ensembles;
+	d->warmup = cb_warmup;
+	d->method = cb_method;
+	d->cpu = cb_cpu;
+	d->max_mb = cb_max_mb;
+	d->max_sample_us = cb_max_sample_us;
+}
+
+const char *cb_only_spec(void)
+{
+	return cb_only;
+}
+
+bool cb_run_on_load_param(void)
+{
+	return cb_run_on_load;
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run request: "SELECTION [key=value ...]", from the run file or the
+ * only= parameter, into a struct cb_req.  Reads only the fragment tables
+ * (only= is checked before init), never the slots.
+ *
+ * SELECTION is a comma-separated list of: all (every fragment but the slow
+ * ones), a group (all of its fragments), group:name, group:name/ARG.  A
+ * fragment with arguments runs its default list, or the list args= gives.
+ * Unknown or repeated keys are errors, so a typo never silently runs with a
+ * default.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+void cb_req_defaults(struct cb_req *req)
+{
+	struct cb_defaults d;
+
+	cb_get_defaults(&d);
+	req->nr = 0;
+	req->samples = d.samples;
+	req->ensembles = d.ensembles;
+	req->warmup = d.warmup;
+	req->method = d.method;
+	req->cpu = d.cpu;
+}
+
+/* Position of @frag in table order. */
+static unsigned int cb_ordinal(const struct cb_fragment *frag)
+{
+	unsigned int g, base = 0;
+
+	for (g = 0; g < cb_nr_groups(); base += cb_group(g)->count, g++)
+		if (frag >= cb_group(g)->fragments &&
+		    frag < cb_group(g)->fragments + cb_group(g)->count)
+			return base + (frag - cb_group(g)->fragments);
+	return UINT_MAX;
+}
+
+/* Adds one (fragment, argument), keeping table order and no duplicates. */
+static int cb_req_add(struct cb_req *req, const struct cb_fragment *frag,
+		      u64 arg)
+{
+	unsigned int ord = cb_ordinal(frag), i, j;
+
+	for (i = 0; i < req->nr; i++) {
+		unsigned int o = cb_ordinal(req->frag[i]);
+
+		if (o == ord && req->arg[i] == arg)
+			return 0;
+		if (o > ord || (o == ord && req->arg[i] > arg))
+			break;
+	}
+	if (req->nr == CB_MAX_SLOTS)
+		return -E2BIG;
+	for (j = req->nr; j > i; j--) {
+		req->frag[j] = req->frag[j - 1];
+		req->arg[j] = req->arg[j - 1];
+	}
+	req->frag[i] = frag;
+	req->arg[i] = arg;
+	req->nr++;
+	return 0;
+}
+
+static bool cb_arg_ok(const struct cb_fragment *frag, u64 arg)
+{
+	return arg >= frag->arg_min && (!frag->arg_max || arg <= frag->arg_max);
+}
+
+/* A fragment's arguments: @args when given, else its defaults that fit. */
+static int cb_req_add_frag(struct cb_req *req, const struct cb_fragment *frag,
+			   const u64 *args, unsigned int nr_args, bool *used)
+{
+	struct cb_defaults d;
+	unsigned int a;
+	int ret = 0;
+
+	if (!frag->nr_args)
+		return cb_req_add(req, frag, 0);
+	if (args) {
+		*used = true;
+		for (a = 0; a < nr_args && !ret; a++)
+			ret = cb_arg_ok(frag, args[a]) ?
+			      cb_req_add(req, frag, args[a]) : -EINVAL;
+		return ret;
+	}
+	cb_get_defaults(&d);
+	for (a = 0; a < frag->nr_args && !ret; a++)
+		if (cb_default_arg_fits(frag, frag->args[a], d.max_mb))
+			ret = cb_req_add(req, frag, frag->args[a]);
+	return ret;
+}
+
+/* One item of the selection: all, group, group:name or group:name/ARG. */
+static int cb_select(char *item, const u64 *args, unsigned int nr_args,
+		     struct cb_req *req, bool *used)
+{
+	char *name = strchr(item, ':'), *arg = NULL;
+	bool all = !strcmp(item, "all");
+	unsigned int g, f;
+	int found = all ? 0 : -EINVAL;
+	u64 v = 0;
+
+	if (name) {
+		*name++ = '\0';
+		arg = strchr(name, '/');
+		if (arg) {
+			*arg++ = '\0';
+			if (kstrtou64(arg, 10, &v))
+				return -EINVAL;
+		}
+	}
+	for (g = 0; g < cb_nr_groups(); g++) {
+		const struct cb_group *grp = cb_group(g);
+
+		if (!all && strcmp(grp->name, item))
+			continue;
+		for (f = 0; f < grp->count; f++) {
+			const struct cb_fragment *frag = &grp->fragments[f];
+			int ret;
+
+			if ((all && frag->slow) || (name && strcmp(frag->name, name)))
+				continue;
+			if (arg && (!frag->nr_args || !cb_arg_ok(frag, v)))
+				return -EINVAL;
+			ret = arg ? cb_req_add(req, frag, v) :
+			      cb_req_add_frag(req, frag, args, nr_args, used);
+			if (ret)
+				return ret;
+			found = 0;
+		}
+	}
+	return found;
+}
+
+int cb_parse_selection(char *spec, const u64 *args, unsigned int nr_args,
+		       struct cb_req *req)
+{
+	bool used = false;
+	char *item;
+	int ret;
+
+	req->nr = 0;
+	if (!*spec)
+		return -EINVAL;
+	while ((item = strsep(&spec, ","))) {
+		if (!*item)
+			return -EINVAL;
+		ret = cb_select(item, args, nr_args, req, &used);
+		if (ret)
+			return ret == -E2BIG ? ret : -EINVAL;
+	}
+	/* args= that no selected fragment takes is a mistake, not a no-op. */
+	if (args && !used)
+		return -EINVAL;
+	return 0;
+}
+
+static int cb_parse_u32(const char *s, u32 min, u32 max, u32 *out)
+{
+	u32 v;
+
+	if (kstrtou32(s, 10, &v) || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* "4096,1048576": decimal, at most CB_MAX_ARGS values. */
+static int cb_parse_args(char *s, u64 *args, unsigned int *nr)
+{
+	char *tok;
+
+	*nr = 0;
+	while ((tok = strsep(&s, ","))) {
+		if (*nr == CB_MAX_ARGS || kstrtou64(tok, 10, &args[*nr]))
+			return -EINVAL;
+		(*nr)++;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+int cb_parse_request(char *cmd, struct cb_req *req)
+{
+	enum { K_SAMPLES, K_ENSEMBLES, K_WARMUP, K_METHOD, K_CPU, K_ARGS, K_NR };
+	static const char *const keys[K_NR] = {
+		"samples", "ensembles", "warmup", "method", "cpu", "args",
+	};
+	u64 args[CB_MAX_ARGS];
+	unsigned int seen = 0, nr_args = 0;
+	char *tok, *sel = NULL;
+	int k, ret;
+
+	cb_req_defaults(req);
+	while ((tok = strsep(&cmd, " \t\n"))) {
+		char *val;
+
+		if (!*tok)
+			continue;
+		if (!sel) {
+			sel = tok;
+			continue;
+		}
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		k = match_string(keys, K_NR, tok);
+		if (k < 0 || (seen & BIT(k)))
+			return -EINVAL;
+		seen |= BIT(k);
+		switch (k) {
+		case K_SAMPLES:
+			ret = cb_parse_u32(val, 1, CB_MAX_SAMPLES, &req->samples);
+			break;
+		case K_ENSEMBLES:
+			ret = cb_parse_u32(val, 1, CB_MAX_ENSEMBLES, &req->ensembles);
+			break;
+		case K_WARMUP:
+			ret = cb_parse_u32(val, 0, CB_MAX_WARMUP, &req->warmup);
+			break;
+		case K_METHOD:
+			ret = cb_parse_method(val, &req->method);
+			break;
+		case K_CPU:
+			ret = cb_parse_cpu(val, &req->cpu);
+			break;
+		default:
+			ret = cb_parse_args(val, args, &nr_args);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+	if (!sel)
+		return -EINVAL;
+	return cb_parse_selection(sel, nr_args ? args : NULL, nr_args, req);
+}
