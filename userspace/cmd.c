@@ -144,10 +144,25 @@ int cs_save(const struct cs_opts *o, const char *dir)
 		if (asprintf(&fd, "%s/%.*s/%s", dir, (int)(colon - loc[i].name), loc[i].name,
 			     colon + 1) < 0)
 			goto fail;
-		if (mkdirs(fd) || copy_file(loc[i].cycles, fd, "cycles", &err) ||
-		    (loc[i].info && copy_file(loc[i].info, fd, "info", &err))) {
-			if (!err.msg[0])
-				cs_seterr(&err, fd, 0, "cannot create directory: %s", strerror(errno));
+		if (mkdirs(fd)) {
+			cs_seterr(&err, fd, 0, "cannot create directory: %s", strerror(errno));
+			free(fd);
+			goto fail;
+		}
+		/* the data files that exist (a skipped result has none), info last */
+		for (size_t k = 0; k < sizeof(cs_data_files) / sizeof(cs_data_files[0]); k++) {
+			char *from;
+
+			if (!loc[i].dir || asprintf(&from, "%s/%s", loc[i].dir, cs_data_files[k]) < 0)
+				continue;
+			if (!access(from, F_OK) && copy_file(from, fd, cs_data_files[k], &err)) {
+				free(from);
+				free(fd);
+				goto fail;
+			}
+			free(from);
+		}
+		if (loc[i].info && copy_file(loc[i].info, fd, "info", &err)) {
 			free(fd);
 			goto fail;
 		}

@@ -110,6 +110,7 @@ struct cs_ens {
 	uint64_t *min, *max;
 	long double *var;	/* population variance of each ensemble */
 	long double *mean;	/* mean of each ensemble (gbench) */
+	u128 *med2;		/* twice the median of each ensemble */
 	long double total_var, var_of_vars, var_of_mins;
 	uint64_t abs_max_dev;
 };
@@ -120,6 +121,37 @@ struct cs_hist {
 	uint64_t lo, width;	/* bin i holds [lo + i*width, lo + (i+1)*width) */
 	uint64_t count[CS_HIST_MAX];
 	uint64_t over;		/* samples >= lo + nbins*width */
+};
+
+/* an estimate with its 95 % interval (lo = hi = NaN: no interval, n < 2) */
+struct cs_est {
+	struct cs_q value;
+	uint64_t n;
+	long double lo, hi;
+};
+
+/* the two-length per-op cost (cycles_long), per aggregate */
+struct cs_perop {
+	int ok;
+	uint64_t repeat;	/* R: the long body is the short one R times */
+	struct cs_est med, min;
+	long double *each;	/* median-based per-op cost of each ensemble */
+};
+
+/* a PMU counter file beside cycles (core_cycles, instructions, ref_cycles) */
+struct cs_counter {
+	int present;
+	u128 sum;
+	struct cs_q median;
+};
+enum { CS_CORE, CS_INSTR, CS_REF, CS_NCOUNTERS };
+
+/* Hodges-Lehmann shift of new against base, its interval, the U test */
+struct cs_shift {
+	long double est, lo, hi;
+	double p;
+	double min_p;	/* the smallest p these sizes can give */
+	int exact;
 };
 
 /**
@@ -138,6 +170,14 @@ struct cs_frag {
 	int smi;
 	uint64_t smi_before, smi_after;
 	int stale;
+	const char *nodata;	/* when not loaded: none, skipped, aborted, failed */
+	int has_arg;
+	uint64_t arg;
+	int net_ok;		/* the input's overhead is from this run and method */
+	struct cs_perop perop;
+	struct cs_est netop;	/* (ensemble median - overhead) / ops over ensembles */
+	struct cs_counter cnt[CS_NCOUNTERS];
+	long double calib;	/* ticks per core cycle when calibrated, else 0 */
 	struct cs_figs raw;
 	struct cs_ens ens;
 	struct cs_hist hist;
@@ -153,11 +193,17 @@ struct cs_input {
 	struct cs_q overhead;		/* median of base:empty */
 };
 
+/* the per-result data files of tree version 2, all optional but cycles */
+static const char *const cs_data_files[] = {
+	"cycles", "cycles_long", "core_cycles", "instructions", "ref_cycles",
+};
+
 /* A located fragment, before it is read. */
 struct cs_loc {
 	char *name;
 	char *cycles;
 	char *info;	/* NULL when absent */
+	char *dir;	/* the result directory (cycles_long, counters); NULL for a bare file */
 };
 
 /* numparse.c */
@@ -185,6 +231,7 @@ int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
 void cs_info_free(struct cs_info *info);
 /* tree.c */
 int cs_is_dir(const char *path);
+int cs_safe_name(const char *c, size_t len);
 int cs_locate(const char *path, struct cs_loc **loc, size_t *nloc,
 	      struct cs_info *top, struct cs_err *err);
 void cs_locs_free(struct cs_loc *loc, size_t n);
@@ -221,7 +268,9 @@ char *cs_u128_str(char *end, u128 v);
 struct cs_q cs_adj(struct cs_q q, const struct cs_q *shift, uint64_t div);
 const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift, uint64_t div, int dec);
 const char *cs_lds(char *buf, long double v, int dec);
-const struct cs_q *cs_shift_of(const struct cs_input *in);
+const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *fr);
+const struct cs_est *cs_headline(const struct cs_frag *fr, const char **basis);
+const char *cs_unit(const struct cs_frag *fr);
 void cs_json_str(FILE *f, const char *s);
 const char *cs_fmt_d(char *buf, size_t sz, double v);
 const char *cs_fmt_p(char *buf, size_t sz, double p);
@@ -230,6 +279,18 @@ const char *cs_fmt_p(char *buf, size_t sz, double p);
 void cs_print_json(const struct cs_opts *o, struct cs_input *in, size_t nin);
 void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin);
 void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin);
+
+/* infer.c */
+int cs_ens_aggs(const uint64_t *v, uint64_t count, uint64_t size, u128 *med2, uint64_t *min);
+double cs_t_quantile(double q, double df);
+int cs_perop(const u128 *med_s, const uint64_t *min_s, const u128 *med_l,
+	     const uint64_t *min_l, uint64_t n, uint64_t r, uint64_t ops,
+	     struct cs_perop *p);
+void cs_mean_ci(const long double *x, uint64_t n, long double *mean, long double *lo,
+		long double *hi);
+int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m,
+		  double conf, struct cs_shift *r);
+unsigned int cs_min_reps(double alpha);
 
 /* output.c */
 void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin);

@@ -62,6 +62,73 @@ static void json_u64s(FILE *f, const uint64_t *v, uint64_t n)
 	fputc(']', f);
 }
 
+/* an estimate with its interval, in per-op ticks or calibrated core cycles */
+static void json_est(FILE *f, const struct cs_est *e, long double scale)
+{
+	char b[3][40];
+
+	fprintf(f, "{\"value\": %s, \"lo\": %s, \"hi\": %s, \"n\": %llu}",
+		cs_fmt_d(b[0], 40, (double)(cs_q_ld(e->value) / scale)),
+		cs_fmt_d(b[1], 40, (double)(e->lo / scale)),
+		cs_fmt_d(b[2], 40, (double)(e->hi / scale)), (unsigned long long)e->n);
+}
+
+/* what tree version 2 adds: argument, setup, the headline per-op cost, counters */
+static void json_v2(FILE *f, const struct cs_frag *fr)
+{
+	const char *basis, *setup = cs_info_get(&fr->info, "setup");
+	const struct cs_est *h = cs_headline(fr, &basis);
+	long double scale = fr->calib > 0 ? fr->calib : 1;
+	char b[3][40];
+
+	fputs(",\n       \"arg\": ", f);
+	if (fr->has_arg)
+		fprintf(f, "%llu", (unsigned long long)fr->arg);
+	else
+		fputs("null", f);
+	fputs(", \"setup\": ", f);
+	if (setup)
+		cs_json_str(f, setup);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"long_repeat\": ");
+	if (fr->perop.ok)
+		fprintf(f, "%llu", (unsigned long long)fr->perop.repeat);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"ticks_per_core_cycle\": %s,\n       \"cost\": {\"basis\": \"%s\", "
+		"\"unit\": \"%s\", \"aggregate\": \"median\", \"per_op\": ",
+		fr->calib > 0 ? cs_fmt_d(b[0], 40, (double)fr->calib) : "null", basis, cs_unit(fr));
+	json_est(f, h, scale);
+	fputs(", \"per_op_min\": ", f);
+	if (fr->perop.ok)
+		json_est(f, &fr->perop.min, scale);
+	else
+		fputs("null", f);
+	fputs("}, \"counters\": ", f);
+	if (!fr->cnt[CS_CORE].present && !fr->cnt[CS_INSTR].present && !fr->cnt[CS_REF].present) {
+		fputs("null", f);
+		return;
+	}
+	fputc('{', f);
+	for (int k = 0; k < CS_NCOUNTERS; k++) {
+		static const char *const nm[] = { "core_cycles", "instructions", "ref_cycles" };
+
+		fprintf(f, "\"%s\": ", nm[k]);
+		if (fr->cnt[k].present)
+			fprintf(f, "{\"median\": %s}, ", cs_fmt_d(b[1], 40, (double)cs_q_ld(fr->cnt[k].median)));
+		else
+			fputs("null, ", f);
+	}
+	fputs("\"ipc\": ", f);
+	if (fr->cnt[CS_CORE].present && fr->cnt[CS_INSTR].present && fr->cnt[CS_CORE].sum)
+		fputs(cs_fmt_d(b[2], 40, (double)((long double)fr->cnt[CS_INSTR].sum /
+						  (long double)fr->cnt[CS_CORE].sum)), f);
+	else
+		fputs("null", f);
+	fputc('}', f);
+}
+
 static void json_frag(FILE *f, const struct cs_opts *o, const struct cs_input *in,
 		      const struct cs_frag *fr)
 {
@@ -86,13 +153,14 @@ static void json_frag(FILE *f, const struct cs_opts *o, const struct cs_input *i
 	fputs(",\n       \"raw\": ", f);
 	json_figs(f, &fr->raw, NULL, 1);
 	fputs(",\n       \"net\": ", f);
-	if (in->has_overhead)
+	if (cs_shift_of(in, fr))
 		json_figs(f, &fr->raw, &in->overhead, 1);
 	else
 		fputs("null", f);
 	fprintf(f, ",\n       \"per_op_basis\": \"%s\", \"per_op\": ",
-		in->has_overhead ? "net" : "raw");
-	json_figs(f, &fr->raw, cs_shift_of(in), fr->ops);
+		cs_shift_of(in, fr) ? "net" : "raw");
+	json_figs(f, &fr->raw, cs_shift_of(in, fr), fr->ops);
+	json_v2(f, fr);
 	fprintf(f, ",\n       \"ensembles\": {\"count\": %llu, \"samples\": %llu, "
 		"\"total_variance\": %s, \"variance_of_variances\": %s, "
 		"\"variance_of_mins\": %s, \"abs_max_dev\": %llu,\n         \"min\": ",
@@ -188,10 +256,9 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 	      "per_op_mean,ensembles,samples,total_variance,variance_of_variances,"
 	      "variance_of_mins,abs_max_dev\n", f);
 	for (size_t i = 0; i < nin; i++) {
-		const struct cs_q *sh = cs_shift_of(&in[i]);
-
 		for (size_t j = 0; j < in[i].nfrag; j++) {
 			const struct cs_frag *fr = &in[i].frag[j];
+			const struct cs_q *sh = cs_shift_of(&in[i], fr);
 			const struct cs_figs *g = &fr->raw;
 			const char *state = cs_info_get(&fr->info, "state");
 

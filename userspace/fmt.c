@@ -107,9 +107,9 @@ const char *cs_lds(char *buf, long double v, int dec)
 	return buf;
 }
 
-const struct cs_q *cs_shift_of(const struct cs_input *in)
+const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *fr)
 {
-	return in->has_overhead ? &in->overhead : NULL;
+	return in->has_overhead && fr->net_ok ? &in->overhead : NULL;
 }
 
 
@@ -136,4 +136,21 @@ const char *cs_fmt_p(char *buf, size_t sz, double p)
 		return buf;
 	}
 	return cs_fmt_d(buf, sz, p);
+}
+
+/* the headline per-op figure of a fragment and what it is */
+const struct cs_est *cs_headline(const struct cs_frag *fr, const char **basis)
+{
+	if (fr->perop.ok) {
+		*basis = "two-length";
+		return &fr->perop.med;
+	}
+	*basis = fr->net_ok ? "net" : "raw";
+	return &fr->netop;
+}
+
+/* ticks, or core cycles where the tree calibrated its clock */
+const char *cs_unit(const struct cs_frag *fr)
+{
+	return fr->calib > 0 ? "core cycles (calibrated)" : "ticks";
 }

@@ -20,35 +20,134 @@ void cs_frag_free(struct cs_frag *fr)
 {
 	free(fr->name);
 	free(fr->path);
+	free(fr->perop.each);
 	cs_info_free(&fr->info);
 	cs_ens_free(&fr->ens);
+	fr->name = fr->path = NULL;
+	fr->perop.each = NULL;
+}
+
+/* a file beside cycles in the result directory, NULL when absent */
+static char *beside(const struct cs_loc *loc, const char *name)
+{
+	char *p;
+	struct stat st;
+
+	if (!loc->dir || asprintf(&p, "%s/%s", loc->dir, name) < 0)
+		return NULL;
+	if (stat(p, &st) || S_ISDIR(st.st_mode)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* read a file that pairs with cycles line by line: same count or an error */
+static int read_paired(const char *path, size_t n, struct cs_samples *s, struct cs_err *err)
+{
+	if (cs_read_cycles(path, s, err))
+		return -1;
+	if (s->n != n) {
+		cs_seterr(err, path, 0,
+			  "%zu lines, but cycles has %zu; the two are paired line by line: the copy is incomplete (save it again)",
+			  s->n, n);
+		return -1;
+	}
+	return 0;
+}
+
+/* cycles_long: the per-op cost per ensemble (issue 9's two-length differencing) */
+static int load_long(const struct cs_loc *loc, struct cs_frag *fr,
+		     size_t n, struct cs_err *err)
+{
+	char *path = beside(loc, "cycles_long");
+	struct cs_samples l = { 0 };
+	u128 *med2 = NULL;
+	uint64_t *min = NULL, r;
+	int ret = -1, rr;
+
+	if (!path)
+		return 0;
+	rr = cs_info_u64(&fr->info, loc->info, "long_repeat", &r, err);
+	if (rr < 0)
+		goto out;
+	if (rr || r < 2) {
+		cs_seterr(err, loc->info ? loc->info : path, 0,
+			  "cycles_long is there but 'long_repeat' is %s; it must say how many times the long body repeats the short one (2 or more)",
+			  rr ? "missing" : "below 2");
+		goto out;
+	}
+	if (read_paired(path, n, &l, err))
+		goto out;
+	med2 = calloc(fr->ens.count, sizeof(*med2));
+	min = calloc(fr->ens.count, sizeof(*min));
+	if (!med2 || !min || cs_ens_aggs(l.v, fr->ens.count, fr->ens.size, med2, min) ||
+	    cs_perop(fr->ens.med2, fr->ens.min, med2, min, fr->ens.count, r, fr->ops, &fr->perop)) {
+		cs_seterr(err, path, 0, "out of memory");
+		goto out;
+	}
+	ret = 0;
+out:
+	cs_samples_free(&l);
+	free(med2);
+	free(min);
+	free(path);
+	return ret;
+}
+
+static const char *const counter_file[CS_NCOUNTERS] = { "core_cycles", "instructions", "ref_cycles" };
+
+/* the optional PMU counter files: sums (IPC) and medians */
+static int load_counters(const struct cs_loc *loc, struct cs_frag *fr, size_t n,
+			 struct cs_err *err)
+{
+	for (int k = 0; k < CS_NCOUNTERS; k++) {
+		char *path = beside(loc, counter_file[k]);
+		struct cs_samples c = { 0 };
+		struct cs_figs f;
+
+		if (!path)
+			continue;
+		if (read_paired(path, n, &c, err)) {
+			cs_samples_free(&c);
+			free(path);
+			return -1;
+		}
+		fr->cnt[k].present = 1;
+		for (size_t i = 0; i < c.n; i++)
+			fr->cnt[k].sum += c.v[i];
+		cs_figures(c.v, c.n, &f);
+		fr->cnt[k].median = f.median;
+		cs_samples_free(&c);
+		free(path);
+	}
+	return 0;
 }
 
 /*
  * Returns 0 with fr filled (and the sorted samples in *keep when keep is
- * not NULL), 1 when the fragment was never measured (info "state: none"),
- * -1 on error.
+ * not NULL); 1 when there is no data (state none, skipped, or aborted or
+ * failed with no earlier run), with fr->nodata saying which; -1 on error.
  */
 int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 		 struct cs_samples *keep, struct cs_err *err)
 {
 	struct cs_samples s = { 0 };
-	const char *state, *name;
+	const char *state, *name, *slash;
 	uint64_t ens = 0, size = 0;
-	int re, rs, rb, ra;
+	int re, rs, rb, ra, rg;
 
 	memset(fr, 0, sizeof(*fr));
 	fr->ops = 1;
 	if (loc->info && cs_read_info(loc->info, &fr->info, err))
 		return -1;
 	state = cs_info_get(&fr->info, "state");
-	if (state && !strcmp(state, "none")) {
-		cs_info_free(&fr->info);
-		return 1;
-	}
-	fr->stale = state && !strcmp(state, "aborted");
-	/* aborted with no earlier complete run: no keys, no data, like none */
-	if (fr->stale && !cs_info_get(&fr->info, "samples")) {
+	fr->stale = state && (!strcmp(state, "aborted") || !strcmp(state, "failed"));
+	if ((state && (!strcmp(state, "none") || !strcmp(state, "skipped"))) ||
+	    (fr->stale && !cs_info_get(&fr->info, "samples"))) {
+		/* no data: no keys after state (none), or a reason (skipped) */
+		fr->nodata = !strcmp(state, "none") ? "none" : !strcmp(state, "skipped") ? "skipped" :
+			     !strcmp(state, "aborted") ? "aborted" : "failed";
 		cs_info_free(&fr->info);
 		return 1;
 	}
@@ -65,6 +164,13 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 		cs_seterr(err, loc->info, 0, "'ops: 0'; ops counts operations per sample, at least 1");
 		goto fail;
 	}
+	rg = cs_info_u64(&fr->info, loc->info, "arg", &fr->arg, err);
+	if (rg < 0)
+		goto fail;
+	slash = strchr(fr->name, '/');
+	fr->has_arg = !rg || (slash && slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1));
+	if (rg && fr->has_arg)
+		fr->arg = strtoull(slash + 1, NULL, 10);
 	rb = cs_info_u64(&fr->info, loc->info, "smi_before", &fr->smi_before, err);
 	ra = cs_info_u64(&fr->info, loc->info, "smi_after", &fr->smi_after, err);
 	if (rb < 0 || ra < 0)
@@ -87,10 +193,13 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 		ens = 1;
 		size = s.n;
 	}
-	if (cs_ensembles(s.v, ens, size, &fr->ens)) {
+	if (cs_ensembles(s.v, ens, size, &fr->ens) ||
+	    cs_ens_aggs(s.v, ens, size, fr->ens.med2, fr->ens.min)) {
 		cs_seterr(err, loc->cycles, 0, "out of memory");
 		goto fail;
 	}
+	if (load_long(loc, fr, s.n, err) || load_counters(loc, fr, s.n, err))
+		goto fail;
 	cs_figures(s.v, s.n, &fr->raw);
 	cs_histogram(s.v, s.n, &fr->raw, &fr->hist);
 	if (keep)
@@ -119,8 +228,9 @@ int cs_check_frag(const struct cs_loc *loc, struct cs_err *err)
 	if (loc->info && cs_read_info(loc->info, &info, err))
 		return -1;
 	state = cs_info_get(&info, "state");
-	if (state && (!strcmp(state, "none") ||
-		      (!strcmp(state, "aborted") && !cs_info_get(&info, "samples")))) {
+	if (state && (!strcmp(state, "none") || !strcmp(state, "skipped") ||
+		      ((!strcmp(state, "aborted") || !strcmp(state, "failed")) &&
+		       !cs_info_get(&info, "samples")))) {
 		ret = 1;
 		goto out;
 	}
@@ -136,11 +246,91 @@ int cs_check_frag(const struct cs_loc *loc, struct cs_err *err)
 			  s.n, loc->info, (unsigned long long)ens, (unsigned long long)size);
 		goto out;
 	}
+	/* the files paired with cycles have as many lines */
+	for (size_t k = 1; k < sizeof(cs_data_files) / sizeof(cs_data_files[0]); k++) {
+		char *p = beside(loc, cs_data_files[k]);
+		struct cs_samples o = { .window = 1 };
+		int bad;
+
+		if (!p)
+			continue;
+		bad = cs_read_cycles(p, &o, err);
+		o.n += o.dropped;
+		if (!bad && o.n != s.n) {
+			cs_seterr(err, p, 0,
+				  "%zu lines, but cycles has %zu; the two are paired line by line: the copy is incomplete (save it again)",
+				  o.n, s.n);
+			bad = 1;
+		}
+		cs_samples_free(&o);
+		free(p);
+		if (bad)
+			goto out;
+	}
 	ret = 0;
 out:
 	cs_samples_free(&s);
 	cs_info_free(&info);
 	return ret;
+}
+
+/* the same info value in both, or absent from either (older trees) */
+static int same_key(const struct cs_frag *a, const struct cs_frag *b, const char *key)
+{
+	const char *x = cs_info_get(&a->info, key), *y = cs_info_get(&b->info, key);
+
+	return !x || !y || !strcmp(x, y);
+}
+
+/* figures that need more than one fragment: net, per-op over ensembles, calibration */
+static int finish_input(struct cs_input *in)
+{
+	const struct cs_frag *base = NULL, *calib = NULL;
+
+	for (size_t i = 0; i < in->nfrag; i++) {
+		if (!strcmp(in->frag[i].name, "base:empty"))
+			base = &in->frag[i];
+		if (!strcmp(in->frag[i].name, "calib:add_chain"))
+			calib = &in->frag[i];
+	}
+	if (base) {
+		in->has_overhead = 1;
+		in->overhead = base->raw.median;
+	}
+	for (size_t i = 0; i < in->nfrag; i++) {
+		struct cs_frag *fr = &in->frag[i];
+		const struct cs_ens *e = &fr->ens;
+		long double *x = malloc(e->count * sizeof(*x)), m;
+		struct cs_q ov = base && fr->net_ok ? in->overhead : cs_q_int(0);
+		s128 sum = 0;
+
+		if (!x)
+			return -1;
+		/* the overhead must come from the same run and method */
+		fr->net_ok = base && same_key(fr, base, "run_id") && same_key(fr, base, "method");
+		ov = fr->net_ok ? in->overhead : cs_q_int(0);
+		for (uint64_t j = 0; j < e->count; j++) {
+			x[j] = ((long double)e->med2[j] / 2 - cs_q_ld(ov)) / fr->ops;
+			sum += (s128)e->med2[j];
+		}
+		fr->netop.value = cs_q_div(cs_q_sub((struct cs_q){ .num = sum, .den = 2 * e->count }, ov),
+					   fr->ops);
+		fr->netop.n = e->count;
+		cs_mean_ci(x, e->count, &m, &fr->netop.lo, &fr->netop.hi);
+		free(x);
+	}
+	/* ticks per core cycle: calib's per-op cost, when from the same run and method */
+	if (calib) {
+		long double t = calib->perop.ok ? cs_q_ld(calib->perop.med.value) :
+				calib->net_ok ? cs_q_ld(calib->netop.value) : 0;
+
+		for (size_t i = 0; i < in->nfrag && t > 0; i++)
+			if (same_key(&in->frag[i], calib, "run_id") &&
+			    same_key(&in->frag[i], calib, "method") &&
+			    cs_info_get(&calib->info, "run_id"))
+				in->frag[i].calib = t;
+	}
+	return 0;
 }
 
 void cs_input_free(struct cs_input *in)
@@ -177,10 +367,10 @@ int cs_load_input(const char *path, struct cs_input *in,
 		if (r > 0)
 			continue;
 		in->nfrag++;
-		if (!strcmp(fr->name, "base:empty")) {
-			in->has_overhead = 1;
-			in->overhead = fr->raw.median;
-		}
+	}
+	if (finish_input(in)) {
+		cs_seterr(err, path, 0, "out of memory");
+		goto fail;
 	}
 	if (!in->nfrag) {
 		if (n == 1 && !cs_is_dir(path))

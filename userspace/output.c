@@ -61,7 +61,7 @@ static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin
 	const char *off = o->color ? "\033[0m" : "";
 
 	for (size_t i = 0; i < nin; i++) {
-		const struct cs_q *sh = cs_shift_of(&in[i]);
+		const struct cs_q *sh = in[i].has_overhead ? &in[i].overhead : NULL;
 		char (*cell)[NCOL][48] = calloc(in[i].nfrag, sizeof(*cell));
 		int w[NCOL] = { 0 }, smi = 0, stale = 0, ens = 0;
 		const char *model = cs_info_get(&in[i].info, "model_name");

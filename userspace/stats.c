@@ -232,7 +232,8 @@ int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens
 	e->max = calloc(count, sizeof(*e->max));
 	e->var = calloc(count, sizeof(*e->var));
 	e->mean = calloc(count, sizeof(*e->mean));
-	if (!e->min || !e->max || !e->var || !e->mean) {
+	e->med2 = calloc(count, sizeof(*e->med2));
+	if (!e->min || !e->max || !e->var || !e->mean || !e->med2) {
 		cs_ens_free(e);
 		return -1;
 	}
@@ -272,6 +273,8 @@ void cs_ens_free(struct cs_ens *e)
 	free(e->max);
 	free(e->var);
 	free(e->mean);
+	free(e->med2);
+	e->med2 = NULL;
 	e->min = e->max = NULL;
 	e->var = e->mean = NULL;
 }

@@ -47,6 +47,7 @@ void cs_locs_free(struct cs_loc *loc, size_t n)
 		free(loc[i].name);
 		free(loc[i].cycles);
 		free(loc[i].info);
+		free(loc[i].dir);
 	}
 	free(loc);
 }
@@ -65,7 +66,8 @@ static int add_loc(struct cs_loc **loc, size_t *n, const char *name,
 	(*n)++;
 	l->name = strdup(name);
 	l->cycles = dir ? join(dir, "cycles") : strdup(cycles);
-	if (!l->name || !l->cycles)
+	l->dir = dir ? strdup(dir) : NULL;
+	if (!l->name || !l->cycles || (dir && !l->dir))
 		return -1;
 	if (dir) {
 		info = join(dir, "info");
@@ -111,12 +113,102 @@ static void tree_missing(const char *path, int errnum, struct cs_err *err)
 			  strerror(errnum));
 }
 
-static int cmp_str(const void *a, const void *b)
+/*
+ * Order of a walked tree: by group:name, then arguments numerically
+ * (mem:chase/4096 before mem:chase/65536), the bare name first.
+ */
+static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	const char *sx = strchr(x, '/'), *sy = strchr(y, '/');
+	size_t lx = sx ? (size_t)(sx - x) : strlen(x), ly = sy ? (size_t)(sy - y) : strlen(y);
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+
+	if (c || lx != ly)
+		return c ? c : (lx < ly ? -1 : 1);
+	if (!sx || !sy)
+		return !!sx - !!sy;
+	if (strspn(sx + 1, "0123456789") == strlen(sx + 1) &&
+	    strspn(sy + 1, "0123456789") == strlen(sy + 1)) {
+		unsigned long long vx = strtoull(sx + 1, NULL, 10), vy = strtoull(sy + 1, NULL, 10);
+
+		if (vx != vy)
+			return vx < vy ? -1 : 1;
+	}
+	return strcmp(sx, sy);
 }
 
-/* every DIR/group/name with a cycles file, sorted: trees without "fragments" */
+static int push_name(char ***names, size_t *nn, const char *g, const char *nm,
+		     const char *arg)
+{
+	char *full, **p;
+
+	if (asprintf(&full, "%s:%s%s%s", g, nm, arg ? "/" : "", arg ? arg : "") < 0)
+		return -1;
+	p = realloc(*names, (*nn + 1) * sizeof(**names));
+	if (!p) {
+		free(full);
+		return -1;
+	}
+	*names = p;
+	(*names)[(*nn)++] = full;
+	return 0;
+}
+
+/* a result directory: it has a cycles or an info file (skipped ones have no data) */
+static int is_result(const char *dir)
+{
+	char *c = join(dir, "cycles"), *i = join(dir, "info");
+	int yes = (c && is_file(c)) || (i && is_file(i));
+
+	free(c);
+	free(i);
+	return yes;
+}
+
+/* GROUP/NAME/ARG under path, ARG only where NAME itself holds no result */
+static int scan_name(const char *path, const char *g, const char *nm,
+		     char ***names, size_t *nn)
+{
+	char *ndir;
+	DIR *d;
+	struct dirent *de;
+	int ret = 0;
+
+	if (asprintf(&ndir, "%s/%s/%s", path, g, nm) < 0)
+		return -1;
+	if (is_result(ndir)) {
+		free(ndir);
+		return push_name(names, nn, g, nm, NULL);
+	}
+	d = opendir(ndir);
+	while (d && !ret && (de = readdir(d))) {
+		char *adir;
+
+		if (de->d_name[0] == '.' || !(adir = join(ndir, de->d_name)))
+			continue;
+		if (is_result(adir))
+			ret = push_name(names, nn, g, nm, de->d_name);
+		free(adir);
+	}
+	if (d)
+		closedir(d);
+	free(ndir);
+	return ret;
+}
+
+/* the directory of group:name[/ARG] under path */
+static char *result_dir(const char *path, const char *name)
+{
+	const char *colon = strchr(name, ':');
+	char *dir;
+
+	if (asprintf(&dir, "%s/%.*s/%s", path, (int)(colon - name), name, colon + 1) < 0)
+		return NULL;
+	return dir;
+}
+
+/* every DIR/group/name[/ARG] with results, sorted: trees without "fragments" */
 static int scan_tree(const char *path, struct cs_loc **loc, size_t *n)
 {
 	char **names = NULL;
@@ -136,63 +228,53 @@ static int scan_tree(const char *path, struct cs_loc **loc, size_t *n)
 		if (!gdir)
 			break;
 		sd = opendir(gdir);
-		while (sd && !ret && (se = readdir(sd))) {
-			char *full, **p;
-
-			if (se->d_name[0] == '.')
-				continue;
-			if (asprintf(&full, "%s:%s", de->d_name, se->d_name) < 0) {
-				ret = -1;
-				break;
-			}
-			p = realloc(names, (nn + 1) * sizeof(*names));
-			if (!p) {
-				free(full);
-				ret = -1;
-				break;
-			}
-			names = p;
-			names[nn++] = full;
-		}
+		while (sd && !ret && (se = readdir(sd)))
+			if (se->d_name[0] != '.')
+				ret = scan_name(path, de->d_name, se->d_name, &names, &nn);
 		if (sd)
 			closedir(sd);
 		free(gdir);
 	}
 	closedir(d);
 	if (nn)
-		qsort(names, nn, sizeof(*names), cmp_str);
+		qsort(names, nn, sizeof(*names), cmp_name);
 	for (size_t i = 0; i < nn; i++) {
-		char *dir, *cyc;
+		char *dir = ret ? NULL : result_dir(path, names[i]);
 
-		if (!ret && asprintf(&dir, "%s/%.*s/%s", path,
-				     (int)(strchr(names[i], ':') - names[i]), names[i],
-				     strchr(names[i], ':') + 1) >= 0) {
-			cyc = join(dir, "cycles");
-			if (cyc && is_file(cyc) && add_loc(loc, n, names[i], dir, NULL))
-				ret = -1;
-			free(cyc);
-			free(dir);
-		}
+		if (dir && add_loc(loc, n, names[i], dir, NULL))
+			ret = -1;
+		free(dir);
 		free(names[i]);
 	}
 	free(names);
 	return ret;
 }
 
+/* one path component: non-empty, not "." or "..", no '/' or ':' */
+static int safe_part(const char *c, size_t n)
+{
+	return n && !memchr(c, '/', n) && !memchr(c, ':', n) &&
+	       !(n <= 2 && !strncmp(c, "..", n));
+}
+
 /*
- * group:name, each part non-empty, neither "." nor "..", no '/': a crafted
+ * group:name or group:name/ARG, each part a safe component: a crafted
  * fragments file must not lead reading, or save's writing, out of the tree.
  */
-static int safe_name(const char *c, size_t len, const char *colon)
+int cs_safe_name(const char *c, size_t len)
 {
+	const char *colon = memchr(c, ':', len), *slash;
 	size_t g, n;
 
-	if (!colon || colon >= c + len || memchr(c, '/', len))
+	if (!colon)
 		return 0;
 	g = (size_t)(colon - c);
 	n = len - g - 1;
-	return !memchr(colon + 1, ':', n) && g && n && !(g <= 2 && !strncmp(c, "..", g)) &&
-	       !(n <= 2 && !strncmp(colon + 1, "..", n));
+	slash = memchr(colon + 1, '/', n);
+	if (!slash)
+		return safe_part(c, g) && safe_part(colon + 1, n);
+	return safe_part(c, g) && safe_part(colon + 1, (size_t)(slash - colon - 1)) &&
+	       safe_part(slash + 1, (size_t)(c + len - slash - 1));
 }
 
 /* in the order of DIR/fragments */
@@ -202,27 +284,20 @@ static int list_tree(const char *path, const char *buf, struct cs_loc **loc, siz
 
 	while (*c) {
 		const char *eol = strchrnul(c, '\n'), *sp = memchr(c, ' ', (size_t)(eol - c));
-		const char *colon = memchr(c, ':', (size_t)(eol - c));
 		size_t len = (size_t)((sp ? sp : eol) - c);
-		char *name, *dir, *cyc;
+		char *name, *dir = NULL;
 
-		if (safe_name(c, len, colon)) {
+		if (cs_safe_name(c, len)) {
 			name = strndup(c, len);
-			if (!name)
-				return -1;
-			if (asprintf(&dir, "%s/%.*s/%s", path, (int)(colon - c), c,
-				     name + (colon - c) + 1) < 0) {
+			if (!name || !(dir = result_dir(path, name))) {
 				free(name);
 				return -1;
 			}
-			cyc = join(dir, "cycles");
-			if (cyc && is_file(cyc) && add_loc(loc, n, name, dir, NULL)) {
-				free(cyc);
+			if (is_result(dir) && add_loc(loc, n, name, dir, NULL)) {
 				free(dir);
 				free(name);
 				return -1;
 			}
-			free(cyc);
 			free(dir);
 			free(name);
 		}
