@@ -16,11 +16,12 @@
 #   make install / uninstall / clean
 #
 # KDIR overrides the kernel build tree (default: scripts/kdir.sh).
-# KERNELS picks the QEMU kernels for make test (default: "6.1 6.12").
+# KERNELS picks the QEMU kernels for make test (default: "6.1 6.12 6.12-rt":
+# bookworm's 6.1, bookworm-security's 6.12, cloud and PREEMPT_RT flavours).
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 CHECKPATCH ?= /var/cache/cyclebench/checkpatch/checkpatch.pl
-KERNELS ?= 6.1 6.12
+KERNELS ?= 6.1 6.12 6.12-rt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all module userspace cyclestat-static run test check bench stress \

@@ -6,10 +6,10 @@
 # A suite that exits non-zero without counting a failure, or prints no
 # summary, counts as one failure: nothing passes by saying nothing.
 #
-#   KERNELS="6.1" scripts/test.sh     (default: "6.1 6.12")
+#   KERNELS="6.1" scripts/test.sh     (default: "6.1 6.12 6.12-rt")
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 mkdir -p build
 passed=0 failed=0 skipped=0
 summary=()
@@ -46,7 +46,7 @@ suite() {
 suite cyclestat make --no-print-directory -C userspace test
 suite scripts tests/host/run.sh
 suite kmod tests/kmod/run.sh
-for k in ${KERNELS:-6.1 6.12}; do
+for k in ${KERNELS:-6.1 6.12 6.12-rt}; do
 	suite "qemu-$k" env CB_KERNEL="$k" tests/e2e/run.sh
 done
 

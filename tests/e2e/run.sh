@@ -10,7 +10,8 @@
 #                                   reliability (default), stress (the soak)
 #
 # CB_KERNEL picks the kernel series (default 6.1; scripts/deps.sh --kernel
-# 6.12 sets up 6.12); the module is built for it by scripts/build-ko.sh.
+# 6.12 sets up 6.12, --kernel 6.12-rt Debian's PREEMPT_RT 6.12); the module
+# is built for it by scripts/build-ko.sh.
 # Needs: scripts/deps.sh done, build/cbpoke and userspace/cyclestat.static
 # built (make test does both).
 set -u
