@@ -33,8 +33,12 @@ static const char usage_text[] =
 	"usage: cyclestat [options] [DIR|FILE|-]...      summary (default: " CS_DEFAULT_TREE ")\n"
 	"       cyclestat [options] save DIR              copy the tree's results into DIR\n"
 	"       cyclestat [options] compare BASE NEW      exit 1 if something got slower\n"
+	"       cyclestat [options] compare BASE... -- NEW...   several runs per side\n"
 	"       cyclestat [options] run [SPEC] [key=value]...  run, then summarise\n"
 	"       cyclestat [options] doctor                check this machine\n"
+	"       cyclestat help                            this text\n"
+	"  After the inputs, fragment names, groups or globs (alu:add_dep, alu, 'loop:*')\n"
+	"  select what is shown.\n"
 	"\n"
 	"  -f, --format FMT     table (default), json, csv or gbench (Google Benchmark JSON)\n"
 	"      --hist           histogram per fragment (with csv: the bins as CSV)\n"
@@ -43,7 +47,8 @@ static const char usage_text[] =
 	"  -t, --threshold PCT  compare: changes within PCT% are 'same' (default 2)\n"
 	"  -a, --alpha A        compare: significance level (default 0.01)\n"
 	"  -c, --cpu N          doctor: the CPU to check (default 0)\n"
-	"      --strict         doctor: exit 1 when a problem is found\n"
+	"      --strict         doctor: exit 1 on a problem; compare: mismatched runs are an error\n"
+	"      --allow-missing  compare: a fragment missing from NEW does not fail\n"
 	"      --sysroot DIR    doctor: read /proc, /sys, /dev below DIR ($CYCLESTAT_SYSROOT)\n"
 	"      --color WHEN     auto (default), always or never\n"
 	"  -q, --quiet          no warnings, no progress bar\n"
@@ -68,7 +73,7 @@ static int usage(const char *fmt, ...)
 	return 2;
 }
 
-enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR };
+enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING };
 
 static const struct option long_options[] = {
 	{ "format",	required_argument,	NULL, 'f' },
@@ -79,6 +84,7 @@ static const struct option long_options[] = {
 	{ "alpha",	required_argument,	NULL, 'a' },
 	{ "cpu",	required_argument,	NULL, 'c' },
 	{ "strict",	no_argument,		NULL, OPT_STRICT },
+	{ "allow-missing", no_argument,		NULL, OPT_ALLOW_MISSING },
 	{ "sysroot",	required_argument,	NULL, OPT_SYSROOT },
 	{ "color",	required_argument,	NULL, OPT_COLOR },
 	{ "quiet",	no_argument,		NULL, 'q' },
@@ -120,6 +126,7 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 {
 	struct cs_input *in = calloc((size_t)n, sizeof(*in));
 	struct cs_err err = { 0 };
+	size_t shown = 0;
 	int i, ret = 0;
 
 	if (!in) {
@@ -133,12 +140,129 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 			break;
 		}
 	}
+	/* the filter: figures were computed with every fragment (net needs base:empty) */
+	for (int k = 0; !ret && k < n; k++) {
+		size_t m = 0;
+
+		for (size_t j = 0; j < in[k].nfrag; j++) {
+			if (cs_match(o, in[k].frag[j].name))
+				in[k].frag[m++] = in[k].frag[j];
+			else
+				cs_frag_free(&in[k].frag[j]);
+		}
+		in[k].nfrag = m;
+		shown += m;
+	}
+	if (!ret && !shown) {
+		fprintf(stderr, "cyclestat: no fragment matches %s%s; names are group:name[/ARG], e.g. alu:add_dep, alu, 'loop:*'\n",
+			o->filter[0], o->nfilter > 1 ? " ..." : "");
+		ret = 2;
+	}
 	if (!ret)
 		cs_print(o, in, (size_t)n);
 	while (i-- > 0)
 		cs_input_free(&in[i]);
 	free(in);
 	return ret;
+}
+
+static const char *const commands[] = { "save", "compare", "run", "doctor", "help" };
+
+/* Damerau-Levenshtein distance of two short words (at most 31 bytes) */
+static int distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), d[32][32];
+
+	if (la > 31 || lb > 31)
+		return 99;
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int c = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + c;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/* a word that is no path and nearly a command: say which one */
+static int is_typo(const char *w)
+{
+	struct stat st;
+
+	if (strpbrk(w, ":/.*?[") || !stat(w, &st))
+		return 0;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(w, commands[i]))
+			return 0;
+		if (distance(w, commands[i]) <= 2) {
+			fprintf(stderr, "cyclestat: unknown command '%s' (did you mean %s?)\n", w,
+				commands[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* an option the command would ignore is an error, not silence */
+static int check_options(const struct cs_opts *o, const char *cmd, const char *const *set,
+			 int dashdash)
+{
+	int compare = !strcmp(cmd, "compare"), doctor = !strcmp(cmd, "doctor");
+
+	(void)dashdash;
+	for (int k = 0; k < 2; k++)
+		if (set[k] && !compare)
+			return usage("%s is for compare only", set[k]);
+	if (set[4] && !compare)
+		return usage("--allow-missing is for compare only");
+	if ((set[2] || set[5]) && !doctor)
+		return usage("%s is for doctor only", set[2] ? set[2] : set[5]);
+	if (set[3] && !compare && !doctor)
+		return usage("--strict is for doctor and compare only");
+	if (o->hist && o->format == CS_GBENCH)
+		return usage("--hist with --format gbench: Google Benchmark JSON has no histograms; use --hist alone, or with json or csv");
+	if (o->hist && (doctor || !strcmp(cmd, "save")))
+		return usage("--hist has no meaning for %s", cmd);
+	return 0;
+}
+
+/*
+ * Words after the inputs that are no path but a fragment name, group or
+ * glob become the filter; returns the new argc. argv[0] is the command
+ * (or a placeholder) and stays.
+ */
+static int take_filters(struct cs_opts *o, int argc, char **argv)
+{
+	struct stat st;
+	int k = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+
+		if (strcmp(w, "-") && stat(w, &st) && w[0] != '/' && w[0] != '.' &&
+		    strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:/*?[]-") == strlen(w)) {
+			char **f = realloc(o->filter, (o->nfilter + 1) * sizeof(*f));
+
+			if (!f)
+				return argc;
+			o->filter = f;
+			o->filter[o->nfilter++] = argv[i];
+		} else {
+			argv[k++] = argv[i];
+		}
+	}
+	return k;
 }
 
 int main(int argc, char **argv)
@@ -150,11 +274,22 @@ int main(int argc, char **argv)
 		.tree = CS_DEFAULT_TREE,
 		.out = stdout,
 	};
-	const char *outfile = NULL, *color = "auto";
+	const char *outfile = NULL, *color = "auto", *set[8] = { 0 };
+	char **tail = NULL;
+	int ntail = 0, dashdash = 0;
 	unsigned long long u;
 	double d;
 	int c, ret;
 
+	/* "BASE... -- NEW...": getopt would swallow the "--"; split first */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			tail = argv + i + 1;
+			ntail = argc - i - 1;
+			argc = i;
+			dashdash = 1;
+			break;
+		}
 	o.sysroot = getenv("CYCLESTAT_SYSROOT");
 	while ((c = getopt_long(argc, argv, "f:o:d:t:a:c:qhV", long_options, NULL)) != -1) {
 		switch (c) {
@@ -180,24 +315,33 @@ int main(int argc, char **argv)
 			o.tree = optarg;
 			break;
 		case 't':
+			set[0] = "--threshold";
 			if (parse_double("--threshold", optarg, 0, 1e6, &d))
 				return 2;
 			o.threshold = d / 100;
 			break;
 		case 'a':
+			set[1] = "--alpha";
 			if (parse_double("--alpha", optarg, 0, 1, &d))
 				return 2;
 			o.alpha = d;
 			break;
 		case 'c':
+			set[2] = "--cpu";
 			if (parse_uint("--cpu", optarg, 65535, &u))
 				return 2;
 			o.cpu = (unsigned int)u;
 			break;
 		case OPT_STRICT:
 			o.strict = 1;
+			set[3] = "--strict";
+			break;
+		case OPT_ALLOW_MISSING:
+			o.allow_missing = 1;
+			set[4] = "--allow-missing";
 			break;
 		case OPT_SYSROOT:
+			set[5] = "--sysroot";
 			o.sysroot = optarg;
 			break;
 		case OPT_COLOR:
@@ -222,6 +366,15 @@ int main(int argc, char **argv)
 		o.sysroot = NULL;
 	argv += optind;
 	argc -= optind;
+	if (argc && !strcmp(argv[0], "help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (argc && is_typo(argv[0]))
+		return 2;
+	ret = check_options(&o, argc ? argv[0] : "", set, dashdash);
+	if (ret)
+		return ret;
 	o.tty = isatty(2);
 	o.color = !strcmp(color, "always") ||
 		  (!strcmp(color, "auto") && !outfile && isatty(1) && getenv("NO_COLOR") == NULL);
@@ -237,17 +390,36 @@ int main(int argc, char **argv)
 			return usage("save: expected one directory, got %s", argc < 2 ? "none" : "more");
 		ret = cs_save(&o, argv[1]);
 	} else if (argc && !strcmp(argv[0], "compare")) {
-		if (argc != 3)
-			return usage("compare: expected BASE and NEW");
-		ret = cs_compare(&o, argv[1], argv[2]);
+		argc = take_filters(&o, argc, argv);
+		if (dashdash && (argc < 2 || ntail < 1))
+			return usage("compare: expected BASE... -- NEW...");
+		if (dashdash)
+			ret = cs_compare(&o, argv + 1, (size_t)argc - 1, tail,
+					 (size_t)take_filters(&o, ntail + 1, tail - 1) - 1);
+		else if (argc != 3)
+			return usage("compare: expected BASE and NEW (or BASE... -- NEW...)");
+		else
+			ret = cs_compare(&o, argv + 1, 1, argv + 2, 1);
 	} else if (argc && !strcmp(argv[0], "run")) {
 		ret = cs_run(&o, argc - 1, argv + 1);
 	} else if (argc && !strcmp(argv[0], "doctor")) {
 		if (argc != 1)
 			return usage("doctor: unexpected '%s' (use --cpu N)", argv[1]);
 		ret = cs_doctor(&o);
-	} else if (argc) {
-		ret = summary(&o, argv, argc);
+	} else if (argc || ntail) {
+		/* "--" ends the options only: what follows is more inputs */
+		char **all = calloc((size_t)(argc + ntail) + 1, sizeof(*all));
+		char *def[] = { (char *)o.tree };
+
+		if (!all)
+			return 2;
+		all[0] = "summary";
+		memcpy(all + 1, argv, (size_t)argc * sizeof(*all));
+		if (ntail)
+			memcpy(all + 1 + argc, tail, (size_t)ntail * sizeof(*all));
+		argc = take_filters(&o, argc + ntail + 1, all);
+		ret = argc > 1 ? summary(&o, all + 1, argc - 1) : summary(&o, def, 1);
+		free(all);
 	} else {
 		char *def[] = { (char *)o.tree };
 

@@ -35,7 +35,9 @@ enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH };
  * @quiet:	no warnings, no progress (-q)
  * @color:	ANSI colours in the table (stdout is a TTY, not -o)
  * @tty:	stderr is a TTY (progress bar for run)
- * @strict:	doctor: exit 1 when a problem is found
+ * @strict:	doctor: exit 1 when a problem is found; compare: mismatched runs are an error
+ * @allow_missing: compare: a fragment missing from NEW does not fail
+ * @filter:	fragments to show (names, groups, globs), from the command line
  * @cpu:	doctor: the CPU to check
  * @threshold:	compare: relative change (fraction) below which a change is "same"
  * @alpha:	compare: significance level of the Mann-Whitney U test
@@ -50,6 +52,9 @@ struct cs_opts {
 	int color;
 	int tty;
 	int strict;
+	int allow_missing;
+	char **filter;		/* fragment names, groups or globs; NULL: all */
+	size_t nfilter;
 	unsigned int cpu;
 	double threshold;
 	double alpha;
@@ -183,8 +188,16 @@ struct cs_frag {
 	struct cs_hist hist;
 };
 
+/* a listed fragment without data, and why (none, skipped, aborted, failed) */
+struct cs_absent {
+	char *name;
+	const char *state;
+};
+
 /* One input: a tree (live or saved), a cycles file, or stdin. */
 struct cs_input {
+	struct cs_absent *absent;
+	size_t nabsent;
 	char *path;
 	struct cs_info info;		/* top-level info of a tree */
 	struct cs_frag *frag;
@@ -293,6 +306,7 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 unsigned int cs_min_reps(double alpha);
 
 /* output.c */
+int cs_match(const struct cs_opts *o, const char *name);
 void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin);
 
 /* cmd.c */
@@ -300,7 +314,7 @@ int cs_save(const struct cs_opts *o, const char *dir);
 int cs_run(const struct cs_opts *o, int argc, char **argv);
 
 /* compare.c */
-int cs_compare(const struct cs_opts *o, const char *base, const char *new);
+int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, size_t nnew);
 
 /* doctor.c */
 int cs_doctor(const struct cs_opts *o);

@@ -338,6 +338,9 @@ void cs_input_free(struct cs_input *in)
 	for (size_t i = 0; i < in->nfrag; i++)
 		cs_frag_free(&in->frag[i]);
 	free(in->frag);
+	for (size_t i = 0; i < in->nabsent; i++)
+		free(in->absent[i].name);
+	free(in->absent);
 	free(in->path);
 	cs_info_free(&in->info);
 	memset(in, 0, sizeof(*in));
@@ -364,8 +367,19 @@ int cs_load_input(const char *path, struct cs_input *in,
 
 		if (r < 0)
 			goto fail;
-		if (r > 0)
+		if (r > 0) {
+			struct cs_absent *a = realloc(in->absent, (in->nabsent + 1) * sizeof(*a));
+
+			if (!a || !(a[in->nabsent].name = strdup(loc[i].name))) {
+				if (a)
+					in->absent = a;
+				cs_seterr(err, path, 0, "out of memory");
+				goto fail;
+			}
+			in->absent = a;
+			a[in->nabsent++].state = fr->nodata ? fr->nodata : "none";
 			continue;
+		}
 		in->nfrag++;
 	}
 	if (finish_input(in)) {

@@ -217,12 +217,12 @@ esac
 expect save_from_a_missing_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" save "$T/s2"
 
 # ---- compare ----
-expect compare_same_is_exit_0 0 '0 slower, 0 faster, 3 same' -- "$CS" compare "$DATA/tree" "$T/saved"
+expect compare_same_is_exit_0 0 '0 slower, 0 faster, 1 same, 0 inconclusive, 2 too few runs' -- "$CS" compare "$DATA/tree" "$T/saved"
 cp -r "$DATA/tree" "$T/slow"
 awk '{ printf "%d\n", $1 * 1.3 }' "$DATA/tree/loop/dec_jnz_100/cycles" > "$T/slow/loop/dec_jnz_100/cycles"
-expect compare_regression_is_exit_1 1 '^loop:dec_jnz_100 .*slower' -- "$CS" compare "$DATA/tree" "$T/slow"
-check compare_names_only_the_slower_fragment sh -c "[ \$(grep -c 'slower\$' '$T/out') = 1 ] && grep -q '1 slower, 0 faster, 2 same' '$T/out'"
-expect compare_improvement_is_exit_0 0 '^loop:dec_jnz_100 .*faster' -- "$CS" compare "$T/slow" "$DATA/tree"
+expect compare_regression_is_exit_1 1 '^loop:dec_jnz_.* 5/5 .* slower$' -- "$CS" compare "$DATA/tree" "$T/slow"
+check compare_names_only_the_slower_fragment sh -c "[ \$(grep -c 'slower\$' '$T/out') = 1 ] && grep -q '1 slower, 0 faster, 0 same, 0 inconclusive, 2 too few' '$T/out'"
+expect compare_improvement_is_exit_0 0 '^loop:dec_jnz_.* faster$' -- "$CS" compare "$T/slow" "$DATA/tree"
 expect compare_threshold_absorbs_small_changes 0 '0 slower' -- "$CS" compare --threshold 40 "$DATA/tree" "$T/slow"
 "$CS" compare --format json "$DATA/tree" "$T/slow" > "$T/cmp.json"
 check compare_json_has_per_fragment_verdicts "$PY" -c "
@@ -233,9 +233,11 @@ assert set(f) == {'base:empty', 'alu:add_dep', 'loop:dec_jnz_100'}
 x = f['loop:dec_jnz_100']
 assert x['verdict'] == 'slower' and x['p_value'] < 0.01 and x['change'] > 0.25
 assert all(k in x for k in ('base_median', 'new_median', 'change', 'p_value', 'verdict'))
-assert f['alu:add_dep']['verdict'] == 'same' and d['slower'] == 1
+assert x['base_n'] == 5 and x['change_lo'] > 0.25 and x['test'] == 'exact'
+assert f['alu:add_dep']['verdict'] == 'not enough runs' and f['alu:add_dep']['reason'] == '4, need 5'
+assert d['slower'] == 1 and d['schema'] == 2
 " "$T/cmp.json"
-expect compare_two_files_pairs_them 0 'same' -- "$CS" compare "$DATA/ties.cycles" "$DATA/ties.cycles"
+expect compare_two_files_pairs_them 0 'ties.cycles  *1/1 .*too few (need 5)' -- "$CS" compare "$DATA/ties.cycles" "$DATA/ties.cycles"
 expect compare_bad_input_is_exit_2 2 "$T/word:2" -- "$CS" compare "$DATA/odd.cycles" "$T/word"
 
 # ---- run, against a directory where a shell loop plays the module ----
