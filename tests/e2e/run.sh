@@ -43,8 +43,11 @@ echo "# e2e-$series: kernel $abi, module $ko"
 ok() { echo "ok - $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
 
-# What must never appear in a guest's kernel log.
-splat='BUG|WARNING|Oops|Call Trace|soft lockup|hard LOCKUP|rcu.*stall|general protection|invalid opcode|segfault'
+# What must never appear in a guest's kernel log.  "BUG" covers "BUG:
+# sleeping function called from invalid context" and "BUG: scheduling while
+# atomic" (PREEMPT_RT: a sleeping lock with irqs off) and KASAN; the rest
+# name what a debug kernel adds (UBSAN, kmemleak) and Debian's lack.
+splat='BUG|WARNING|Oops|Call Trace|soft lockup|hard LOCKUP|rcu.*stall|general protection|invalid opcode|segfault|UBSAN|suspected memory leak'
 
 # boot NAME [qemu-run options] SCRIPT: one boot, its checks counted here.
 boot() {
