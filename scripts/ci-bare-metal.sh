@@ -22,8 +22,13 @@
 #   --baseline DIR       a `cyclestat save` directory to compare against
 #                        (default: bench/baseline in the repo)
 #   --update-baseline    replace the baseline with this run's results, no compare
+#   --runs N             runs of the selection, each saved as one repetition
+#                        (default 5; the gate compares runs, not samples, and
+#                        needs 5 per side to reach p < 0.01 at all)
 #   --threshold PCT      smallest relative change that counts (cyclestat's
 #                        default when not given)
+#   --allow-missing      a fragment in the baseline but not in this run (or
+#                        aborted, failed, skipped here) does not fail the gate
 #   --alpha A            significance level (cyclestat's default when not given)
 #   --prepare-host       apply scripts/prepare-host.sh for the run and restore
 #                        the host afterwards (also on failure or Ctrl-C)
@@ -33,15 +38,19 @@
 #                        /sys/kernel/debug/cyclebench; tests use a fake one)
 #   -h, --help           this text
 #
-# Artifacts in --out: results/ (the `cyclestat save` copy of the run),
-# results.json (cyclestat --format json), gbench.json (--format gbench, for
-# google/benchmark's compare.py and dashboards), compare.json (cyclestat
-# compare --format json), doctor.txt, tap.txt (what went to stdout).
+# Artifacts in --out: results/run-1 ... run-N (the `cyclestat save` copy of
+# each run), results.json (cyclestat --format json of them all), gbench.json
+# (--format gbench, for google/benchmark's compare.py and dashboards),
+# compare.json (cyclestat compare --format json), doctor.txt, tap.txt (what
+# went to stdout). A baseline is such a results/ directory (an older single
+# saved tree works too, as one repetition).
 #
-# Output: TAP on stdout, one line per fragment verdict, e.g.
-#   1..2
-#   ok 1 - alu:add_dep same (+0.3%, p=0.71)
-#   not ok 2 - alu:imul_dep slower (+31.0%, p=0.0001)
+# Output: TAP on stdout, one line per fragment verdict with the change, its
+# 95% interval, the p-value and the repetitions per side, e.g.
+#   1..3
+#   ok 1 - alu:add_dep same (+0.3% [-0.4%, +1.0%], p=0.55, n=5/5)
+#   not ok 2 - alu:imul_dep slower (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)
+#   not ok 3 - mem:chase/4096 missing (in the baseline, not in this run)
 # Everything else (doctor, build, hints) goes to stderr. A setup failure also
 # prints "Bail out! <reason>" on stdout.
 #
@@ -117,6 +126,8 @@ baseline=$top/bench/baseline
 update=0
 threshold=
 alpha=
+runs=5
+allow_missing=
 prepare=0
 out=$top/build/ci
 debugfs=${CB_DEBUGFS:-$sysroot/sys/kernel/debug/cyclebench}
@@ -146,6 +157,8 @@ while [ $# -gt 0 ]; do
 	--baseline) need_arg "$1" $#; baseline=$2; shift ;;
 	--update-baseline) update=1 ;;
 	--threshold) need_arg "$1" $#; threshold=$2; shift ;;
+	--runs) need_arg "$1" $#; runs=$2; shift ;;
+	--allow-missing) allow_missing=--allow-missing ;;
 	--alpha) need_arg "$1" $#; alpha=$2; shift ;;
 	--prepare-host) prepare=1 ;;
 	--out) need_arg "$1" $#; out=$2; shift ;;
@@ -192,6 +205,9 @@ isnum() {
 }
 [ -z "$threshold" ] || isnum "$threshold" || die_usage "--threshold '$threshold' is not a number (a percentage, e.g. 5)"
 [ -z "$alpha" ] || isnum "$alpha" || die_usage "--alpha '$alpha' is not a number (e.g. 0.01)"
+case $runs in
+'' | *[!0-9]* | 0) die_usage "--runs '$runs' is not a positive integer (5 or more to decide at alpha 0.01)" ;;
+esac
 [ "$build" = 1 ] || [ -n "$ko" ] || ko=$top/cyclebench.ko
 
 # --- preflight: everything that can be checked before touching the machine --
@@ -329,27 +345,32 @@ fi
 		"is debugfs mounted? mount -t debugfs none /sys/kernel/debug"
 
 request="$fragments$run_keys"
-note "running: echo '$request' > $debugfs/run"
-# The write returns when the run is over. It runs in a child so that a signal
-# to this script is handled at once (by the trap) rather than after the run.
-(printf '%s\n' "$request" >"$debugfs/run") &
-runner=$!
-if wait "$runner"; then
-	runner=
-else
-	runner=
-	die "the run failed: writing '$request' to $debugfs/run" \
-		"see 'dmesg | tail'; EINVAL: an unknown fragment or key, E2BIG: raise max_mb or lower samples/ensembles"
-fi
-
-note "saving the results to $out/results"
-"$cyclestat" --tree "$debugfs" save "$out/results" >&2 ||
-	die "cyclestat save failed (see above)"
+k=1
+while [ "$k" -le "$runs" ]; do
+	note "run $k of $runs: echo '$request' > $debugfs/run"
+	# The write returns when the run is over. It runs in a child so that a
+	# signal to this script is handled at once (by the trap), not after it.
+	(printf '%s\n' "$request" >"$debugfs/run") &
+	runner=$!
+	if wait "$runner"; then
+		runner=
+	else
+		runner=
+		die "the run failed: writing '$request' to $debugfs/run" \
+			"see 'dmesg | tail'; EINVAL: an unknown fragment or key, E2BIG: raise max_mb or lower samples/ensembles"
+	fi
+	note "saving run $k to $out/results/run-$k"
+	"$cyclestat" --tree "$debugfs" save "$out/results/run-$k" >&2 ||
+		die "cyclestat save failed (see above)"
+	k=$((k + 1))
+done
 unload || die "could not unload the module" "rmmod cyclebench"
 
-"$cyclestat" --format json "$out/results" >"$out/results.json" ||
+# shellcheck disable=SC2046 # the run directories, in order
+set -- $(k=1; while [ "$k" -le "$runs" ]; do echo "$out/results/run-$k"; k=$((k + 1)); done)
+"$cyclestat" --format json "$@" >"$out/results.json" ||
 	die "cyclestat --format json failed (see above)"
-"$cyclestat" --format gbench "$out/results" >"$out/gbench.json" ||
+"$cyclestat" --format gbench "$@" >"$out/gbench.json" ||
 	die "cyclestat --format gbench failed (see above)"
 
 # --- 3. the baseline ------------------------------------------------------
@@ -363,11 +384,11 @@ if [ "$update" = 1 ]; then
 	n=0
 	tap=
 	while read -r f _; do
-		[ -s "$out/results/${f%%:*}/${f#*:}/cycles" ] || continue
+		[ -s "$out/results/run-1/${f%%:*}/${f#*:}/cycles" ] || continue
 		n=$((n + 1))
-		tap="${tap}ok $n - $f baseline updated
+		tap="${tap}ok $n - $f baseline updated ($runs runs)
 "
-	done <"$out/results/fragments"
+	done <"$out/results/run-1/fragments"
 	printf '1..%d\n%s' "$n" "$tap" >"$out/tap.txt"
 	cat "$out/tap.txt"
 	note "baseline $baseline updated from this run; commit it"
@@ -376,8 +397,15 @@ fi
 
 # --- 4. compare, TAP ------------------------------------------------------
 
+# The baseline's runs (an older baseline is one saved tree), then this run's.
+if [ -d "$baseline/run-1" ]; then
+	base_runs=$(k=1; while [ -d "$baseline/run-$k" ]; do echo "$baseline/run-$k"; k=$((k + 1)); done)
+else
+	base_runs=$baseline
+fi
+# shellcheck disable=SC2086 # lists of directories without blanks
 if "$cyclestat" --format json ${threshold:+--threshold "$threshold"} \
-	${alpha:+--alpha "$alpha"} compare "$baseline" "$out/results" >"$out/compare.json"; then
+	${alpha:+--alpha "$alpha"} $allow_missing compare $base_runs -- "$@" >"$out/compare.json"; then
 	verdict=0
 else
 	verdict=$?
@@ -451,35 +479,39 @@ json_flatten() {
 }
 
 # Flattened compare JSON -> TAP lines (no plan), from cyclestat compare's
-# schema 1 (userspace/compare.c): fragments[] with name, change (a fraction,
-# null when the base median is 0), p_value, verdict, base_smi, new_smi; and
-# only_in_base[], fragments the baseline has and this run did not measure.
+# schema 2 (userspace/compare.c): fragments[] with name, verdict, reason,
+# fails, change, change_lo, change_hi (fractions, null when not compared),
+# p_text, base_n, new_n, smi. "not ok" exactly where fails is true: slower,
+# or missing/aborted/failed/skipped in this run without --allow-missing.
 tap_lines() {
 	awk -F '\t' '
 	function key(p) { sub(/.*\./, "", p); return p }
 	function elem(p) { sub(/\.[A-Za-z_]+$/, "", p); return p }
+	function pc(x) { return (x == "null" || x == "") ? "n/a" : sprintf("%+.1f%%", 100 * x) }
 	$1 ~ /^\.fragments\[[0-9]+\]\.[A-Za-z_]+$/ {
 		e = elem($1)
 		if (!(e in seen)) { seen[e] = 1; order[++n] = e }
 		v[e, key($1)] = $2
 	}
-	$1 ~ /^\.only_in_base\[[0-9]+\]$/ { gone = gone " " $2 }
 	END {
 		for (i = 1; i <= n; i++) {
 			e = order[i]
-			ch = v[e, "change"]
-			ch = (ch == "null" || ch == "") ? "+inf%" : sprintf("%+.1f%%", 100 * ch)
-			smi = (v[e, "base_smi"] == "true" || v[e, "new_smi"] == "true") ? \
-				" [SMIs during a run: rerun before trusting this]" : ""
-			p = v[e, "p_value"]
-			if (p == "null" || p == "")
-				p = "n/a"
-			printf "%s %d - %s %s (%s, p=%s)%s\n", \
-				v[e, "verdict"] == "slower" ? "not ok" : "ok", i, \
-				v[e, "name"], v[e, "verdict"], ch, p, smi
+			vd = v[e, "verdict"]; why = v[e, "reason"]
+			if (why != "")
+				vd = (vd == "not enough runs") ? vd ": " why : vd " (" why ")"
+			smi = v[e, "smi"] == "true" ? " [SMIs during a run: rerun before trusting this]" : ""
+			if (v[e, "base_n"] + 0 > 0)
+				d = sprintf(" (%s [%s, %s], p=%s, n=%s/%s)", pc(v[e, "change"]), \
+					pc(v[e, "change_lo"]), pc(v[e, "change_hi"]), v[e, "p_text"], \
+					v[e, "base_n"], v[e, "new_n"])
+			else if (v[e, "verdict"] == "new")
+				d = " (not in the baseline)"
+			else
+				d = " (in the baseline, not in this run" \
+					(v[e, "fails"] == "true" ? ")" : "; allowed by --allow-missing)")
+			printf "%s %d - %s %s%s%s\n", v[e, "fails"] == "true" ? "not ok" : "ok", i, \
+				v[e, "name"], vd, d, smi
 		}
-		if (gone != "")
-			printf "# not compared (measured in the baseline only, or in neither):%s\n", gone
 	}'
 }
 
@@ -499,9 +531,9 @@ cat "$out/tap.txt"
 slower=$(printf '%s\n' "$tap" | grep -c '^not ok' || true)
 if [ "$verdict" = 1 ] || [ "$slower" != 0 ]; then
 	if [ "$slower" = 0 ]; then
-		note "cyclestat compare exited 1 (something slower) but its JSON has no 'slower' verdict: see $out/compare.json"
+		note "cyclestat compare exited 1 (something slower) but its JSON has no failing verdict: see $out/compare.json"
 	fi
-	note "regression: $slower fragment(s) slower than the baseline $baseline"
+	note "regression: $slower fragment(s) slower than the baseline $baseline, or missing from this run"
 	exit 1
 fi
 exit 0

@@ -4,14 +4,17 @@
 # ci-gate-guest.sh - the QEMU proof of the bare-metal CI gate: a guest plays
 # the bare-metal runner and runs scripts/ci-bare-metal.sh, unchanged, four
 # times in one boot:
-#   1. --update-baseline            records a baseline from this build;
+#   1. --update-baseline            records a baseline from this build
+#                                   (CB_RUNS runs, default 5: repetitions);
 #   2. against that baseline        must pass: exit 0, every verdict ok;
 #   3. against a copy doctored 30% faster for one fragment (default
-#      alu:imul_dep)                must fail: exit 1, exactly one "not ok",
+#      alu:imul_dep; cycles and cycles_long of every run scaled)
+#                                   must fail: exit 1, exactly one "not ok",
 #                                   naming that fragment;
 #   4. SIGTERM in the middle of a run  exit 143, module unloaded.
 # After each, the module must be unloaded. With -icount shift=0 the figures
-# are exact, so 2 cannot fail by noise.
+# are exact: every run is identical, so 2 gives "same" with a zero-width
+# interval, and 3 is detected at p = 2/C(10,5) = 0.0079 < 0.01 with 5 runs.
 #
 # From the host (scripts/qemu-run.sh puts the module at /cyclebench.ko and
 # cyclestat in PATH; --add copies the gate script to /):
@@ -32,6 +35,7 @@ out=${CB_OUT:-/out}
 cyclestat=${CB_CYCLESTAT:-$(command -v cyclestat)}
 fragments=${CB_FRAGMENTS:-base,alu}
 params=${CB_PARAMS:-samples=200 ensembles=5 warmup=20}
+runs=${CB_RUNS:-5}
 victim=${1:-alu:imul_dep}
 results=$out/results.txt
 work=${TMPDIR:-/tmp}/ci-gate.$$
@@ -50,7 +54,7 @@ gate() {
 	shift
 	rc=0
 	sh "$ci" --ko "$ko" --cyclestat "$cyclestat" --fragments "$fragments" \
-		--params "$params" --out "$out/ci-$name" "$@" >"$work/$name.tap" 2>"$out/ci-$name.log" || rc=$?
+		--params "$params" --runs "$runs" --out "$out/ci-$name" "$@" >"$work/$name.tap" 2>"$out/ci-$name.log" || rc=$?
 	tap=$(cat "$work/$name.tap")
 	printf '%s\n' "$tap" | sed "s/^/# $name: /"
 	if [ -e "${CB_SYSROOT:-}/sys/module/cyclebench" ]; then
@@ -65,7 +69,7 @@ gate baseline --update-baseline --baseline "$work/base"
 check "gate --update-baseline: exit 0" 0 "$rc"
 n=$(printf '%s\n' "$tap" | grep -c '^ok ' || true)
 check "gate --update-baseline: the baseline has $victim" yes \
-	"$([ -s "$work/base/${victim%%:*}/${victim#*:}/cycles" ] && echo yes || echo no)"
+	"$([ -s "$work/base/run-1/${victim%%:*}/${victim#*:}/cycles" ] && echo yes || echo no)"
 
 gate same --baseline "$work/base"
 check "gate against a baseline from the same build: exit 0" 0 "$rc"
@@ -73,8 +77,14 @@ check "gate against a baseline from the same build: $n fragments, none slower" "
 	"$(printf '%s\n' "$tap" | grep -c '^ok ' || true) $(printf '%s\n' "$tap" | grep -c '^not ok' || true)"
 
 cp -R "$work/base" "$work/doctored"
-f=$work/doctored/${victim%%:*}/${victim#*:}/cycles
-awk '{ printf "%d\n", $1 * 0.7 + 0.5 }' "$work/base/${victim%%:*}/${victim#*:}/cycles" >"$f"
+for r in "$work/base"/run-*; do
+	for file in cycles cycles_long; do
+		f=$r/${victim%%:*}/${victim#*:}/$file
+		[ -f "$f" ] || continue
+		awk '{ printf "%d\n", $1 * 0.7 + 0.5 }' "$f" \
+			>"$work/doctored/${r##*/}/${victim%%:*}/${victim#*:}/$file"
+	done
+done
 gate doctored --baseline "$work/doctored"
 check "gate against a baseline doctored 30% faster for $victim: exit 1" 1 "$rc"
 check "gate against the doctored baseline: exactly $victim is not ok" "$victim slower" \

@@ -50,21 +50,25 @@ mk_tree "$tmp/fixture"
 mkdir -p "$tmp/baseline"
 cp -R "$tmp/fixture"/. "$tmp/baseline"/
 
-# The compare JSON the stub prints: add_dep the same, imul_dep 31% slower.
+# The compare JSON (schema 2) the stub prints: add_dep the same, imul_dep
+# 31% slower (or whatever verdict $1 says), $3 a fragment missing from NEW.
 compare_json() {
+	fails=false
+	[ "$1" != slower ] || fails=true
 	cat <<JSON
-{"cyclestat": "0.1.0", "schema": 1, "base": "b", "new": "n", "threshold": 0.05, "alpha": 0.01,
+{"cyclestat": "0.1.0", "schema": 2, "base": ["b"], "new": ["n"], "threshold": 0.05, "alpha": 0.01,
   "fragments": [
-    {"name": "alu:add_dep", "base_median": 100.000, "new_median": 100.300, "change": 0.003000, "p_value": 0.71, "verdict": "same", "base_n": 16, "new_n": 16, "base_smi": false, "new_smi": false},
-    {"name": "alu:imul_dep", "base_median": 100.000, "new_median": 131.000, "change": 0.310000, "p_value": 0.0001, "verdict": "$1", "base_n": 16, "new_n": 16, "base_smi": false, "new_smi": $2}
+    {"name": "alu:add_dep", "verdict": "same", "reason": "", "fails": false, "basis": "net", "repetitions": "runs", "base_n": 5, "new_n": 5, "base_median": 100, "new_median": 100.3, "change": 0.003, "change_lo": -0.004, "change_hi": 0.01, "p_value": 0.55, "p_text": "0.55", "test": "exact", "smi": false},
+    {"name": "alu:imul_dep", "verdict": "$1", "reason": "", "fails": $fails, "basis": "net", "repetitions": "runs", "base_n": 5, "new_n": 5, "base_median": 100, "new_median": 131, "change": 0.31, "change_lo": 0.302, "change_hi": 0.318, "p_value": 0.0079, "p_text": "0.0079", "test": "exact", "smi": $2}$3
   ],
-  "only_in_base": [$3], "only_in_new": [],
   "slower": 0, "faster": 0, "same": 2}
 JSON
 }
 compare_json same false "" >"$tmp/same.json"
 compare_json slower false "" >"$tmp/slower.json"
-compare_json same true '"mem:gone", "x:y\"z"' >"$tmp/smi.json"
+compare_json same true ',
+    {"name": "mem:gone", "verdict": "missing", "reason": "", "fails": false, "basis": null, "repetitions": null, "base_n": 0, "new_n": 0, "base_median": null, "new_median": null, "change": null, "change_lo": null, "change_hi": null, "p_value": null, "p_text": "", "test": "", "smi": false},
+    {"name": "x:y\"z", "verdict": "missing", "reason": "", "fails": true, "basis": null, "repetitions": null, "base_n": 0, "new_n": 0, "base_median": null, "new_median": null, "change": null, "change_lo": null, "change_hi": null, "p_value": null, "p_text": "", "test": "", "smi": false}' >"$tmp/smi.json"
 
 # new_case NAME: a fresh fake machine; sets $c, $dbg and the environment.
 new_case() {
@@ -105,8 +109,8 @@ for sh in $(test_shells); do
 	expect_eq "[$sh] no regression: exit 0" 0 "$rc"
 	expect_eq "[$sh] no regression: TAP plan and one line per fragment" \
 		"1..2
-ok 1 - alu:add_dep same (+0.3%, p=0.71)
-ok 2 - alu:imul_dep same (+31.0%, p=0.0001)" "$out"
+ok 1 - alu:add_dep same (+0.3% [-0.4%, +1.0%], p=0.55, n=5/5)
+ok 2 - alu:imul_dep same (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)" "$out"
 	unloaded "no regression"
 	expect_eq "[$sh] insmod gets run_on_load=0 and every --params word" \
 		"insmod $ko run_on_load=0 samples=1000 ensembles=10 warmup=100 method=paoloni cpu=3 max_mb=64" \
@@ -114,38 +118,41 @@ ok 2 - alu:imul_dep same (+31.0%, p=0.0001)" "$out"
 	expect_file "[$sh] the run request is the selection plus the run-time keys" "$c/state/run-request" \
 		"all samples=1000 ensembles=10 warmup=100 method=paoloni cpu=3"
 	expect_match "[$sh] doctor is asked about the chosen CPU" "^cyclestat --cpu 3 doctor$" "$(cat "$c/log")"
-	expect_match "[$sh] save reads the module's debugfs tree" "^cyclestat --tree $dbg save $c/out/results$" "$(cat "$c/log")"
-	for a in results/info results/alu/imul_dep/cycles results.json gbench.json compare.json tap.txt doctor.txt; do
+	expect_match "[$sh] save reads the module's debugfs tree, once per run" "^cyclestat --tree $dbg save $c/out/results/run-5$" "$(cat "$c/log")"
+	expect_eq "[$sh] --runs defaults to 5 runs, 5 saves" 5 "$(grep -c ' save ' "$c/log")"
+	for a in results/run-1/info results/run-5/alu/imul_dep/cycles results.json gbench.json compare.json tap.txt doctor.txt; do
 		[ -e "$c/out/$a" ] && v=present || v=missing
 		expect_eq "[$sh] artifact $a" present "$v"
 	done
 	expect_eq "[$sh] tap.txt is what went to stdout" "$out" "$(cat "$c/out/tap.txt")"
 	expect_match "[$sh] gbench.json comes from --format gbench on the saved copy" \
-		"^cyclestat --format gbench $c/out/results$" "$(cat "$c/log")"
-	expect_match "[$sh] compare gets the baseline, then this run" \
-		"^cyclestat --format json compare $tmp/baseline $c/out/results$" "$(cat "$c/log")"
+		"^cyclestat --format gbench $c/out/results/run-1 .* $c/out/results/run-5$" "$(cat "$c/log")"
+	expect_match "[$sh] compare gets the baseline (an older single tree), then this run's runs" \
+		"^cyclestat --format json compare $tmp/baseline -- $c/out/results/run-1 $c/out/results/run-2 .*run-5$" "$(cat "$c/log")"
 
 	new_case regression
 	FAKE_COMPARE_JSON=$tmp/slower.json FAKE_COMPARE_RC=1 ci --ko "$ko" --baseline "$tmp/baseline" \
-		--threshold 5 --alpha 0.01 --fragments alu
+		--threshold 5 --alpha 0.01 --fragments alu --allow-missing --runs 2
+	expect_eq "[$sh] --runs 2: two saves" 2 "$(grep -c ' save ' "$c/log")"
 	expect_eq "[$sh] a regression: exit 1" 1 "$rc"
 	expect_eq "[$sh] a regression: not ok names the slower fragment" \
 		"1..2
-ok 1 - alu:add_dep same (+0.3%, p=0.71)
-not ok 2 - alu:imul_dep slower (+31.0%, p=0.0001)" "$out"
-	expect_match "[$sh] a regression: --threshold and --alpha reach compare" \
-		"^cyclestat --format json --threshold 5 --alpha 0.01 compare " "$(cat "$c/log")"
+ok 1 - alu:add_dep same (+0.3% [-0.4%, +1.0%], p=0.55, n=5/5)
+not ok 2 - alu:imul_dep slower (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)" "$out"
+	expect_match "[$sh] a regression: --threshold, --alpha and --allow-missing reach compare" \
+		"^cyclestat --format json --threshold 5 --alpha 0.01 --allow-missing compare " "$(cat "$c/log")"
 	expect_file "[$sh] --fragments is the run's selection" "$c/state/run-request" "alu"
 	expect_match "[$sh] a regression: says so on stderr" "regression: 1 fragment\(s\) slower" "$err"
 	unloaded "a regression"
 
 	new_case smi-and-gone
-	FAKE_COMPARE_JSON=$tmp/smi.json ci --ko "$ko" --baseline "$tmp/baseline"
-	expect_eq "[$sh] SMIs flagged on the verdict, fragments only in the baseline as a comment" \
-		"0 1..2
-ok 1 - alu:add_dep same (+0.3%, p=0.71)
-ok 2 - alu:imul_dep same (+31.0%, p=0.0001) [SMIs during a run: rerun before trusting this]
-# not compared (measured in the baseline only, or in neither): mem:gone x:y\"z" "$rc $out"
+	FAKE_COMPARE_JSON=$tmp/smi.json FAKE_COMPARE_RC=1 ci --ko "$ko" --baseline "$tmp/baseline"
+	expect_eq "[$sh] SMIs flagged on the verdict; a missing fragment fails unless allowed" \
+		"1 1..4
+ok 1 - alu:add_dep same (+0.3% [-0.4%, +1.0%], p=0.55, n=5/5)
+ok 2 - alu:imul_dep same (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5) [SMIs during a run: rerun before trusting this]
+ok 3 - mem:gone missing (in the baseline, not in this run; allowed by --allow-missing)
+not ok 4 - x:y\"z missing (in the baseline, not in this run)" "$rc $out"
 
 	new_case compare-says-slower
 	FAKE_COMPARE_RC=1 ci --ko "$ko" --baseline "$tmp/baseline"
@@ -259,12 +266,12 @@ ok 2 - alu:imul_dep same (+31.0%, p=0.0001) [SMIs during a run: rerun before tru
 	ci --ko "$ko" --baseline "$c/new/baseline" --update-baseline
 	expect_eq "[$sh] --update-baseline: exit 0" 0 "$rc"
 	expect_eq "[$sh] --update-baseline: the baseline is this run's saved results" \
-		"$(cat "$tmp/fixture/alu/imul_dep/cycles")" "$(cat "$c/new/baseline/alu/imul_dep/cycles" 2>&1)"
+		"$(cat "$tmp/fixture/alu/imul_dep/cycles")" "$(cat "$c/new/baseline/run-5/alu/imul_dep/cycles" 2>&1)"
 	expect_eq "[$sh] --update-baseline: TAP, one line per fragment" \
 		"1..3
-ok 1 - base:empty baseline updated
-ok 2 - alu:add_dep baseline updated
-ok 3 - alu:imul_dep baseline updated" "$out"
+ok 1 - base:empty baseline updated (5 runs)
+ok 2 - alu:add_dep baseline updated (5 runs)
+ok 3 - alu:imul_dep baseline updated (5 runs)" "$out"
 	expect_no_match "[$sh] --update-baseline: no compare" "^cyclestat compare" "$(cat "$c/log")"
 	unloaded "--update-baseline"
 
@@ -304,7 +311,7 @@ ok 3 - alu:imul_dep baseline updated" "$out"
 	unloaded "no debugfs"
 
 	for bad in "--frobnicate" "--params foo" "--params run_on_load=1" "--threshold five" \
-		"--alpha" "--fragments a;b"; do
+		"--alpha" "--fragments a;b" "--runs 0" "--runs x"; do
 		new_case usage
 		# shellcheck disable=SC2086
 		ci $bad
@@ -315,7 +322,8 @@ ok 3 - alu:imul_dep baseline updated" "$out"
 	ci --help
 	expect_eq "[$sh] --help: exit 0" 0 "$rc"
 	for o in --strict --ko --no-build --cyclestat --fragments --params --baseline \
-		--update-baseline --threshold --alpha --out --debugfs --prepare-host; do
+		--update-baseline --threshold --alpha --out --debugfs --prepare-host --runs \
+		--allow-missing; do
 		expect_match "[$sh] --help documents $o" "^  $o( |$)" "$out"
 	done
 
@@ -354,10 +362,9 @@ for sh in $(test_shells); do
 	ci --ko "$ko" --cyclestat "$real" --baseline "$base"
 	expect_eq "[$sh] real cyclestat: the same build against its own baseline passes" \
 		"0 1..3
-ok 1 - base:empty same (+0.0%, p=1)
-ok 2 - alu:add_dep same (+0.0%, p=1)
-ok 3 - alu:imul_dep same (+0.0%, p=1)
-# not compared (measured in the baseline only, or in neither): mem:load_l1" "$rc $out"
+ok 1 - base:empty same (+0.0% [+0.0%, +0.0%], p=1, n=5/5)
+ok 2 - alu:add_dep same (+0.0% [+0.0%, +0.0%], p=1, n=5/5)
+ok 3 - alu:imul_dep same (+0.0% [+0.0%, +0.0%], p=1, n=5/5)" "$rc $out"
 	[ "$rc" = 0 ] || printf '%s\n' "$err" | tail -n 5 | sed 's/^/# /'
 	for j in results.json gbench.json compare.json; do
 		if flat=$(json_flatten <"$c/out/$j"); then
@@ -370,7 +377,10 @@ ok 3 - alu:imul_dep same (+0.0%, p=1)
 	new_case real-doctored
 	doctored=$c/doctored
 	cp -R "$base" "$doctored"
-	awk '{ printf "%d\n", $1 * 0.7 + 0.5 }' "$base/alu/imul_dep/cycles" >"$doctored/alu/imul_dep/cycles"
+	for r in "$base"/run-*; do
+		awk '{ printf "%d\n", $1 * 0.7 + 0.5 }' "$r/alu/imul_dep/cycles" \
+			>"$doctored/${r##*/}/alu/imul_dep/cycles"
+	done
 	ci --ko "$ko" --cyclestat "$real" --baseline "$doctored" --threshold 5 --alpha 0.01
 	expect_eq "[$sh] real cyclestat: a baseline 30% faster for one fragment fails (exit 1)" 1 "$rc"
 	expect_eq "[$sh] real cyclestat: ... and exactly that fragment is not ok" \
