@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cyclebench-user.h - what kmod/cyclebench.h takes from the kernel, for the
+ * userspace runner.  kmod/cyclebench.h includes it when __KERNEL__ is not
+ * defined, so a fragment file declared with CB_PORTABLE_GROUP() builds
+ * unchanged into cyclebench-user: one source of truth for every body.
+ *
+ * The harness hooks differ from the kernel's on purpose: a process cannot
+ * turn interrupts off, so __cb_irq_off()/__cb_irq_on() do nothing and the
+ * results say "interrupts: on"; the robust statistics (median, minimum)
+ * carry the samples an interrupt lands in.  The process is pinned to one
+ * CPU with sched_setaffinity(), and __cb_moved() checks that it stayed
+ * there, as smp_processor_id() does in the module.
+ */
+#ifndef CYCLEBENCH_USER_H
+#define CYCLEBENCH_USER_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE		/* sched_getcpu() */
+#endif
+#include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>	/* memcpy(), memset() in bodies */
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
+#define noinline	__attribute__((__noinline__))
+#define notrace
+#define __used		__attribute__((__used__))
+#define __maybe_unused	__attribute__((__unused__))
+#define __aligned(n)	__attribute__((__aligned__(n)))
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The kernel's max(): each argument evaluated once. */
+#define max(a, b) ({				\
+	__typeof__(a) __cb_a = (a);		\
+	__typeof__(b) __cb_b = (b);		\
+	__cb_a > __cb_b ? __cb_a : __cb_b;	\
+})
+#define min(a, b) ({				\
+	__typeof__(a) __cb_a = (a);		\
+	__typeof__(b) __cb_b = (b);		\
+	__cb_a < __cb_b ? __cb_a : __cb_b;	\
+})
+
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+#define OPTIMIZER_HIDE_VAR(var)	__asm__("" : "=r" (var) : "0" (var))
+
+#define PAGE_SIZE	4096UL
+#define SMP_CACHE_BYTES	64
+
+/*
+ * The sampler's hooks.  flags is an unsigned long in the sampler; setting
+ * it keeps -Wunused quiet and costs nothing outside the timed region.
+ */
+#define __cb_irq_off(flags)	((flags) = 0)
+#define __cb_irq_on(flags)	((void)(flags))
+#define __cb_moved(cpu)		(sched_getcpu() != (int)(cpu))
+#define __cb_irq_done()		do { } while (0)
+
+/*
+ * What a portable setup may call (the module's are in cyclebench.h):
+ * cb_alloc() is zeroed and page-aligned (mmap), NULL on failure.
+ */
+void *cb_alloc(size_t size);
+void cb_free(void *p);
+void cb_yield(void);
+u64 cb_random_u64(void);
+
+#endif /* CYCLEBENCH_USER_H */

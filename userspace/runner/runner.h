@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * runner.h - what the parts of cyclebench-user share.
+ *
+ *	main.c (options, selection) -> engine.c (the run) -> tree.c (output)
+ *	machine.c (CPUID, TSC frequency, CPUs) is read by all three.
+ */
+#ifndef CB_RUNNER_H
+#define CB_RUNNER_H
+
+#include <stdio.h>
+
+#include "cyclebench.h"
+
+#define CB_USER_VERSION "0.2.0"
+#define CB_MAX_ARGS 64
+#define CB_MAX_RESULTS 1024
+
+/*
+ * The portable groups, linked in from kmod/fragments/ (groups.c), once per
+ * long-region length: cb_user_variants[k] at cb_repeats[k] copies, in the
+ * same order; cb_user_groups is cb_user_variants[0].
+ */
+#define CB_NR_REPEATS 4
+extern const unsigned int cb_repeats[CB_NR_REPEATS];
+extern const struct cb_group *const *const cb_user_variants[CB_NR_REPEATS];
+extern const struct cb_group *const *const cb_user_groups;
+extern const unsigned int cb_nr_user_groups;
+/* Groups the module has that need the kernel: names only. */
+extern const char *const cb_kernel_groups[];
+
+struct cb_machine {
+	char kernel[128];
+	char vendor[16];
+	unsigned int family, model, stepping;
+	char model_name[64];
+	unsigned int tsc_khz;
+	int tsc_khz_calibrated;
+	unsigned int tsc_step;	/* smallest non-zero difference of two reads */
+	int constant_tsc, nonstop_tsc, rdtscp, hypervisor, smt_active;
+};
+
+enum cb_rstate { CB_R_NONE, CB_R_OK, CB_R_FAILED, CB_R_SKIPPED };
+
+/* One result: a fragment, or one argument of it. */
+struct cb_result {
+	const struct cb_group *group;
+	const struct cb_fragment *frag;
+	unsigned int gi, fi;		/* group and table index */
+	unsigned int repeat;		/* long-region copies used, 0: none */
+	u64 arg;
+	u32 ops;
+	enum cb_rstate state;
+	int err;
+	u64 *cycles;
+	u64 *cycles_long;
+};
+
+/* The run request (SELECTION key=value ...) and the command line. */
+struct cb_req {
+	struct cb_result res[CB_MAX_RESULTS];
+	unsigned int nr;
+	u32 samples, ensembles, warmup;
+	enum cb_method method_requested, method;
+	unsigned int cpu;
+	unsigned int max_mb;
+	unsigned int long_repeat;	/* 0: auto, per result */
+	const char *selection;
+	const char *out;
+	int quiet;
+	int tty;
+};
+
+/* machine.c */
+int cb_machine_read(struct cb_machine *m);
+int cb_cpu_usable(unsigned int cpu, char *why, size_t len);
+const char *cb_method_name(enum cb_method m);
+void cb_spin_warm(unsigned int ms);
+
+/* engine.c */
+extern volatile int cb_stop_requested;
+int cb_run_all(struct cb_req *req, const struct cb_machine *m);
+
+/* tree.c */
+int cb_write_tree(const struct cb_req *req, const struct cb_machine *m);
+
+#endif /* CB_RUNNER_H */
