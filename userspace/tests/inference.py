@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""cyclestat's inference against a Python reference: the two-length per-op
+cost and its t-interval, and compare's Hodges-Lehmann change, its exact
+interval, the Mann-Whitney p-value and the verdict rules.
+
+    inference.py CYCLESTAT [SEED]
+
+The reference is written here from the definitions in cyclestat(1), in
+plain Python (statistics, fractions); where scipy is installed, Student's t
+quantile and the exact Mann-Whitney p-value come from scipy instead, and
+the plain values are checked against it. One TAP line per property.
+"""
+import json
+import math
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+tool = sys.argv[1]
+rnd = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 12)
+try:
+    from scipy import stats as sst
+except ImportError:
+    sst = None
+
+# t(0.975, df), df = 1..30, from the tables (checked against scipy when present)
+T975 = [12.7062047362, 4.30265272975, 3.18244630528, 2.7764451052, 2.57058183564,
+        2.44691185114, 2.36462425159, 2.30600413520, 2.26215716280, 2.22813885196,
+        2.20098516009, 2.17881282966, 2.16036865646, 2.14478668792, 2.13144954556,
+        2.11990529922, 2.10981557783, 2.10092204024, 2.09302405441, 2.08596344727,
+        2.07961384473, 2.07387306790, 2.06865761042, 2.06389856163, 2.05953855275,
+        2.05552943864, 2.05183051648, 2.04840714180, 2.04522964213, 2.04227245630]
+
+
+def t975(df):
+    if sst is not None:
+        return float(sst.t.ppf(0.975, df))
+    return T975[df - 1]
+
+
+results = []
+
+
+def check(ok, name, why=""):
+    results.append((ok, name, why))
+
+
+def close(a, b, rel):
+    if a is None or b is None:
+        return a is b
+    return abs(a - b) <= rel * max(1.0, abs(b))
+
+
+def run(*args):
+    p = subprocess.run([tool, *args], capture_output=True, text=True)
+    if p.returncode > 1:
+        raise RuntimeError("exit %d: %s" % (p.returncode, p.stderr.strip()))
+    return json.loads(p.stdout)
+
+
+def frag_dir(top, name, ens, size, short, long=None, repeat=8, ops=4):
+    d = os.path.join(top, *name.replace(":", "/").split("/"))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "cycles"), "w") as f:
+        f.write("".join("%d\n" % x for x in short))
+    info = "name: %s\nops: %d\nstate: ok\nensembles: %d\nsamples: %d\nrun_id: 1\nmethod: paoloni\n" % (
+        name, ops, ens, size)
+    if long is not None:
+        info += "long_repeat: %d\n" % repeat
+        with open(os.path.join(d, "cycles_long"), "w") as f:
+            f.write("".join("%d\n" % x for x in long))
+    with open(os.path.join(d, "info"), "w") as f:
+        f.write(info)
+
+
+top = tempfile.mkdtemp()
+try:
+    # ---- t quantile: the table against scipy ----
+    if sst is not None:
+        bad = [df for df in range(1, 31) if not close(T975[df - 1], float(sst.t.ppf(0.975, df)), 1e-9)]
+        check(not bad, "inference:t_table_matches_scipy", "df %s" % bad)
+
+    # ---- per-op cost: value and interval against the reference ----
+    bad, covered, trials = [], 0, 120
+    for it in range(trials):
+        ens, size, ops, r = rnd.randint(2, 12), rnd.randint(3, 41), rnd.choice((1, 4, 8)), rnd.choice((2, 8, 16))
+        cost = rnd.choice((0.5, 1.0, 2.5, 3.0))
+        sd = rnd.choice((1, 5, 20))
+        over = 1000
+        short = [over + round(ops * cost + rnd.gauss(0, sd)) for _ in range(ens * size)]
+        long = [over + round(r * ops * cost + rnd.gauss(0, sd)) for _ in range(ens * size)]
+        d = os.path.join(top, "p%d" % it)
+        frag_dir(d, "alu:x", ens, size, short, long, r, ops)
+        got = run("--format", "json", d)["inputs"][0]["fragments"][0]["cost"]
+        e = [(statistics.median(long[j * size:(j + 1) * size]) -
+              statistics.median(short[j * size:(j + 1) * size])) / ((r - 1) * ops) for j in range(ens)]
+        m = statistics.mean(e)
+        s = statistics.stdev(e)
+        h = t975(ens - 1) * s / math.sqrt(ens)
+        lo, hi = (m, m) if s == 0 else (m - h, m + h)
+        g = got["per_op"]
+        if got["basis"] != "two-length" or not close(g["value"], m, 1e-12) or \
+                not close(g["lo"], lo, 1e-6) or not close(g["hi"], hi, 1e-6) or g["n"] != ens:
+            bad.append("tree %d: want %.9g [%.9g, %.9g], got %s" % (it, m, lo, hi, g))
+        covered += g["lo"] <= cost <= g["hi"]
+        mins = [(min(long[j * size:(j + 1) * size]) - min(short[j * size:(j + 1) * size])) /
+                ((r - 1) * ops) for j in range(ens)]
+        if not close(got["per_op_min"]["value"], statistics.mean(mins), 1e-12):
+            bad.append("tree %d: min aggregate want %.9g, got %s" % (it, statistics.mean(mins), got["per_op_min"]))
+    check(not bad, "inference:per_op_cost_and_t_interval_match_the_reference (%d trees)" % trials,
+          "; ".join(bad[:5]))
+    # 95 % intervals: the true cost inside about 95 % of the time
+    check(covered >= 0.85 * trials, "inference:per_op_interval_covers_the_true_cost (%d of %d)" % (covered, trials),
+          "expected about 95%%, got %d of %d" % (covered, trials))
+
+    # ---- icount: identical samples give the exact cost, zero width ----
+    d = os.path.join(top, "icount")
+    frag_dir(d, "alu:add_dep", 5, 10, [1003] * 50, [1003 + 7 * 4] * 50, 8, 4)
+    p = subprocess.run([tool, "--format", "json", d], capture_output=True, text=True)
+    txt = p.stdout
+    g = json.loads(txt)["inputs"][0]["fragments"][0]["cost"]["per_op"]
+    check('"per_op": {"value": 1, "lo": 1, "hi": 1, "n": 5}' in txt,
+          "inference:icount_per_op_is_exactly_1_with_zero_width", "got %s" % g)
+
+    # ---- compare: HL, interval and p against the reference ----
+    def counts(n, m):
+        # number of ways to get U = k (no ties): c(n, m, k) = c(n-1, m, k-m) + c(n, m-1, k)
+        c = [[[0] * (n * m + 1) for _ in range(m + 1)] for _ in range(n + 1)]
+        for i in range(n + 1):
+            for j in range(m + 1):
+                if i == 0 or j == 0:
+                    c[i][j][0] = 1
+                    continue
+                for k in range(i * j + 1):
+                    c[i][j][k] = (c[i - 1][j][k - j] if k >= j else 0) + c[i][j - 1][k]
+        return c[n][m]
+
+    def reference(x, y):
+        n, m = len(x), len(y)
+        lx, ly = [math.log(v) for v in x], [math.log(v) for v in y]
+        dd = sorted(b - a for a in lx for b in ly)
+        nm = n * m
+        est = dd[nm // 2] if nm % 2 else (dd[nm // 2 - 1] + dd[nm // 2]) / 2
+        c = counts(n, m)
+        tot = sum(c)
+        cdf = lambda k: sum(c[:k + 1]) / tot if k >= 0 else 0.0  # noqa: E731
+        u = sum(1 for a in x for b in y if b > a) + 0.5 * sum(1 for a in x for b in y if b == a)
+        p = min(1.0, 2 * cdf(math.floor(min(u, nm - u))))
+        k = 0
+        while k < nm and cdf(k) < 0.025:
+            k += 1
+        k = max(k, 1)
+        return math.expm1(est), math.expm1(dd[k - 1]), math.expm1(dd[nm - k]), p
+
+    def write_runs(side, vals):
+        paths = []
+        for i, v in enumerate(vals):
+            d = os.path.join(top, "%s%d" % (side, i))
+            os.makedirs(os.path.join(d, "g", "f"), exist_ok=True)
+            with open(os.path.join(d, "g", "f", "cycles"), "w") as f:
+                f.write("%d\n" % v)
+            with open(os.path.join(d, "g", "f", "info"), "w") as f:
+                f.write("name: g:f\nops: 1\nstate: ok\nensembles: 1\nsamples: 1\n")
+            paths.append(d)
+        return paths
+
+    bad = []
+    for it in range(40):
+        n, m = rnd.randint(2, 12), rnd.randint(2, 12)
+        shift = rnd.choice((1.0, 1.0, 1.03, 1.2, 0.8))
+        x = rnd.sample(range(10000, 20000), n)
+        y = [int(v * shift) + rnd.randrange(-300, 300) for v in rnd.sample(range(10000, 20000), m)]
+        if len(set(x + y)) < n + m:
+            continue
+        shutil.rmtree(os.path.join(top, "cmp"), ignore_errors=True)
+        bx = write_runs("cmp/b", x)
+        ny = write_runs("cmp/n", y)
+        got = run("--format", "json", "compare", *bx, "--", *ny)["fragments"][0]
+        ch, lo, hi, p = reference(x, y)
+        if sst is not None:
+            sp = float(sst.mannwhitneyu(y, x, alternative="two-sided", method="exact").pvalue)
+            if not close(p, sp, 1e-9):
+                bad.append("case %d: reference p %.12g but scipy %.12g" % (it, p, sp))
+        if not (close(got["change"], ch, 1e-9) and close(got["change_lo"], lo, 1e-9) and
+                close(got["change_hi"], hi, 1e-9) and close(got["p_value"], p, 1e-9) and
+                got["base_n"] == n and got["new_n"] == m and got["repetitions"] == "runs"):
+            bad.append("case %d (n %d, m %d): want %.9g [%.9g, %.9g] p %.9g, got %s %s %s p %s"
+                       % (it, n, m, ch, lo, hi, p, got["change"], got["change_lo"],
+                          got["change_hi"], got["p_value"]))
+    check(not bad, "inference:hodges_lehmann_interval_and_exact_p_match_the_reference",
+          "; ".join(bad[:4]))
+
+    # ---- verdict rules ----
+    def verdict(x, y, *opts):
+        shutil.rmtree(os.path.join(top, "cmp"), ignore_errors=True)
+        p = subprocess.run([tool, "--format", "json", *opts, "compare", *write_runs("cmp/b", x), "--",
+                            *write_runs("cmp/n", y)], capture_output=True, text=True)
+        f = json.loads(p.stdout)["fragments"][0]
+        return f["verdict"], f["reason"], p.returncode
+
+    base = [10000, 10010, 10020, 10030, 10040, 10050, 10060, 10070]
+    cases = [
+        ("significant_but_inside_the_threshold_is_same", base, [v * 1.01 for v in base], (), "same", 0),
+        ("whole_interval_beyond_the_threshold_is_slower", base, [v * 1.10 for v in base], (), "slower", 1),
+        ("faster_is_exit_0", base, [v * 0.90 for v in base], (), "faster", 0),
+        ("interval_straddling_the_threshold_is_inconclusive", base,
+         [v * 1.02 + d for v, d in zip(base, (-150, 160, -140, 170, -130, 150, -160, 140))], (),
+         "inconclusive", 0),
+        ("four_runs_per_side_are_not_enough", base[:4], [v * 1.5 for v in base[:4]], (),
+         "not enough runs", 0),
+        ("threshold_option_moves_the_line", base, [v * 1.10 for v in base], ("--threshold", "15"),
+         "same", 0),
+    ]
+    for name, x, y, opts, want, rc in cases:
+        v, why, got_rc = verdict(x, [round(a) for a in y], *opts)
+        check(v == want and got_rc == rc, "inference:" + name,
+              "expected %s (exit %d), got %s (%s) exit %d" % (want, rc, v, why, got_rc))
+    v, why, _ = verdict(base[:4], base[:4])
+    check(why == "4, need 5", "inference:not_enough_runs_says_how_many", "got '%s'" % why)
+    v, why, _ = verdict(base, [round(a * 1.02 + d) for a, d in zip(base, (-150, 160, -140, 170, -130, 150, -160, 140))])
+    check(why.startswith("n = 8; need "), "inference:inconclusive_says_n_and_what_might_decide",
+          "got '%s'" % why)
+finally:
+    shutil.rmtree(top)
+
+for i, (ok, name, why) in enumerate(results, 1):
+    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
+    if not ok:
+        print("#   " + why)
