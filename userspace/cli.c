@@ -42,6 +42,7 @@ static const char usage_text[] =
 	"\n"
 	"  -f, --format FMT     table (default), json, csv or gbench (Google Benchmark JSON)\n"
 	"      --hist           histogram per fragment (with csv: the bins as CSV)\n"
+	"      --sweep          Paoloni's resolution table of each argument sweep (group:name/ARG)\n"
 	"  -o, --output FILE    write results to FILE instead of stdout\n"
 	"  -d, --tree DIR       the cyclebench debugfs tree (default " CS_DEFAULT_TREE ")\n"
 	"  -t, --threshold PCT  compare: changes within PCT% are 'same' (default 2)\n"
@@ -73,11 +74,12 @@ static int usage(const char *fmt, ...)
 	return 2;
 }
 
-enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING };
+enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP };
 
 static const struct option long_options[] = {
 	{ "format",	required_argument,	NULL, 'f' },
 	{ "hist",	no_argument,		NULL, OPT_HIST },
+	{ "sweep",	no_argument,		NULL, OPT_SWEEP },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "tree",	required_argument,	NULL, 'd' },
 	{ "threshold",	required_argument,	NULL, 't' },
@@ -158,8 +160,16 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 			o->filter[0], o->nfilter > 1 ? " ..." : "");
 		ret = 2;
 	}
-	if (!ret)
+	if (!ret && o->sweep) {
+		int k = cs_print_sweeps(o, in, (size_t)n);
+
+		if (k <= 0) {
+			fprintf(stderr, "cyclestat: --sweep: no fragment with two or more arguments (group:name/ARG) here\n");
+			ret = 2;
+		}
+	} else if (!ret) {
 		cs_print(o, in, (size_t)n);
+	}
 	while (i-- > 0)
 		cs_input_free(&in[i]);
 	free(in);
@@ -232,6 +242,9 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 		return usage("--strict is for doctor and compare only");
 	if (o->hist && o->format == CS_GBENCH)
 		return usage("--hist with --format gbench: Google Benchmark JSON has no histograms; use --hist alone, or with json or csv");
+	if (o->sweep && (o->format != CS_TABLE || o->hist || compare || doctor ||
+			 !strcmp(cmd, "save") || !strcmp(cmd, "run")))
+		return usage("--sweep is a table of a summary: no --format, --hist or command with it");
 	if (o->hist && (doctor || !strcmp(cmd, "save")))
 		return usage("--hist has no meaning for %s", cmd);
 	return 0;
@@ -307,6 +320,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HIST:
 			o.hist = 1;
+			break;
+		case OPT_SWEEP:
+			o.sweep = 1;
 			break;
 		case 'o':
 			outfile = optarg;

@@ -162,9 +162,11 @@ static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need)
 		c->verdict = "inconclusive";
 		h = (c->hi - c->lo) / 2;
 		m = fabs(c->change) > thr ? fabs(c->change) - thr : thr - fabs(c->change);
-		if (m > 1e-9 && h / m < 100)
+		if (m > 1e-9 && ceil(n * (h / m) * (h / m)) <= 99)
 			snprintf(c->reason, sizeof(c->reason), "n = %zu; need %.0f", n,
 				 fmax(ceil(n * (h / m) * (h / m)), n + 1));
+		else if (m > 1e-9)
+			snprintf(c->reason, sizeof(c->reason), "n = %zu; need >99", n);
 		else
 			snprintf(c->reason, sizeof(c->reason), "n = %zu; on the threshold", n);
 	}
@@ -418,6 +420,14 @@ static const char *pct(char *b, double v)
 	return b;
 }
 
+/* a bound of the interval in the table: percent, no sign of its own */
+static const char *pct_bare(char *b, double v)
+{
+	pct(b, v);
+	b[strcspn(b, "%")] = 0;
+	return b;
+}
+
 static void json_num(FILE *f, double v)
 {
 	char b[40];
@@ -432,7 +442,7 @@ static const char *short_verdict(struct cmp *c)
 	const char *need = strstr(c->reason, "need");
 
 	if (!strcmp(c->verdict, "not enough runs"))
-		snprintf(b, sizeof(b), "too few (%s)", need ? need : c->reason);
+		snprintf(b, sizeof(b), "%s runs", need ? need : c->reason);
 	else if (!strcmp(c->verdict, "inconclusive"))
 		snprintf(b, sizeof(b), "inconclusive (%s)", need ? need : "on the threshold");
 	else
@@ -506,7 +516,7 @@ static void print_cmp(const struct cs_opts *o, const struct side *s, struct cmp 
 {
 	FILE *f = o->out;
 	size_t cnt[6] = { 0 };
-	int wn = 8, wv = 7, wb = 4, ww = 3, wi = 6, reps_note = 0;
+	int wn = 8, wv = 7, wb = 4, ww = 3, wi = 9, reps_note = 0;
 	char (*cell)[4][40] = calloc(n, sizeof(*cell));
 	const char *bases[3] = { 0 };
 
@@ -522,9 +532,9 @@ static void print_cmp(const struct cs_opts *o, const struct side *s, struct cmp 
 		if (c[i].basis) {
 			snprintf(cell[i][0], 40, "%.4Lg", c[i].mb);
 			pct(cell[i][1], c[i].change);
-			snprintf(cell[i][2], 40, "%s..%s", pct(l, c[i].lo), pct(h, c[i].hi));
+			snprintf(cell[i][2], 40, "%s..%s", pct_bare(l, c[i].lo), pct_bare(h, c[i].hi));
 			cs_fmt_p(cell[i][3], 40, c[i].t.p);
-			if (strlen(cell[i][3]) > 7)
+			if (strlen(cell[i][3]) > 6)
 				snprintf(cell[i][3], 40, "%.2g", c[i].t.p);
 			for (int k = 0; k < 3; k++)
 				if (!bases[k] || bases[k] == c[i].basis) {
@@ -569,40 +579,36 @@ static void print_cmp(const struct cs_opts *o, const struct side *s, struct cmp 
 	}
 	/* 80 columns: the name gives way, visibly */
 	{
-		int rest = 2 + 5 + 2 + wb + 2 + 7 + 2 + wi + 2 + 7 + 2 + wv;
+		int rest = 2 + 5 + 2 + wb + 2 + 7 + 2 + wi + 2 + 6 + 2 + wv;
 
 		if (wn + rest > 80)
 			wn = 80 - rest < 12 ? 12 : 80 - rest;
 	}
 	fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions, ticks per op\n",
 		s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees");
-	fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %7s  %s\n", wn, "fragment", "n", wb, "base",
-		"change", wi, "95% CI", "p", "verdict");
+	fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %6s  %s\n", wn, "fragment", "n", wb, "base",
+		"change", wi, "95% CI, %", "p", "verdict");
 	for (size_t i = 0; i < n; i++) {
 		const char *col = "", *off = "";
 		char name[128], nn[16];
+		int x;
 
 		if (o->color && (c[i].fails || !strcmp(c[i].verdict, "faster"))) {
 			col = c[i].fails ? "\033[31m" : "\033[32m";
 			off = "\033[0m";
 		}
-		if ((int)strlen(c[i].name) > wn && !strchr(c[i].name, ':'))	/* a path: keep its end */
-			snprintf(name, sizeof(name), "\xe2\x80\xa6%s", c[i].name + strlen(c[i].name) - (wn - 1));
-		else if ((int)strlen(c[i].name) > wn)
-			snprintf(name, sizeof(name), "%.*s\xe2\x80\xa6", wn - 1, c[i].name);
-		else
-			snprintf(name, sizeof(name), "%s", c[i].name);
+		cs_fit(name, sizeof(name), c[i].name, wn, &x);
 		snprintf(nn, sizeof(nn), "%zu/%zu", c[i].nb, c[i].nn);
 		/* the ellipsis is 3 bytes, 1 column */
-		fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %7s  %s%s%s\n",
-			wn + (int)(strlen(name) > (size_t)wn ? 2 : 0), name, c[i].basis ? nn : "-",
+		fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %6s  %s%s%s\n",
+			wn + x, name, c[i].basis ? nn : "-",
 			wb, c[i].basis ? cell[i][0] : "-", c[i].basis ? cell[i][1] : "-", wi,
 			c[i].basis ? cell[i][2] : "-", c[i].basis ? cell[i][3] : "-", col,
 			short_verdict(&c[i]), off);
 	}
 	fprintf(f, "%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing\n",
 		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4]);
-	fprintf(f, "same: whole 95%% interval within +-%g%%; too few: under %u repetitions per side\n",
+	fprintf(f, "same: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
 		o->threshold * 100, need);
 	for (int k = 0; k < 3 && bases[k]; k++)
 		fprintf(f, "%s\n", !strcmp(bases[k], "per-op") ?

@@ -32,6 +32,7 @@ enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH };
  * struct cs_opts - every option of every subcommand, parsed once in main().
  * @format:	output format (--format)
  * @hist:	also print a histogram per fragment (--hist)
+ * @sweep:	Paoloni's resolution table of each argument sweep (--sweep)
  * @quiet:	no warnings, no progress (-q)
  * @color:	ANSI colours in the table (stdout is a TTY, not -o)
  * @tty:	stderr is a TTY (progress bar for run)
@@ -48,6 +49,7 @@ enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH };
 struct cs_opts {
 	enum cs_format format;
 	int hist;
+	int sweep;
 	int quiet;
 	int color;
 	int tty;
@@ -305,8 +307,12 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 		  double conf, struct cs_shift *r);
 unsigned int cs_min_reps(double alpha);
 
+/* sweep.c */
+int cs_print_sweeps(const struct cs_opts *o, struct cs_input *in, size_t nin);
+
 /* output.c */
 int cs_match(const struct cs_opts *o, const char *name);
+const char *cs_fit(char *buf, size_t sz, const char *name, int w, int *extra);
 void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin);
 
 /* cmd.c */

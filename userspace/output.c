@@ -14,11 +14,11 @@
 
 /* ---- table ---- */
 
-#define NCOL 13
+#define NCOL 9
 static const char *const heads[NCOL] = {
-	"fragment", "n", "min", "median", "mean", "sd", "p99", "max", "mad", "far",
-	"net", "net/op", "med/op",
+	"fragment", "n", "min", "median", "mean", "sd", "p99", "max", "far",
 };
+#define WIDTH 80	/* the table fits a terminal of this many columns */
 
 static void print_hist(FILE *f, const struct cs_frag *fr)
 {
@@ -31,7 +31,7 @@ static void print_hist(FILE *f, const struct cs_frag *fr)
 		if (h->count[k] > top)
 			top = h->count[k];
 	w = (int)strlen(cs_u128_str(his + sizeof(his), (u128)h->lo + (u128)h->nbins * h->width));
-	fprintf(f, "\n%s: %llu samples, bins of %llu cycle%s\n", fr->name,
+	fprintf(f, "\n%s: %llu samples, bins of %llu tick%s\n", fr->name,
 		(unsigned long long)fr->raw.n, (unsigned long long)h->width,
 		h->width == 1 ? "" : "s");
 	for (unsigned int k = 0; k <= h->nbins; k++) {
@@ -55,126 +55,273 @@ static void print_hist(FILE *f, const struct cs_frag *fr)
 	}
 }
 
-static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin)
+/*
+ * The name, shortened visibly to w columns: a path keeps its end, an
+ * argument keeps its value (mem:ch…/4096); the ellipsis is 3 bytes and one
+ * column, so *extra says how much wider the field is in bytes.
+ */
+const char *cs_fit(char *buf, size_t sz, const char *name, int w, int *extra)
+{
+	const char *slash = strchr(name, ':') ? strchr(name, '/') : NULL;
+	int keep = slash ? (int)strlen(slash) : 0;
+
+	*extra = 0;
+	if ((int)strlen(name) <= w || w < 2) {
+		snprintf(buf, sz, "%s", name);
+		return buf;
+	}
+	if (!strchr(name, ':'))
+		snprintf(buf, sz, "\xe2\x80\xa6%s", name + strlen(name) - (size_t)(w - 1));
+	else if (slash && keep + 4 <= w)
+		snprintf(buf, sz, "%.*s\xe2\x80\xa6%s", w - 1 - keep, name, slash);
+	else
+		snprintf(buf, sz, "%.*s\xe2\x80\xa6", w - 1, name);
+	*extra = 2;
+	return buf;
+}
+
+/*
+ * Two peaks in the histogram, each at least a quarter of the highest,
+ * with a dip below half the smaller between them: the median sits in the
+ * valley, and the half-sample mode says where the densest half is.
+ */
+static int bimodal(const struct cs_hist *h)
+{
+	uint64_t top = 0;
+
+	for (unsigned int k = 0; k < h->nbins; k++)
+		if (h->count[k] > top)
+			top = h->count[k];
+	for (unsigned int i = 0; i < h->nbins; i++) {
+		uint64_t low = h->count[i];
+
+		if (h->count[i] * 4 < top)
+			continue;
+		for (unsigned int j = i + 1; j < h->nbins; j++) {
+			if (h->count[j] < low)
+				low = h->count[j];
+			if (h->count[j] * 4 >= top && low * 2 < (h->count[i] < h->count[j] ?
+								h->count[i] : h->count[j]))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* v fixed with dec decimals, or in short e-notation (5.754e11) from 1e7 on */
+static const char *num(char *buf, size_t sz, long double v, int dec, int sci)
+{
+	char *e;
+
+	if (isnan(v)) {
+		snprintf(buf, sz, "-");
+		return buf;
+	}
+	if (!sci && fabsl(v) < 1e7L) {
+		snprintf(buf, sz, "%.*Lf", dec, v);
+		return buf;
+	}
+	snprintf(buf, sz, "%.3Le", v);
+	e = strchr(buf, 'e');
+	if (e && (e[1] == '+' || e[1] == '-')) {
+		char sign = e[1], *d = e + 2;
+
+		while (*d == '0' && d[1])
+			d++;
+		memmove(e + 1 + (sign == '-'), d, strlen(d) + 1);
+	}
+	return buf;
+}
+
+/* one number notation per column: fixed, or e-notation for all when any is large */
+static void column(char (*cell)[NCOL][48], size_t n, int c, const long double *v, int dec)
+{
+	int sci = 0;
+
+	for (size_t j = 0; j < n; j++)
+		sci |= fabsl(v[j]) >= 1e7L;
+	for (size_t j = 0; j < n; j++)
+		num(cell[j][c], 48, v[j], dec, sci);
+}
+
+static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 {
 	FILE *f = o->out;
 	const char *bold = o->color ? "\033[1m" : "", *red = o->color ? "\033[31m" : "";
 	const char *off = o->color ? "\033[0m" : "";
+	size_t n = in->nfrag;
+	char (*cell)[NCOL][48] = calloc(n ? n : 1, sizeof(*cell));
+	long double *v = calloc(n ? n : 1, sizeof(*v));
+	int w[NCOL] = { 0 }, smi = 0, stale = 0, ens = 0, skew = 0, calib = 0, rest = 0;
+	const char *sep = "  ";
+	const char *model = cs_info_get(&in->info, "model_name");
+	const char *khz = cs_info_get(&in->info, "tsc_khz");
+	const char *method = cs_info_get(&in->info, "method_used");
+	const char *hyp = cs_info_get(&in->info, "hypervisor");
+	const char *mode = cs_info_get(&in->info, "mode");
+	char b[160], b2[64];
+	int x;
 
-	for (size_t i = 0; i < nin; i++) {
-		const struct cs_q *sh = in[i].has_overhead ? &in[i].overhead : NULL;
-		char (*cell)[NCOL][48] = calloc(in[i].nfrag, sizeof(*cell));
-		int w[NCOL] = { 0 }, smi = 0, stale = 0, ens = 0;
-		const char *model = cs_info_get(&in[i].info, "model_name");
-		const char *khz = cs_info_get(&in[i].info, "tsc_khz");
-		const char *method = cs_info_get(&in[i].info, "method_used");
-		const char *hyp = cs_info_get(&in[i].info, "hypervisor");
-		char b[64];
-
-		if (!cell)
-			return;
-		for (int c = 0; c < NCOL; c++)
-			w[c] = (int)strlen(heads[c]);
-		for (size_t j = 0; j < in[i].nfrag; j++) {
-			const struct cs_frag *fr = &in[i].frag[j];
-			const struct cs_figs *g = &fr->raw;
-
-			snprintf(cell[j][0], 48, "%.42s%s%s", fr->name, fr->smi ? " *" : "",
-				 fr->stale ? " ~" : "");
-			snprintf(cell[j][1], 48, "%llu", (unsigned long long)g->n);
-			snprintf(cell[j][2], 48, "%llu", (unsigned long long)g->min);
-			cs_fmt_q(cell[j][3], 48, g->median, 1);
-			cs_fmt_q(cell[j][4], 48, g->mean, 1);
-			snprintf(cell[j][5], 48, "%.47s", isnan(g->sd) ? "-" : cs_lds(b, g->sd, 1));
-			cs_fmt_q(cell[j][6], 48, g->p99, 1);
-			snprintf(cell[j][7], 48, "%llu", (unsigned long long)g->max);
-			cs_fmt_q(cell[j][8], 48, g->mad, 1);
-			snprintf(cell[j][9], 48, "%llu", (unsigned long long)g->far);
-			if (sh) {
-				cs_fmt_q(cell[j][10], 48, cs_adj(g->median, sh, 1), 1);
-				cs_fmt_q(cell[j][11], 48, cs_adj(g->median, sh, fr->ops), 2);
-			} else {
-				cs_fmt_q(cell[j][12], 48, cs_adj(g->median, NULL, fr->ops), 2);
-			}
-			for (int c = 0; c < NCOL; c++)
-				if ((int)strlen(cell[j][c]) > w[c])
-					w[c] = (int)strlen(cell[j][c]);
-			smi |= fr->smi;
-			stale |= fr->stale;
-			ens |= fr->ens.count > 1;
-		}
-		if (i)
-			fputc('\n', f);
-		fprintf(f, "# %s", in[i].path);
-		if (model)
-			fprintf(f, ": %s", model);
-		if (khz)
-			fprintf(f, ", tsc %s kHz", khz);
-		if (method)
-			fprintf(f, ", method %s", method);
-		fputc('\n', f);
-		if (hyp && !strcmp(hyp, "yes"))
-			fprintf(f, "# under a hypervisor: figures are the virtual TSC's, not bare-metal cycles\n");
-		fputs(bold, f);
-		for (int c = 0; c < NCOL; c++) {
-			if ((c == 10 || c == 11) && !sh)
-				continue;
-			if (c == 12 && sh)
-				continue;
-			fprintf(f, c ? "  %*s" : "%-*s", w[c], heads[c]);
-		}
-		fprintf(f, "%s\n", off);
-		for (size_t j = 0; j < in[i].nfrag; j++) {
-			const struct cs_frag *fr = &in[i].frag[j];
-
-			for (int c = 0; c < NCOL; c++) {
-				if ((c == 10 || c == 11) && !sh)
-					continue;
-				if (c == 12 && sh)
-					continue;
-				if (!c)
-					fprintf(f, "%s%-*s%s", fr->smi || fr->stale ? red : "",
-						w[c], cell[j][c], fr->smi || fr->stale ? off : "");
-				else
-					fprintf(f, "  %*s", w[c], cell[j][c]);
-			}
-			fputc('\n', f);
-		}
-		if (sh)
-			fprintf(f, "net = median - median of base:empty (%s cycles); net/op = net / ops\n",
-				cs_fmt_q(b, sizeof(b), *sh, 1));
-		else
-			fprintf(f, "med/op = median / ops; no base:empty in this input, so no net figures\n");
-		if (smi)
-			fprintf(f, "%s* SMIs occurred during this run (smi_after != smi_before): its "
-				"figures include SMI time; rerun it%s\n", red, off);
-		if (stale)
-			fprintf(f, "%s~ the last run of this fragment was aborted; these are the "
-				"previous complete run's figures%s\n", red, off);
-		if (ens) {
-			int nw = w[0];
-
-			fprintf(f, "\n%s%-*s  %7s  %8s  %12s  %12s  %12s  %11s%s\n", bold, nw,
-				"ensembles", "count", "samples", "total var", "var of vars",
-				"var of mins", "abs max dev", off);
-			for (size_t j = 0; j < in[i].nfrag; j++) {
-				const struct cs_ens *e = &in[i].frag[j].ens;
-				char v1[64], v2[64], v3[64];
-
-				if (e->count < 2)
-					continue;
-				fprintf(f, "%-*s  %7llu  %8llu  %12s  %12s  %12s  %11llu\n", nw,
-					cell[j][0], (unsigned long long)e->count,
-					(unsigned long long)e->size, cs_lds(v1, e->total_var, 1),
-					cs_lds(v2, e->var_of_vars, 1), cs_lds(v3, e->var_of_mins, 1),
-					(unsigned long long)e->abs_max_dev);
-			}
-		}
-		if (o->hist)
-			for (size_t j = 0; j < in[i].nfrag; j++)
-				print_hist(f, &in[i].frag[j]);
+	if (!cell || !v) {
 		free(cell);
+		free(v);
+		return;
 	}
+	for (size_t j = 0; j < n; j++) {
+		const struct cs_frag *fr = &in->frag[j];
+		const struct cs_figs *g = &fr->raw;
+		int sk = cs_q_cmp(g->mean, cs_q_int(0)) > 0 && g->median.num > 0 &&
+			 cs_q_ld(g->mean) > 1.5L * cs_q_ld(g->median);
+
+		snprintf(cell[j][0], 48, "%.40s%s%s%s", fr->name, fr->smi ? " *" : "",
+			 fr->stale ? " ~" : "", sk ? " !" : "");
+		snprintf(cell[j][1], 48, "%llu", (unsigned long long)g->n);
+		smi |= fr->smi;
+		stale |= fr->stale;
+		skew |= sk;
+		ens |= fr->ens.count > 1;
+		calib |= fr->calib > 0;
+		snprintf(cell[j][8], 48, "%llu", (unsigned long long)g->far);
+	}
+#define COL(c, expr, dec) do {						\
+		for (size_t j = 0; j < n; j++) {			\
+			const struct cs_figs *g = &in->frag[j].raw;	\
+			v[j] = (expr);					\
+		}							\
+		column(cell, n, c, v, dec);				\
+	} while (0)
+	COL(2, (long double)g->min, 0);
+	COL(3, cs_q_ld(g->median), 1);
+	COL(4, cs_q_ld(g->mean), 1);
+	COL(5, g->sd, 1);
+	COL(6, cs_q_ld(g->p99), 1);
+	COL(7, (long double)g->max, 0);
+#undef COL
+	for (int c = 0; c < NCOL; c++) {
+		w[c] = (int)strlen(heads[c]);
+		for (size_t j = 0; j < n; j++)
+			if ((int)strlen(cell[j][c]) > w[c])
+				w[c] = (int)strlen(cell[j][c]);
+		if (c)
+			rest += 2 + w[c];
+	}
+	/* too wide: one space between numbers, then the name gives way */
+	if (w[0] + rest > WIDTH) {
+		rest -= NCOL - 1;
+		sep = " ";
+	}
+	if (w[0] + rest > WIDTH)
+		w[0] = WIDTH - rest < 12 ? 12 : WIDTH - rest;
+	if (!first)
+		fputc('\n', f);
+	/* the path on its own line (its end, if long), then what machine and how */
+	fprintf(f, "# %s\n", cs_fit(b, sizeof(b), in->path, WIDTH - 2, &x));
+	if (model || khz || method || mode) {
+		snprintf(b, sizeof(b), "#%s%.50s%s%s%s%s%s%s%s", model ? " " : "", model ? model : "",
+			 khz ? ", tsc " : "", khz ? khz : "", khz ? " kHz" : "",
+			 method ? ", method " : "", method ? method : "", mode ? ", mode " : "",
+			 mode ? mode : "");
+		fprintf(f, "%s\n", b);
+	}
+	if (hyp && !strcmp(hyp, "yes"))
+		fprintf(f, "# under a hypervisor: figures are the virtual TSC's, not bare-metal ticks\n");
+	if (mode && !strcmp(mode, "user"))
+		fprintf(f, "# user mode: interrupts stay on; expect more far outliers than in kernel mode\n");
+	fprintf(f, "# per sample, in TSC ticks\n%s", bold);
+	for (int c = 0; c < NCOL; c++)
+		fprintf(f, c ? "%s%*s" : "%s%-*s", c ? sep : "", w[c], heads[c]);
+	fprintf(f, "%s\n", off);
+	for (size_t j = 0; j < n; j++) {
+		const struct cs_frag *fr = &in->frag[j];
+		int mark = fr->smi || fr->stale;
+
+		cs_fit(b, sizeof(b), cell[j][0], w[0], &x);
+		fprintf(f, "%s%-*s%s", mark ? red : "", w[0] + x, b, mark ? off : "");
+		for (int c = 1; c < NCOL; c++)
+			fprintf(f, "%s%*s", sep, w[c], cell[j][c]);
+		fputc('\n', f);
+	}
+	if (smi)
+		fprintf(f, "%s* SMIs occurred during this run (smi_after != smi_before): its "
+			"figures\n  include SMI time; rerun it%s\n", red, off);
+	if (stale)
+		fprintf(f, "%s~ the last run of this fragment was aborted or failed; these are the\n"
+			"  previous complete run's figures%s\n", red, off);
+	if (skew)
+		fprintf(f, "! mean > 1.5 x median: far outliers pull the mean; trust the median\n");
+	for (size_t j = 0; j < n; j++)
+		if (bimodal(&in->frag[j].hist) &&
+		    fabsl(cs_q_ld(in->frag[j].raw.hsm) - cs_q_ld(in->frag[j].raw.median)) >
+			    fmaxl(cs_q_ld(in->frag[j].raw.mad), in->frag[j].hist.width))
+			fprintf(f, "%s looks bimodal: half-sample mode %s (the densest half), median %s\n",
+				in->frag[j].name, cs_fmt_q(b2, sizeof(b2), in->frag[j].raw.hsm, 1),
+				cs_fmt_q(b, sizeof(b), in->frag[j].raw.median, 1));
+
+	/* the cost of one operation, each with its interval and what it is */
+	fprintf(f, "\n%s%-*s  %-10s  %8s  %-19s  %3s  %s%s\n", bold, w[0], "per op", "basis", "cost",
+		"95% CI", "ens", "unit", off);
+	for (size_t j = 0; j < n; j++) {
+		const struct cs_frag *fr = &in->frag[j];
+		const char *basis;
+		const struct cs_est *e = cs_headline(fr, &basis);
+		long double sc = fr->calib > 0 ? fr->calib : 1;
+		char ci[64];
+
+		char n1[48], n2[48];
+		int big = fabsl(e->hi / sc) >= 1e7L || fabsl(e->lo / sc) >= 1e7L ||
+			  fabsl(cs_q_ld(e->value) / sc) >= 1e7L;
+
+		if (isnan(e->lo))
+			snprintf(ci, sizeof(ci), "- (one ensemble)");
+		else
+			snprintf(ci, sizeof(ci), "%s..%s", num(n1, 48, e->lo / sc, 3, big),
+				 num(n2, 48, e->hi / sc, 3, big));
+		cs_fit(b, sizeof(b), fr->name, w[0], &x);
+		fprintf(f, "%-*s  %-10s  %8s  %-19s  %3llu  %s\n", w[0] + x, b, basis,
+			num(n1, 48, cs_q_ld(e->value) / sc, 3, big), ci, (unsigned long long)e->n,
+			fr->calib > 0 ? "core cyc." : "ticks");
+	}
+	fprintf(f, "two-length: (long - short) / ((R-1) ops), medians per ensemble; net: (median -\n"
+		"base:empty's of the same run) / ops; raw: median / ops; 95%% t-interval over\n"
+		"the ensembles%s\n", in->has_overhead ? "" : "; no base:empty here, so no net figures");
+	if (in->has_overhead)
+		fprintf(f, "overhead (base:empty median): %s ticks\n",
+			cs_fmt_q(b2, sizeof(b2), in->overhead, 1));
+	if (calib)
+		fprintf(f, "core cyc.: core cycles (calibrated) by calib:add_chain of the same run, one\n"
+			"core cycle per add\n");
+	if (ens) {
+		fprintf(f, "\n%s%-*s  %5s  %7s  %9s  %9s  %9s  %7s%s\n", bold, w[0],
+			"ensembles", "count", "samples", "total var", "var vars", "var mins",
+			"max dev", off);
+		for (size_t j = 0; j < n; j++) {
+			const struct cs_ens *e = &in->frag[j].ens;
+			char v1[64], v2[64], v3[64];
+
+			if (e->count < 2)
+				continue;
+			cs_fit(b, sizeof(b), in->frag[j].name, w[0], &x);
+			snprintf(v1, sizeof(v1), e->total_var < 1e7L ? "%.1Lf" : "%.3Le", e->total_var);
+			snprintf(v2, sizeof(v2), e->var_of_vars < 1e7L ? "%.1Lf" : "%.3Le", e->var_of_vars);
+			snprintf(v3, sizeof(v3), e->var_of_mins < 1e7L ? "%.1Lf" : "%.3Le", e->var_of_mins);
+			fprintf(f, "%-*s  %5llu  %7llu  %9s  %9s  %9s  %7llu\n", w[0] + x, b,
+				(unsigned long long)e->count, (unsigned long long)e->size, v1, v2, v3,
+				(unsigned long long)e->abs_max_dev);
+		}
+		fprintf(f, "Paoloni's ensemble metrics: mean variance, variance of the variances and of\n"
+			"the minimums across ensembles, and the largest max - min within one (ticks)\n");
+	}
+	if (o->hist)
+		for (size_t j = 0; j < n; j++)
+			print_hist(f, &in->frag[j]);
+	free(cell);
+	free(v);
+}
+
+static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin)
+{
+	for (size_t i = 0; i < nin; i++)
+		print_one(o, &in[i], !i);
 }
 
 void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin)

@@ -107,8 +107,10 @@ expect fragments_file_cannot_leave_the_tree 2 'no fragments here' -- "$CS" "$T/e
 
 # ---- summary: table, stdin, -o ----
 expect table_has_one_row_per_fragment 0 '^alu:add_dep' -- "$CS" "$DATA/tree"
-check table_fits_in_100_columns sh -c "awk 'length > 100 { exit 1 }' '$T/out'"
-check table_shows_net_of_base_empty grep -q 'net = median - median of base:empty (30.0 cycles)' "$T/out"
+check table_fits_in_80_columns sh -c "awk 'length > 80 { exit 1 }' '$T/out'"
+check table_shows_the_overhead_in_ticks grep -q 'overhead (base:empty median): 30.0 ticks' "$T/out"
+check table_shows_per_op_cost_with_interval grep -q '^alu:add_dep \{1,\}net \{1,\}1.250  1.250..1.250 \{1,\}4  ticks' "$T/out"
+check table_never_says_cycles_for_ticks sh -c "! grep -qiw 'cycles' '$T/out'"
 check table_flags_smi_runs grep -q '^alu:add_dep \*' "$T/out"
 check table_explains_the_smi_flag grep -q 'SMIs occurred during this run' "$T/out"
 check table_shows_paoloni_metrics grep -q '^ensembles .*total var' "$T/out"
@@ -117,6 +119,69 @@ expect stdin_is_read 0 'median' -- sh -c "printf '3\n1\n2\n' | '$CS' -"
 check output_option_writes_the_file grep -q 'odd.cycles' "$T/o.txt"
 expect hist_prints_bins 0 '|#' -- "$CS" --hist "$DATA/lognormal.cycles"
 check hist_folds_the_tail grep -q '^  >= ' "$T/out"
+
+# ---- version 2 trees: arguments, cycles_long, counters, skipped and failed ----
+"$CS" --format json "$DATA/tree2" > "$T/v2.json"
+check v2_json_reads_arguments_per_op_and_counters "$PY" -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+fr = {f['name']: f for f in d['inputs'][0]['fragments']}
+assert [n for n in fr if n.startswith('loop:')] == ['loop:dec_jnz/%d' % a for a in (0, 1, 2, 4, 100, 110)]
+assert fr['loop:dec_jnz/100']['arg'] == 100 and fr['mem:chase/4096']['setup'] == 'ensemble'
+c = fr['alu:add_dep']['cost']
+assert c['basis'] == 'two-length' and c['unit'] == 'core cycles (calibrated)', c
+assert c['per_op']['lo'] < 1 < c['per_op']['hi'] and fr['alu:add_dep']['long_repeat'] == 8
+assert abs(fr['alu:add_dep']['ticks_per_core_cycle'] - 0.75) < 0.01
+assert fr['alu:add_dep']['counters']['instructions']['median'] == 7
+assert 'misc:gone' not in fr and fr['sync:broken']['stale'] is True
+" "$T/v2.json"
+expect v2_table_filters_by_glob 0 '^loop:dec_jnz/110 ' -- "$CS" "$DATA/tree2" 'loop:*'
+check v2_filter_leaves_out_the_rest sh -c "! grep -q '^alu:' '$T/out' && grep -c '^loop:dec_jnz/' '$T/out' | grep -qx 18"
+expect v2_filter_by_group 0 '^mem:chase/4096 ' -- "$CS" "$DATA/tree2" mem
+expect v2_filter_matching_nothing_is_an_error 2 'no fragment matches nope:x' -- "$CS" "$DATA/tree2" nope:x
+expect v2_calibrated_units_are_said 0 'core cyc.: core cycles (calibrated)' -- "$CS" "$DATA/tree2" alu:add_dep
+expect v2_failed_fragment_is_flagged 0 '^sync:broken ~' -- "$CS" "$DATA/tree2"
+"$CS" --tree "$DATA/tree2" -q save "$T/saved2"
+check v2_save_copies_long_and_counter_files sh -c "cmp '$DATA/tree2/alu/add_dep/cycles_long' '$T/saved2/alu/add_dep/cycles_long' && cmp '$DATA/tree2/alu/add_dep/instructions' '$T/saved2/alu/add_dep/instructions' && cmp '$DATA/tree2/loop/dec_jnz/4/cycles' '$T/saved2/loop/dec_jnz/4/cycles' && test -f '$T/saved2/misc/gone/info'"
+rm "$T/saved2/fragments"
+"$CS" --format csv "$DATA/tree2" | cut -d, -f2- > "$T/v2a.csv"
+"$CS" --format csv "$T/saved2" | cut -d, -f2- | sort > "$T/v2b.csv"
+check v2_tree_without_fragments_file_is_walked_to_depth_3 sh -c "sort '$T/v2a.csv' | cmp - '$T/v2b.csv'"
+cp -r "$DATA/tree2" "$T/short2"
+head -n 50 "$DATA/tree2/alu/add_dep/cycles_long" > "$T/short2/alu/add_dep/cycles_long"
+expect v2_cycles_long_must_pair_with_cycles 2 'cycles_long: 50 lines, but cycles has 100' -- "$CS" "$T/short2"
+expect v2_resolution_table 0 '^ *4  *33  *40.0  .*  1$' -- "$CS" --sweep "$DATA/tree2" loop:dec_jnz
+check v2_resolution_table_counts_spurious_minimums grep -q '^loop:dec_jnz: 1 spurious minimum in 20 ensemble steps' "$T/out"
+
+# ---- compare: missing, aborted, mismatched ----
+rm -rf "$T/gone2"; cp -r "$DATA/tree2" "$T/gone2"
+rm -r "$T/gone2/mem"
+sed -i '/^mem:chase/d' "$T/gone2/fragments"
+expect compare_missing_fragment_fails 1 '^mem:chase/4096 .* missing' -- "$CS" compare "$DATA/tree2" "$T/gone2"
+expect compare_allow_missing_passes 0 'missing' -- "$CS" compare --allow-missing "$DATA/tree2" "$T/gone2"
+rm -rf "$T/ab2"; cp -r "$DATA/tree2" "$T/ab2"
+sed -i 's/^state: ok/state: aborted/' "$T/ab2/alu/add_dep/info"
+expect compare_aborted_in_new_fails 1 '^alu:add_dep .* aborted' -- "$CS" compare "$DATA/tree2" "$T/ab2"
+rm -rf "$T/lf2"; cp -r "$DATA/tree2" "$T/lf2"
+sed -i 's/^method_used: paoloni/method_used: lfence/; s/^kernel: .*/kernel: 6.12.0-test/' "$T/lf2/info"
+expect compare_warns_about_a_different_method 0 "warning: method_used 'paoloni' in .* but 'lfence' in" -- "$CS" compare --allow-missing "$DATA/tree2" "$T/lf2"
+check compare_warns_about_a_different_kernel grep -q "warning: kernel '6.1.0-test'" "$T/err"
+check compare_mismatch_warning_names_both_trees grep -q "in $DATA/tree2 but 'lfence' in $T/lf2" "$T/err"
+expect compare_strict_refuses_mismatched_runs 2 "error: method_used .* (--strict)" -- "$CS" compare --strict "$DATA/tree2" "$T/lf2"
+rm -rf "$T/args2"; cp -r "$DATA/tree2" "$T/args2"
+rm -r "$T/args2/loop/dec_jnz/4"
+expect compare_warns_about_a_different_argument_list 1 'argument list of loop:dec_jnz differs: 6 arguments in .*, 5 in' -- "$CS" compare "$DATA/tree2" "$T/args2"
+expect compare_typo_says_did_you_mean 2 "unknown command 'comapre' (did you mean compare?)" -- "$CS" comapre a b
+expect help_command_works 0 'usage: cyclestat' -- "$CS" help
+expect hist_with_gbench_is_an_error 2 'no histograms' -- "$CS" --hist --format gbench "$DATA/tree"
+expect threshold_outside_compare_is_an_error 2 '\-\-threshold is for compare only' -- "$CS" --threshold 5 "$DATA/tree"
+for k in 1 2 3 4 5 6; do
+	python3 "$here/tree2.py" gen "$T/rb$k" --seed $k
+	python3 "$here/tree2.py" gen "$T/rn$k" --seed $((k + 10)) --scale 1.1
+done
+expect compare_runs_per_side_detects_a_10pct_slowdown 1 '^loop:de.*/110  *6/6 .* slower$' -- \
+	"$CS" compare "$T/rb1" "$T/rb2" "$T/rb3" "$T/rb4" "$T/rb5" "$T/rb6" -- "$T/rn1" "$T/rn2" "$T/rn3" "$T/rn4" "$T/rn5" "$T/rn6"
+check compare_runs_per_side_nothing_else_slower_or_faster sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && ! grep -q ' faster\$' '$T/out' && ! grep -q 'ensembles of one run' '$T/out'"
 
 # ---- JSON ----
 "$CS" --format json --hist "$DATA/tree" > "$T/j.json"
@@ -237,7 +302,7 @@ assert x['base_n'] == 5 and x['change_lo'] > 0.25 and x['test'] == 'exact'
 assert f['alu:add_dep']['verdict'] == 'not enough runs' and f['alu:add_dep']['reason'] == '4, need 5'
 assert d['slower'] == 1 and d['schema'] == 2
 " "$T/cmp.json"
-expect compare_two_files_pairs_them 0 'ties.cycles  *1/1 .*too few (need 5)' -- "$CS" compare "$DATA/ties.cycles" "$DATA/ties.cycles"
+expect compare_two_files_pairs_them 0 'ties.cycles  *1/1 .*need 5 runs' -- "$CS" compare "$DATA/ties.cycles" "$DATA/ties.cycles"
 expect compare_bad_input_is_exit_2 2 "$T/word:2" -- "$CS" compare "$DATA/odd.cycles" "$T/word"
 
 # ---- run, against a directory where a shell loop plays the module ----
@@ -256,7 +321,7 @@ echo idle > "$T/live/status"
 fake=$!
 expect run_prints_the_summary_of_the_selection 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run alu samples=50 ensembles=4
 check run_writes_the_request sh -c "grep -qx 'alu samples=50 ensembles=4' '$T/request'"
-check run_shows_only_the_selection sh -c "! grep -q '^loop:' '$T/out' && grep -q 'net = median' '$T/out'"
+check run_shows_only_the_selection sh -c "! grep -q '^loop:' '$T/out' && grep -q '^alu:add_dep .* net ' '$T/out'"
 check run_without_a_tty_shows_no_progress sh -c "! grep -q '%' '$T/err'"
 if command -v script > /dev/null; then
 	(
