@@ -336,8 +336,9 @@ static void gbench_entry(FILE *f, const char *name, const char *run_type,
 			 const char *agg, uint64_t reps, uint64_t idx, uint64_t iters,
 			 long double cycles, long double khz, size_t family, int first)
 {
-	/* cycles at khz kHz: cycles / (khz * 1000) s = cycles * 1e6 / khz ns */
+	/* ticks at khz kHz: ticks / (khz * 1000) s = ticks * 1e6 / khz ns */
 	long double ns = khz ? cycles * 1e6L / khz : cycles;
+	char b[3][40];
 
 	fputs(first ? "    {" : ",\n    {", f);
 	fputs("\"name\": ", f);
@@ -359,9 +360,11 @@ static void gbench_entry(FILE *f, const char *name, const char *run_type,
 			agg);
 	else
 		fprintf(f, "\"repetition_index\": %llu, \"threads\": 1, ", (unsigned long long)idx);
-	fprintf(f, "\"iterations\": %llu, \"real_time\": %.6Le, \"cpu_time\": %.6Le, "
-		"\"time_unit\": \"ns\", \"cycles\": %.6Le}",
-		(unsigned long long)iters, ns, ns, cycles);
+	/* without tsc_khz there is no time: the unit says ticks, never ns */
+	fprintf(f, "\"iterations\": %llu, \"real_time\": %s, \"cpu_time\": %s, "
+		"\"time_unit\": \"%s\", \"ticks\": %s}",
+		(unsigned long long)iters, cs_fmt_d(b[0], 40, (double)ns),
+		cs_fmt_d(b[1], 40, (double)ns), khz ? "ns" : "ticks", cs_fmt_d(b[2], 40, (double)cycles));
 }
 
 void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
@@ -383,11 +386,11 @@ void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
 		for (size_t j = 0; j < in[i].nfrag && !khz0; j++)
 			khz0 = tsc_khz_of(&in[i], &in[i].frag[j]);
 	if (!khz0 && !o->quiet)
-		fprintf(stderr, "cyclestat: no tsc_khz in any info; gbench times are cycles, not ns\n");
+		fprintf(stderr, "cyclestat: no tsc_khz in any info; gbench times are TSC ticks (time_unit \"ticks\"), not ns\n");
 	fprintf(f, "{\n  \"context\": {\"date\": \"%s\", \"host_name\": ", date);
 	cs_json_str(f, u.nodename);
 	fprintf(f, ", \"executable\": \"cyclebench\", \"num_cpus\": %ld, "
-		"\"mhz_per_cpu\": %.0Lf, \"cpu_scaling_enabled\": false, \"caches\": [], "
+		"\"mhz_per_cpu\": %.0Lf, \"caches\": [], "
 		"\"load_avg\": [], \"library_build_type\": \"release\", \"cyclebench\": ",
 		sysconf(_SC_NPROCESSORS_ONLN), khz0 / 1000);
 	json_info(f, nin ? &in[0].info : &(struct cs_info){ 0 });
@@ -397,9 +400,17 @@ void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
 			const struct cs_frag *fr = &in[i].frag[j];
 			const struct cs_ens *e = &fr->ens;
 			long double khz = tsc_khz_of(&in[i], fr), m = 0, v = 0;
+			char uname_[600];
+			const char *name = fr->name;
+
+			/* several inputs: one family each, names told apart */
+			if (nin > 1) {
+				snprintf(uname_, sizeof(uname_), "%s/input:%zu", fr->name, i + 1);
+				name = uname_;
+			}
 
 			for (uint64_t k = 0; k < e->count; k++) {
-				gbench_entry(f, fr->name, "iteration", NULL, e->count, k, e->size,
+				gbench_entry(f, name, "iteration", NULL, e->count, k, e->size,
 					     e->mean[k], khz, family, first);
 				first = 0;
 				m += e->mean[k];
@@ -409,11 +420,11 @@ void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
 				v += (e->mean[k] - m) * (e->mean[k] - m);
 			if (e->count < 2)
 				continue;
-			gbench_entry(f, fr->name, "aggregate", "mean", e->count, 0, e->size,
+			gbench_entry(f, name, "aggregate", "mean", e->count, 0, e->size,
 				     m, khz, family, 0);
-			gbench_entry(f, fr->name, "aggregate", "median", e->count, 0, e->size,
+			gbench_entry(f, name, "aggregate", "median", e->count, 0, e->size,
 				     median_ld(e->mean, e->count), khz, family, 0);
-			gbench_entry(f, fr->name, "aggregate", "stddev", e->count, 0, e->size,
+			gbench_entry(f, name, "aggregate", "stddev", e->count, 0, e->size,
 				     sqrtl(v / (e->count - 1)), khz, family, 0);
 		}
 	}

@@ -244,16 +244,17 @@ assert all(k in b for b in it for k in need)
 a = [b for b in it if b['name'] == 'alu:add_dep']
 assert len(a) == 4 and a[0]['repetitions'] == 4 and a[0]['iterations'] == 50
 # 2 GHz: cycles / 2 = ns
-assert abs(a[0]['real_time'] - a[0]['cycles'] / 2) < 1e-6 * a[0]['real_time']
+assert abs(a[0]['real_time'] - a[0]['ticks'] / 2) < 1e-12 * a[0]['real_time']
+assert a[0]['time_unit'] == 'ns' and 'cpu_scaling_enabled' not in c
 assert {b['aggregate_name'] for b in ag} == {'mean', 'median', 'stddev'}
 " "$T/g.json"
 check gbench_aggregates_are_over_the_repetitions "$PY" -c "
 import json, sys, statistics
 d = json.load(open(sys.argv[1]))
 for name in {b['run_name'] for b in d['benchmarks']}:
-    reps = [b['cycles'] for b in d['benchmarks']
+    reps = [b['ticks'] for b in d['benchmarks']
             if b['run_name'] == name and b['run_type'] == 'iteration']
-    agg = {b['aggregate_name']: b['cycles'] for b in d['benchmarks']
+    agg = {b['aggregate_name']: b['ticks'] for b in d['benchmarks']
            if b['run_name'] == name and b['run_type'] == 'aggregate'}
     if len(reps) < 2:
         continue
@@ -261,6 +262,18 @@ for name in {b['run_name'] for b in d['benchmarks']}:
                     ('stddev', statistics.stdev(reps))):
         assert abs(agg[k] - want) <= 1e-6 * max(1, abs(want)), (name, k, agg[k], want)
 " "$T/g.json"
+
+"$CS" --format gbench "$DATA/tree" "$DATA/tree" "$DATA/odd.cycles" > "$T/g3.json" 2>/dev/null
+check gbench_names_are_unique_across_inputs_and_units_honest "$PY" -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+it = [b for b in d['benchmarks'] if b['run_type'] == 'iteration']
+names = {(b['name'], b['repetition_index']) for b in it}
+assert len(names) == len(it), 'duplicate names'
+assert 'alu:add_dep/input:1' in {b['run_name'] for b in it} and 'alu:add_dep/input:2' in {b['run_name'] for b in it}
+odd = [b for b in it if b['run_name'].endswith('/input:3')]
+assert odd and all(b['time_unit'] == 'ticks' and b['real_time'] == b['ticks'] for b in odd), odd
+" "$T/g3.json"
 
 # ---- save ----
 "$CS" --tree "$DATA/tree" -q save "$T/saved"

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmp_print.c - compare's verdicts as a table (80 columns), JSON (schema 2,
+ * documented in cyclestat(1)) or CSV. Calls fmt.c and output.c's cs_fit.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+static const char *pct(char *b, double v)
+{
+	if (isnan(v))
+		return "-";
+	if (isinf(v))
+		return v > 0 ? "+inf%" : "-inf%";
+	snprintf(b, 16, "%+.1f%%", v * 100);
+	return b;
+}
+
+/* a bound of the interval in the table: percent, no sign of its own */
+static const char *pct_bare(char *b, double v)
+{
+	pct(b, v);
+	b[strcspn(b, "%")] = 0;
+	return b;
+}
+
+static void json_num(FILE *f, double v)
+{
+	char b[40];
+
+	fputs(isfinite(v) ? cs_fmt_d(b, sizeof(b), v) : "null", f);
+}
+
+/* the verdict as the table shows it: the reason shortened to fit */
+static const char *short_verdict(struct cmp *c)
+{
+	static char b[80];
+	const char *need = strstr(c->reason, "need");
+
+	if (!strcmp(c->verdict, "not enough runs"))
+		snprintf(b, sizeof(b), "%s runs", need ? need : c->reason);
+	else if (!strcmp(c->verdict, "inconclusive"))
+		snprintf(b, sizeof(b), "inconclusive (%s)", need ? need : "on the threshold");
+	else
+		snprintf(b, sizeof(b), "%s", c->verdict);
+	return b;
+}
+
+static void print_json(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
+		       unsigned int need, const size_t *cnt)
+{
+	FILE *f = o->out;
+	char b[40];
+
+	fputs("{\"cyclestat\": \"" CS_VERSION "\", \"schema\": 2", f);
+	for (int sd = 0; sd < 2; sd++) {
+		fputs(sd ? ", \"new\": [" : ", \"base\": [", f);
+		for (size_t i = 0; i < s[sd].n; i++) {
+			fputs(i ? ", " : "", f);
+			cs_json_str(f, s[sd].path[i]);
+		}
+		fputc(']', f);
+	}
+	fprintf(f, ", \"threshold\": %s", cs_fmt_d(b, sizeof(b), o->threshold));
+	fprintf(f, ", \"alpha\": %s, \"confidence\": 0.95, \"min_repetitions\": %u,\n  \"fragments\": [\n",
+		cs_fmt_d(b, sizeof(b), o->alpha), need);
+	for (size_t i = 0; i < n; i++) {
+		fputs("    {\"name\": ", f);
+		cs_json_str(f, c[i].name);
+		fprintf(f, ", \"verdict\": \"%s\", \"reason\": ", c[i].verdict);
+		cs_json_str(f, c[i].reason);
+		fprintf(f, ", \"fails\": %s, \"basis\": ", c[i].fails ? "true" : "false");
+		if (c[i].basis)
+			fprintf(f, "\"%s\", \"repetitions\": \"%s\", \"base_n\": %zu, \"new_n\": %zu, \"base_median\": ",
+				c[i].basis, c[i].reps, c[i].nb, c[i].nn);
+		else
+			fputs("null, \"repetitions\": null, \"base_n\": 0, \"new_n\": 0, \"base_median\": ", f);
+		json_num(f, c[i].basis ? (double)c[i].mb : NAN);
+		fputs(", \"new_median\": ", f);
+		json_num(f, c[i].basis ? (double)c[i].mn : NAN);
+		fputs(", \"change\": ", f);
+		json_num(f, c[i].change);
+		fputs(", \"change_lo\": ", f);
+		json_num(f, c[i].lo);
+		fputs(", \"change_hi\": ", f);
+		json_num(f, c[i].hi);
+		fputs(", \"p_value\": ", f);
+		json_num(f, c[i].basis ? c[i].t.p : NAN);
+		fprintf(f, ", \"p_text\": \"%s\", \"test\": \"%s\", \"smi\": %s}%s\n",
+			c[i].basis ? cs_fmt_p(b, sizeof(b), c[i].t.p) : "",
+			!c[i].basis ? "" : c[i].t.exact ? "exact" : "normal",
+			c[i].smi ? "true" : "false", i + 1 < n ? "," : "");
+	}
+	fputs("  ],\n  \"only_in_base\": [", f);
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (c[i].fails && !c[i].basis) {
+			fputs(k++ ? ", " : "", f);
+			cs_json_str(f, c[i].name);
+		}
+	fputs("], \"only_in_new\": [", f);
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (!strcmp(c[i].verdict, "new")) {
+			fputs(k++ ? ", " : "", f);
+			cs_json_str(f, c[i].name);
+		}
+	fprintf(f, "],\n  \"slower\": %zu, \"faster\": %zu, \"same\": %zu, \"inconclusive\": %zu, "
+		"\"not_enough_runs\": %zu, \"missing\": %zu}\n", cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4]);
+}
+
+void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
+		  unsigned int need)
+{
+	FILE *f = o->out;
+	size_t cnt[6] = { 0 };
+	int wn = 8, wv = 7, wb = 4, ww = 3, wi = 9, reps_note = 0;
+	char (*cell)[4][40] = calloc(n, sizeof(*cell));
+	const char *bases[3] = { 0 };
+
+	if (!cell)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *v = c[i].verdict;
+		char l[16], h[16];
+
+		cnt[!strcmp(v, "slower") ? 0 : !strcmp(v, "faster") ? 1 : !strcmp(v, "same") ? 2 :
+		    !strcmp(v, "inconclusive") ? 3 : !strcmp(v, "not enough runs") ? 5 : 4] +=
+			strcmp(v, "new") != 0;
+		if (c[i].basis) {
+			snprintf(cell[i][0], 40, "%.4Lg", c[i].mb);
+			pct(cell[i][1], c[i].change);
+			snprintf(cell[i][2], 40, "%s..%s", pct_bare(l, c[i].lo), pct_bare(h, c[i].hi));
+			cs_fmt_p(cell[i][3], 40, c[i].t.p);
+			if (strlen(cell[i][3]) > 6)
+				snprintf(cell[i][3], 40, "%.2g", c[i].t.p);
+			for (int k = 0; k < 3; k++)
+				if (!bases[k] || bases[k] == c[i].basis) {
+					bases[k] = c[i].basis;
+					break;
+				}
+			reps_note |= !strcmp(c[i].reps, "ensembles");
+		}
+		if ((int)strlen(cell[i][0]) > wb)
+			wb = (int)strlen(cell[i][0]);
+		if ((int)strlen(cell[i][2]) > wi)
+			wi = (int)strlen(cell[i][2]);
+		if ((int)strlen(c[i].name) > wn)
+			wn = (int)strlen(c[i].name);
+		ww = (int)strlen(short_verdict(&c[i]));
+		if (ww > wv)
+			wv = ww;
+	}
+	if (o->format == CS_JSON) {
+		print_json(o, s, c, n, need, cnt);
+		free(cell);
+		return;
+	}
+	if (o->format == CS_CSV) {
+		fputs("fragment,verdict,reason,basis,base_n,new_n,base_median,new_median,change,change_lo,change_hi,p_value\n", f);
+		for (size_t i = 0; i < n; i++) {
+			fprintf(f, "%s,%s,%s,%s,%zu,%zu,", c[i].name, c[i].verdict, c[i].reason,
+				c[i].basis ? c[i].basis : "", c[i].nb, c[i].nn);
+			if (c[i].basis) {
+				char b[6][40];
+
+				fprintf(f, "%s,%s,%s,%s,%s,%s\n", cs_fmt_d(b[0], 40, (double)c[i].mb),
+					cs_fmt_d(b[1], 40, (double)c[i].mn), cs_fmt_d(b[2], 40, c[i].change),
+					cs_fmt_d(b[3], 40, c[i].lo), cs_fmt_d(b[4], 40, c[i].hi),
+					cs_fmt_p(b[5], 40, c[i].t.p));
+			} else {
+				fputs(",,,,,\n", f);
+			}
+		}
+		free(cell);
+		return;
+	}
+	/* 80 columns: the name gives way, visibly */
+	{
+		int rest = 2 + 5 + 2 + wb + 2 + 7 + 2 + wi + 2 + 6 + 2 + wv;
+
+		if (wn + rest > 80)
+			wn = 80 - rest < 12 ? 12 : 80 - rest;
+	}
+	fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions, ticks per op\n",
+		s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees");
+	fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %6s  %s\n", wn, "fragment", "n", wb, "base",
+		"change", wi, "95% CI, %", "p", "verdict");
+	for (size_t i = 0; i < n; i++) {
+		const char *col = "", *off = "";
+		char name[128], nn[16];
+		int x;
+
+		if (o->color && (c[i].fails || !strcmp(c[i].verdict, "faster"))) {
+			col = c[i].fails ? "\033[31m" : "\033[32m";
+			off = "\033[0m";
+		}
+		cs_fit(name, sizeof(name), c[i].name, wn, &x);
+		snprintf(nn, sizeof(nn), "%zu/%zu", c[i].nb, c[i].nn);
+		/* the ellipsis is 3 bytes, 1 column */
+		fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %6s  %s%s%s\n",
+			wn + x, name, c[i].basis ? nn : "-",
+			wb, c[i].basis ? cell[i][0] : "-", c[i].basis ? cell[i][1] : "-", wi,
+			c[i].basis ? cell[i][2] : "-", c[i].basis ? cell[i][3] : "-", col,
+			short_verdict(&c[i]), off);
+	}
+	fprintf(f, "%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing\n",
+		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4]);
+	fprintf(f, "same: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
+		o->threshold * 100, need);
+	for (int k = 0; k < 3 && bases[k]; k++)
+		fprintf(f, "%s\n", !strcmp(bases[k], "per-op") ?
+			"compared: the two-length per-op cost (cycles_long), ticks per op" :
+			!strcmp(bases[k], "net") ?
+			"compared: median less base:empty's (same run and method), ticks per op" :
+			"compared: the raw median (no overhead of the same run), ticks per op");
+	fprintf(f, "change: Hodges-Lehmann estimate and interval (exact Mann-Whitney); slower and\nfaster also need p < %g and the whole interval beyond the threshold\n",
+		o->alpha);
+	if (reps_note)
+		fprintf(f, "repetitions are the ensembles of one run: they cannot show the spread between\nruns; for a verdict across boots give several runs per side: BASE... -- NEW...\n");
+	for (size_t i = 0; i < n; i++)
+		if (c[i].smi) {
+			fprintf(f, "* SMIs occurred during one of these runs: rerun before trusting the verdict\n");
+			break;
+		}
+	free(cell);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compare.h - what compare.c decides and cmp_print.c prints: one row per
+ * fragment. Private to the two.
+ */
+#ifndef CS_COMPARE_H
+#define CS_COMPARE_H
+
+#include "cyclestat.h"
+
+struct side {
+	char **path;
+	size_t n;
+	struct cs_input *in;
+};
+
+struct cmp {
+	const char *name;
+	const char *basis;	/* per-op, net, raw */
+	const char *reps;	/* runs, ensembles */
+	size_t nb, nn;
+	long double mb, mn;	/* median of the repetitions' figures */
+	double change, lo, hi;	/* relative; NaN when not compared */
+	struct cs_shift t;
+	const char *verdict;
+	char reason[64];
+	int fails, smi;
+};
+
+void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
+		  unsigned int need);
+
+#endif /* CS_COMPARE_H */
