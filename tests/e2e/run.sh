@@ -7,7 +7,7 @@
 # came back at all.  Ends with "N passed, N failed".
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 ci-gate
-#                                   reliability (default), stress (the soak)
+#                                   reliability rt (default), stress (the soak)
 #
 # CB_KERNEL picks the kernel series (default 6.1; scripts/deps.sh --kernel
 # 6.12 sets up 6.12, --kernel 6.12-rt Debian's PREEMPT_RT 6.12); the module
@@ -81,7 +81,7 @@ boot() {
 	fi
 }
 
-suites=${*:-icount max qemu64 ci-gate reliability}
+suites=${*:-icount max qemu64 ci-gate reliability rt}
 for s in $suites; do
 	case $s in
 	icount)
@@ -100,6 +100,7 @@ for s in $suites; do
 		;;
 	max) boot max --cpu max --smp 2 "$top/tests/e2e/max.sh" ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
+	rt) boot rt --cpu max --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
 	ci-gate)
 		# The bare-metal CI gate, played by an icount guest: passes against
 		# its own baseline, fails naming the one doctored fragment.
@@ -113,7 +114,7 @@ for s in $suites; do
 			"$top/tests/e2e/reliability.sh" $scale
 		sed "s/^/# $s: /" "$out/$s/figures.txt" "$out/$s/times.txt" 2>/dev/null
 		;;
-	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability stress)" ;;
+	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt stress)" ;;
 	esac
 done
 
