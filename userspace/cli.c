@@ -50,6 +50,7 @@ static const char usage_text[] =
 	"  -c, --cpu N          doctor: the CPU to check (default 0)\n"
 	"      --strict         doctor: exit 1 on a problem; compare: mismatched runs are an error\n"
 	"      --allow-missing  compare: a fragment missing from NEW does not fail\n"
+	"      --per-sample     compare: the old U test over raw samples (to measure it; cries wolf)\n"
 	"      --sysroot DIR    doctor: read /proc, /sys, /dev below DIR ($CYCLESTAT_SYSROOT)\n"
 	"      --color WHEN     auto (default), always or never\n"
 	"  -q, --quiet          no warnings, no progress bar\n"
@@ -74,7 +75,8 @@ static int usage(const char *fmt, ...)
 	return 2;
 }
 
-enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP };
+enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP,
+       OPT_PER_SAMPLE };
 
 static const struct option long_options[] = {
 	{ "format",	required_argument,	NULL, 'f' },
@@ -87,6 +89,7 @@ static const struct option long_options[] = {
 	{ "cpu",	required_argument,	NULL, 'c' },
 	{ "strict",	no_argument,		NULL, OPT_STRICT },
 	{ "allow-missing", no_argument,		NULL, OPT_ALLOW_MISSING },
+	{ "per-sample",	no_argument,		NULL, OPT_PER_SAMPLE },
 	{ "sysroot",	required_argument,	NULL, OPT_SYSROOT },
 	{ "color",	required_argument,	NULL, OPT_COLOR },
 	{ "quiet",	no_argument,		NULL, 'q' },
@@ -234,8 +237,8 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 	for (int k = 0; k < 2; k++)
 		if (set[k] && !compare)
 			return usage("%s is for compare only", set[k]);
-	if (set[4] && !compare)
-		return usage("--allow-missing is for compare only");
+	if ((set[4] || set[6]) && !compare)
+		return usage("%s is for compare only", set[4] ? set[4] : set[6]);
 	if ((set[2] || set[5]) && !doctor)
 		return usage("%s is for doctor only", set[2] ? set[2] : set[5]);
 	if (set[3] && !compare && !doctor)
@@ -356,6 +359,10 @@ int main(int argc, char **argv)
 			o.allow_missing = 1;
 			set[4] = "--allow-missing";
 			break;
+		case OPT_PER_SAMPLE:
+			o.per_sample = 1;
+			set[6] = "--per-sample";
+			break;
 		case OPT_SYSROOT:
 			set[5] = "--sysroot";
 			o.sysroot = optarg;
@@ -441,6 +448,7 @@ int main(int argc, char **argv)
 
 		ret = summary(&o, def, 1);
 	}
+	free(o.filter);
 	if (outfile && ret == 2) {
 		/* nothing half-written: an input error leaves no output file */
 		fclose(o.out);

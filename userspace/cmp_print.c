@@ -131,7 +131,11 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		if (c[i].basis) {
 			snprintf(cell[i][0], 40, "%.4Lg", c[i].mb);
 			pct(cell[i][1], c[i].change);
-			snprintf(cell[i][2], 40, "%s..%s", pct_bare(l, c[i].lo), pct_bare(h, c[i].hi));
+			if (isnan(c[i].lo))
+				snprintf(cell[i][2], 40, "-");
+			else
+				snprintf(cell[i][2], 40, "%s..%s", pct_bare(l, c[i].lo),
+					 pct_bare(h, c[i].hi));
 			cs_fmt_p(cell[i][3], 40, c[i].t.p);
 			if (strlen(cell[i][3]) > 6)
 				snprintf(cell[i][3], 40, "%.2g", c[i].t.p);
@@ -183,7 +187,7 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		if (wn + rest > 80)
 			wn = 80 - rest < 12 ? 12 : 80 - rest;
 	}
-	fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions, ticks per op\n",
+	fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions, ticks per body run\n",
 		s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees");
 	fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %6s  %s\n", wn, "fragment", "n", wb, "base",
 		"change", wi, "95% CI, %", "p", "verdict");
@@ -211,13 +215,15 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		o->threshold * 100, need);
 	for (int k = 0; k < 3 && bases[k]; k++)
 		fprintf(f, "%s\n", !strcmp(bases[k], "per-op") ?
-			"compared: the two-length per-op cost (cycles_long), ticks per op" :
+			"compared: the two-length cost (cycles_long): (long - short) / (R - 1)" :
 			!strcmp(bases[k], "net") ?
-			"compared: median less base:empty's (same run and method), ticks per op" :
-			"compared: the raw median (no overhead of the same run), ticks per op");
+			"compared: median less base:empty's (same run and method)" :
+			"compared: the raw median (no overhead of the same run)");
 	fprintf(f, "change: Hodges-Lehmann estimate and interval (exact Mann-Whitney); slower and\nfaster also need p < %g and the whole interval beyond the threshold\n",
 		o->alpha);
-	if (reps_note)
+	if (o->per_sample)
+		fprintf(f, "--per-sample: the replaced test, U over raw samples as if independent;\nit calls reruns significant (kept to measure that, not to gate on)\n");
+	else if (reps_note)
 		fprintf(f, "repetitions are the ensembles of one run: they cannot show the spread between\nruns; for a verdict across boots give several runs per side: BASE... -- NEW...\n");
 	for (size_t i = 0; i < n; i++)
 		if (c[i].smi) {

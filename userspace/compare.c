@@ -58,7 +58,12 @@ static long double median_of(long double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* the figure of one run, or of each of its ensembles, for basis b */
+/*
+ * The figure of one run, or of each of its ensembles, for basis b: the cost
+ * of one execution of the body in ticks (per op times ops), so that a
+ * change of ops (an argument compared with another) is a change of cost,
+ * and equal ops give the same ratio as per op.
+ */
 static size_t figures(const struct cs_input *in, const struct cs_frag *fr, const char *b,
 		      int per_run, long double *out)
 {
@@ -66,14 +71,14 @@ static size_t figures(const struct cs_input *in, const struct cs_frag *fr, const
 
 	if (per_run) {
 		if (!strcmp(b, "per-op"))
-			out[0] = cs_q_ld(fr->perop.med.value);
+			out[0] = cs_q_ld(fr->perop.med.value) * fr->ops;
 		else
-			out[0] = (cs_q_ld(fr->raw.median) - (*b == 'n' ? ov : 0)) / fr->ops;
+			out[0] = cs_q_ld(fr->raw.median) - (*b == 'n' ? ov : 0);
 		return 1;
 	}
 	for (uint64_t e = 0; e < fr->ens.count; e++)
-		out[e] = !strcmp(b, "per-op") ? fr->perop.each[e] :
-			 ((long double)fr->ens.med2[e] / 2 - (*b == 'n' ? ov : 0)) / fr->ops;
+		out[e] = !strcmp(b, "per-op") ? fr->perop.each[e] * fr->ops :
+			 (long double)fr->ens.med2[e] / 2 - (*b == 'n' ? ov : 0);
 	return fr->ens.count;
 }
 
@@ -155,9 +160,71 @@ static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need)
 	}
 }
 
+/* every raw sample of NAME on one side, pooled and sorted (the old test) */
+static int pool(const struct side *s, const char *name, int any, struct cs_samples *out)
+{
+	struct cs_err err;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct cs_frag *fr = find(&s->in[i], name, any);
+		struct cs_samples one = { 0 };
+
+		if (!fr)
+			continue;
+		if (cs_read_cycles(fr->path, &one, &err)) {
+			cs_perror(&err);
+			return -1;
+		}
+		for (size_t k = 0; k < one.n; k++)
+			if (cs_samples_push(out, one.v[k])) {
+				cs_samples_free(&one);
+				return -1;
+			}
+		cs_samples_free(&one);
+	}
+	cs_sort(out->v, out->n);
+	return out->n ? 0 : -1;
+}
+
+/*
+ * --per-sample: the test compare used before repetitions, kept to measure
+ * what it got wrong: Mann-Whitney U over every raw sample as if they were
+ * independent, and the change of the raw medians; slower/faster when
+ * p < alpha and the change is beyond the threshold.
+ */
+static void compare_samples(const struct cs_opts *o, struct side *s, const char *name, int any,
+			    struct cmp *c)
+{
+	struct cs_samples x = { 0 }, y = { 0 };
+
+	c->basis = "raw";
+	c->reps = "samples";
+	c->change = c->lo = c->hi = NAN;
+	if (pool(&s[0], name, any, &x) || pool(&s[1], name, any, &y)) {
+		c->verdict = "error";
+		goto out;
+	}
+	c->nb = x.n;
+	c->nn = y.n;
+	c->mb = x.n % 2 ? x.v[x.n / 2] : ((long double)x.v[x.n / 2 - 1] + x.v[x.n / 2]) / 2;
+	c->mn = y.n % 2 ? y.v[y.n / 2] : ((long double)y.v[y.n / 2 - 1] + y.v[y.n / 2]) / 2;
+	c->change = c->mb ? (double)((c->mn - c->mb) / c->mb) : 0;
+	c->t.p = cs_mannwhitney(x.v, x.n, y.v, y.n);
+	c->verdict = c->t.p < o->alpha && c->change > o->threshold ? "slower" :
+		     c->t.p < o->alpha && c->change < -o->threshold ? "faster" : "same";
+	c->fails = c->verdict[1] == 'l';
+out:
+	cs_samples_free(&x);
+	cs_samples_free(&y);
+}
+
 static void compare_one(const struct cs_opts *o, struct side *s, const char *name, int any,
 			struct cmp *c, unsigned int need)
 {
+	if (o->per_sample) {
+		compare_samples(o, s, name, any, c);
+		return;
+	}
 	long double *x, *y, *t;
 	int pos = 1;
 

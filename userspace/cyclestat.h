@@ -55,6 +55,7 @@ struct cs_opts {
 	int tty;
 	int strict;
 	int allow_missing;
+	int per_sample;		/* compare: the old per-sample U test, for measuring it */
 	char **filter;		/* fragment names, groups or globs; NULL: all */
 	size_t nfilter;
 	unsigned int cpu;
