@@ -371,7 +371,7 @@ int main(int argc, char **argv)
 			method_given = 1;
 			break;
 		case K_CPU:
-			req.cpu = parse_u32_key("cpu", val, 0, CPU_SETSIZE - 1);
+			req.cpu = parse_u32_key("cpu", val, 0, 0xffffffffu);
 			break;
 		case K_ARGS:
 			parse_args(val, args, &nr_args);

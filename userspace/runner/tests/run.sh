@@ -1,0 +1,202 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/run.sh: cyclebench-user's tests, from userspace/runner (make test).
+# The unit tests, then what a user sees - exit codes, error lines, the tree
+# against the contract, cyclestat reading it - with the plain build and
+# again with the ASan+UBSan one, then plausibility of the figures (positive,
+# ordered, a calibration of 0.2 to 5 core cycles per TSC tick: benchmarks
+# are make bench's, tests must not flake on a busy machine).
+# One TAP line per behaviour; the last line is "N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+CS=${CYCLESTAT:-../cyclestat}
+T=$(mktemp -d)
+bg=
+trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - runner:$1"; }
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok $((pass + fail)) - runner:$1"
+	shift
+	for l in "$@"; do echo "#   $l"; done
+}
+# expect NAME RC PATTERN -- command...: exit status RC and PATTERN in stdout+stderr
+expect() {
+	name=$1 rc=$2 pat=$3
+	shift 4
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$rc" ] && { [ -z "$pat" ] || cat "$T/out" "$T/err" | grep -q -- "$pat"; }; then
+		ok "$name"
+	else
+		not_ok "$name" "expected exit $rc and '$pat'; got exit $got:" \
+			"$(head -c 600 "$T/out" "$T/err" | tr '\n' '|')"
+	fi
+}
+# check NAME COMMAND...: the command succeeds
+check() {
+	name=$1
+	shift
+	if "$@" >"$T/check" 2>&1; then ok "$name"; else not_ok "$name" "$(head -c 600 "$T/check" | tr '\n' '|')"; fi
+}
+
+# ---- unit tests ----
+for u in tests/unit tests/unit-san; do
+	if ./$u > "$T/unit" 2>&1; then
+		ok "$u: $(tail -n 1 "$T/unit")"
+	else
+		not_ok "$u" "$(grep -v '^ok' "$T/unit" | head -n 20 | tr '\n' '|')"
+	fi
+done
+
+# a copy of a good tree, then one change
+broken() {
+	rm -rf "$T/broken"
+	cp -R "$1" "$T/broken"
+}
+
+kernel_group=$(./cyclebench-user --list | sed -n 's/^kernel-only (need the module): \([a-z0-9_]*\).*/\1/p')
+portable=$(./cyclebench-user --list | grep -c '^[a-z0-9_]*:')
+hyp=no
+grep -q '^flags.* hypervisor' /proc/cpuinfo && hyp=yes
+rdtscp=no
+grep -q '^flags.* rdtscp' /proc/cpuinfo && rdtscp=yes
+
+for B in ./cyclebench-user ./cyclebench-user-san; do
+	s=${B#./cyclebench-user}
+	s=${s:+[san] }
+	o=$T/out$$
+
+	# ---- every portable fragment runs, and the tree is the module's ----
+	expect "${s}every_portable_fragment_runs" 0 '' -- \
+		$B -q -o "$T/every" alu,base,calib,loop,mem,serialize samples=20 ensembles=2 warmup=2 max_mb=64
+	check "${s}every_listed_fragment_has_a_result" sh -c \
+		"[ \$(cut -d' ' -f1 '$T/every/fragments' | sed 's,/.*,,' | sort -u | wc -l) = $portable ]"
+	check "${s}every_result_is_ok" sh -c "! grep -h '^state: ' '$T/every'/*/*/info '$T/every'/*/*/*/info 2>/dev/null | grep -v -q 'state: ok'"
+	check "${s}the_tree_passes_the_contract" sh tests/contract.sh "$T/every"
+	expect "${s}cyclestat_reads_the_tree" 0 'alu:add_dep' -- "$CS" "$T/every"
+	check "${s}info_says_mode_user_interrupts_on" sh -c \
+		"grep -q '^mode: user$' '$T/every/info' && grep -q '^interrupts: on$' '$T/every/info'"
+	check "${s}an_argument_result_lives_in_its_own_directory" sh -c \
+		"grep -q '^arg: 4096$' '$T/every/mem/chase/4096/info' && [ -s '$T/every/mem/chase/4096/cycles_long' ]"
+	check "${s}a_body_without_a_long_region_has_no_cycles_long" sh -c \
+		"[ ! -e '$T/every/base/empty/cycles_long' ] && ! grep -q long_repeat '$T/every/base/empty/info'"
+	check "${s}setup_is_said_per_result" sh -c \
+		"grep -q '^setup: ensemble$' '$T/every/mem/chase/4096/info' && grep -q '^setup: none$' '$T/every/alu/add_dep/info'"
+
+	# ---- defaults, methods, selection ----
+	expect "${s}all_leaves_out_slow_fragments" 0 '' -- $B -q -o "$T/all" samples=10 ensembles=2
+	check "${s}all_has_no_slow_result" sh -c "! grep -q -e dec_jnz_1m -e 'mem:chase' '$T/all/fragments' && grep -q 'alu:add_dep' '$T/all/fragments'"
+	if [ $hyp = yes ]; then
+		check "${s}lfence_is_the_default_under_a_hypervisor" grep -q '^method_requested: lfence$' "$T/all/info"
+	else
+		check "${s}paoloni_is_the_default_on_bare_metal" grep -q '^method_requested: paoloni$' "$T/all/info"
+	fi
+	expect "${s}method_paoloni_runs" 0 '' -- $B -q -o "$T/pao" base,alu:add_dep method=paoloni samples=10 ensembles=2
+	if [ $rdtscp = no ]; then
+		check "${s}no_rdtscp_falls_back_to_nordtscp" grep -q '^method_used: paoloni-nordtscp$' "$T/pao/info"
+	else
+		check "${s}rdtscp_runs_paoloni" grep -q '^method_used: paoloni$' "$T/pao/info"
+	fi
+	expect "${s}args_pick_the_arguments" 0 '' -- $B -q -o "$T/args" mem:chase args=8192,4096 samples=10 ensembles=2
+	check "${s}args_results_in_table_order" sh -c \
+		"[ \"\$(cut -d' ' -f1 '$T/args/fragments' | tr '\n' ' ')\" = 'mem:chase/4096 mem:chase/8192 ' ]"
+	expect "${s}long_repeat_can_be_fixed" 0 '' -- $B -q -o "$T/r16" alu long_repeat=16 samples=10 ensembles=2
+	check "${s}long_repeat_fixed_is_in_every_info" sh -c \
+		"[ \$(grep -l '^long_repeat: 16$' '$T/r16'/alu/*/info | wc -l) = 3 ] && grep -q '^long_repeat: 16$' '$T/r16/info'"
+	expect "${s}a_second_run_replaces_the_tree" 0 '' -- $B -q -o "$T/args" alu:add_dep samples=10 ensembles=2
+	check "${s}nothing_of_the_first_run_stays" sh -c \
+		"[ ! -e '$T/args/mem' ] && [ \$(wc -l < '$T/args/fragments') = 1 ] && ! ls -d '$T'/args.* 2>/dev/null"
+
+	# ---- usage errors: exit 2, a message that says what, nothing written ----
+	expect "${s}zero_samples_is_refused" 2 'samples=0: not a number in 1..100000000' -- $B -o "$o" samples=0
+	expect "${s}a_word_for_a_number_is_refused" 2 'ensembles=ten: not a number' -- $B -o "$o" ensembles=ten
+	expect "${s}a_number_with_junk_is_refused" 2 'warmup=5x: not a number' -- $B -o "$o" warmup=5x
+	expect "${s}a_negative_cpu_is_refused" 2 'cpu=-1: not a number' -- $B -o "$o" cpu=-1
+	expect "${s}too_many_ensembles_are_refused" 2 'ensembles=100001' -- $B -o "$o" ensembles=100001
+	expect "${s}an_unknown_method_is_refused" 2 'method=rdtsc: not a method' -- $B -o "$o" method=rdtsc
+	expect "${s}an_offline_cpu_is_refused" 2 'cpu 4000 is not online' -- $B -o "$o" cpu=4000
+	expect "${s}an_unknown_key_is_refused" 2 "unknown key 'frobnicate'" -- $B -o "$o" frobnicate=1
+	expect "${s}a_repeated_key_is_refused" 2 'samples= given twice' -- $B -o "$o" samples=1 samples=2
+	expect "${s}two_selections_are_refused" 2 "'base' after the selection 'alu'" -- $B -o "$o" alu base
+	expect "${s}an_empty_item_is_refused" 2 'an empty item' -- $B -o "$o" alu,,base
+	expect "${s}an_unknown_group_is_refused" 2 'nosuch: no such portable fragment or group' -- $B -o "$o" nosuch
+	expect "${s}an_unknown_fragment_is_refused" 2 'alu:nosuch: no such portable fragment; .*kernel-only groups need the module' -- $B -o "$o" alu:nosuch
+	if [ -n "$kernel_group" ]; then
+		expect "${s}a_kernel_only_group_is_refused" 2 "$kernel_group: a kernel-only group: .*need the module" -- $B -o "$o" "$kernel_group"
+		expect "${s}a_kernel_only_fragment_is_refused" 2 "$kernel_group: a kernel-only group" -- $B -o "$o" "$kernel_group:anything"
+	fi
+	expect "${s}an_argument_to_a_plain_fragment_is_refused" 2 'alu:add_dep takes no argument' -- $B -o "$o" alu:add_dep/4
+	expect "${s}an_argument_below_the_minimum_is_refused" 2 'mem:chase/64: the argument must be at least' -- $B -o "$o" mem:chase/64
+	expect "${s}an_argument_above_the_maximum_is_refused" 2 'mem:memcpy/2000000: the argument must be in 1..' -- $B -o "$o" mem:memcpy/2000000
+	expect "${s}a_word_for_an_argument_is_refused" 2 "must be a decimal number" -- $B -o "$o" loop:dec_jnz/x
+	expect "${s}args_nobody_takes_are_refused" 2 'no selected fragment takes an argument' -- $B -o "$o" alu args=4
+	expect "${s}a_bad_args_value_is_refused" 2 'args=abc: not a decimal number' -- $B -o "$o" mem:chase args=4096,abc
+	expect "${s}a_bad_long_repeat_is_refused" 2 'long_repeat=7: auto, or one of 16 64 256 1024' -- $B -o "$o" long_repeat=7
+	expect "${s}a_run_over_max_mb_is_refused" 2 'over max_mb=1' -- $B -o "$o" mem:chase/4194304 max_mb=1
+	expect "${s}an_empty_output_name_is_refused" 2 'usage:' -- $B -o '' alu
+	expect "${s}an_unknown_option_is_refused" 2 'usage:' -- $B --frobnicate
+	check "${s}no_usage_error_wrote_anything" sh -c "! ls -d '$o'* 2>/dev/null"
+	: > "$T/afile"
+	expect "${s}a_file_in_the_way_is_not_overwritten" 1 'is not a results tree' -- $B -q -o "$T/afile" base samples=5 ensembles=1
+	check "${s}the_file_in_the_way_is_untouched" test -f "$T/afile"
+
+	# ---- Ctrl-C: exit 130 within a sample, nothing written ----
+	$B -q -o "$T/int" loop:dec_jnz_1m samples=100000 > /dev/null 2>"$T/interr" &
+	bg=$!
+	sleep 1
+	kill -INT $bg
+	wait $bg
+	rc=$?
+	bg=
+	if [ $rc = 130 ] && [ ! -e "$T/int" ] && grep -q 'interrupted; nothing written' "$T/interr"; then
+		ok "${s}ctrl_c_stops_the_run_and_writes_nothing"
+	else
+		not_ok "${s}ctrl_c_stops_the_run_and_writes_nothing" "exit $rc, $(ls -d "$T"/int* 2>/dev/null), $(cat "$T/interr")"
+	fi
+done
+
+# ---- the contract checker itself: it finds what is wrong ----
+broken "$T/every"
+sed -i '1d' "$T/broken/alu/add_dep/cycles"
+expect contract_finds_a_short_cycles_file 1 'alu/add_dep/cycles: 39 lines, ensembles x samples is 40' -- sh tests/contract.sh "$T/broken"
+broken "$T/every"
+sed -i 's/^ops: 4$/ops: 5/' "$T/broken/alu/add_dep/info"
+expect contract_finds_ops_that_disagree 1 "ops '5', fragments says 4" -- sh tests/contract.sh "$T/broken"
+broken "$T/every"
+sed -i 's/^rdtscp: .*/rdtscp: maybe/' "$T/broken/info"
+expect contract_finds_a_bad_boolean 1 "'rdtscp' must be yes or no" -- sh tests/contract.sh "$T/broken"
+broken "$T/every"
+rm "$T/broken/alu/imul_dep/info"
+expect contract_finds_a_missing_info 1 'alu/imul_dep/info: missing' -- sh tests/contract.sh "$T/broken"
+broken "$T/every"
+sed -i 's/^long_repeat: [0-9]*$/long_repeat: 3/' "$T/broken/alu/add_dep/info"
+expect contract_finds_a_bad_long_repeat 1 'long_repeat must be 2, 4, 8, 16, 64, 256 or 1024' -- sh tests/contract.sh "$T/broken"
+broken "$T/every"
+echo 'alu:add_dep 4 again' >> "$T/broken/fragments"
+expect contract_finds_a_name_listed_twice 1 'alu:add_dep listed twice' -- sh tests/contract.sh "$T/broken"
+
+# ---- plausibility of real figures (make bench prints them) ----
+./cyclebench-user -q -o "$T/fig" alu,base,calib,mem:chase args=4096,16777216 samples=300 ensembles=5 max_mb=64
+rc=$?
+t=$(sh perop.sh --calib "$T/fig")
+if [ $rc = 0 ] && [ -n "$t" ] && awk -v t="$t" 'BEGIN { exit !(t > 0 && 1 / t >= 0.2 && 1 / t <= 5) }'; then
+	ok "calibration_is_0.2_to_5_core_cycles_per_tick ($(awk -v t="$t" 'BEGIN { printf "%.3f", 1 / t }'))"
+else
+	not_ok calibration_is_0.2_to_5_core_cycles_per_tick "exit $rc, ticks per core cycle '$t'"
+fi
+sh perop.sh "$CS" "$T/fig" > "$T/perop" 2>&1
+v() { awk -v n="$1" '$1 == n { print $2 }' "$T/perop"; }
+check per_op_figures_are_in_calibrated_core_cycles grep -q 'alu:add_dep .* core_cycles$' "$T/perop"
+check every_per_op_figure_is_positive awk '$1 != "base:empty" && !($2 > 0) { bad = 1 } END { exit bad || NR < 5 }' "$T/perop"
+check imul_chain_is_slower_than_add_chain awk -v a="$(v alu:add_dep)" -v i="$(v alu:imul_dep)" 'BEGIN { exit !(i > a) }'
+check independent_adds_are_faster_than_dependent_ones awk -v a="$(v alu:add_dep)" -v i="$(v alu:add_indep)" 'BEGIN { exit !(i < a) }'
+check a_16MiB_chase_is_slower_than_a_4KiB_one awk -v s="$(v mem:chase/4096)" -v l="$(v mem:chase/16777216)" 'BEGIN { exit !(l > s) }'
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unit.c - what cyclebench-user takes for granted, checked one behaviour
+ * per test: the kernel names cyclebench-user.h stands in for, the setup
+ * helpers, the portable tables (valid names, one per length variant, in
+ * the same order), and a sampler of each kind run through the harness.
+ * Prints "ok N name" / "not ok N name: expected ..., got ..." and a last
+ * line "N passed, N failed"; exit 1 on a failure.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+static int passed, failed;
+
+#define CHECK(name, cond, ...)						\
+	do {								\
+		if (cond) {						\
+			passed++;					\
+			printf("ok %d %s\n", passed + failed, name);	\
+		} else {						\
+			failed++;					\
+			printf("not ok %d %s: ", passed + failed, name); \
+			printf(__VA_ARGS__);				\
+			putchar('\n');					\
+		}							\
+	} while (0)
+
+static void max_evaluates_each_argument_once(void)
+{
+	int a = 1, b = 5;
+	int m = max(a++, b++);
+
+	CHECK("max_evaluates_each_argument_once", m == 5 && a == 2 && b == 6,
+	      "expected max 5, a 2, b 6; got %d, %d, %d", m, a, b);
+}
+
+static void read_once_write_once_and_array_size(void)
+{
+	u64 x = 0, arr[7];
+
+	WRITE_ONCE(x, 42);
+	CHECK("read_once_sees_write_once", READ_ONCE(x) == 42, "expected 42, got %llu",
+	      (unsigned long long)x);
+	CHECK("array_size_counts_elements", ARRAY_SIZE(arr) == 7, "expected 7, got %zu", ARRAY_SIZE(arr));
+}
+
+static void types_have_kernel_widths(void)
+{
+	CHECK("types_have_kernel_widths",
+	      sizeof(u8) == 1 && sizeof(u16) == 2 && sizeof(u32) == 4 && sizeof(u64) == 8 &&
+	      sizeof(s64) == 8 && (s64)-1 < 0,
+	      "u8/u16/u32/u64/s64 are not 1/2/4/8/8 bytes");
+}
+
+static void cb_alloc_is_zeroed_and_page_aligned(void)
+{
+	size_t sizes[] = { 1, 4096, 4097, 1 << 20 };
+	int ok = 1;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		unsigned char *p = cb_alloc(sizes[i]);
+
+		if (!p || ((uintptr_t)p & (PAGE_SIZE - 1))) {
+			ok = 0;
+			break;
+		}
+		for (size_t j = 0; j < sizes[i]; j++)
+			ok &= !p[j];
+		memset(p, 0xff, sizes[i]);	/* all of it is ours */
+		cb_free(p);
+	}
+	cb_free(NULL);
+	CHECK("cb_alloc_is_zeroed_and_page_aligned", ok, "an allocation was NULL, unaligned or not zeroed");
+}
+
+static void cb_alloc_of_too_much_is_null(void)
+{
+	void *p = cb_alloc(~(size_t)0 - 100);
+
+	CHECK("cb_alloc_of_too_much_is_null", !p, "expected NULL, got %p", p);
+}
+
+static void cb_random_u64_varies_in_every_bit(void)
+{
+	u64 or = 0, and = ~0ull, prev = cb_random_u64();
+	int repeats = 0;
+
+	for (int i = 0; i < 1000; i++) {
+		u64 v = cb_random_u64();
+
+		or |= v;
+		and &= v;
+		repeats += v == prev;
+		prev = v;
+	}
+	CHECK("cb_random_u64_varies_in_every_bit", or == ~0ull && and == 0 && !repeats,
+	      "or %llx and %llx repeats %d", (unsigned long long)or, (unsigned long long)and, repeats);
+}
+
+static int name_ok(const char *s)
+{
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(s);
+}
+
+static void portable_tables_are_well_formed(void)
+{
+	int ok = 1;
+	char why[256] = "";
+
+	for (unsigned int g = 0; g < cb_nr_user_groups && ok; g++) {
+		const struct cb_group *grp = cb_user_groups[g];
+
+		if (!name_ok(grp->name) || !grp->count) {
+			snprintf(why, sizeof(why), "group '%s' has a bad name or no fragment", grp->name);
+			ok = 0;
+		}
+		for (unsigned int f = 0; f < grp->count && ok; f++) {
+			const struct cb_fragment *fr = &grp->fragments[f];
+
+			if (!name_ok(fr->name) || !fr->desc || !*fr->desc || !fr->sample ||
+			    (!fr->ops && !fr->ops_is_arg) || (!fr->nr_args != !fr->args) ||
+			    (fr->teardown && !fr->setup)) {
+				snprintf(why, sizeof(why), "%s:%s: bad name, description, ops, args or setup",
+					 grp->name, fr->name);
+				ok = 0;
+			}
+			for (unsigned int o = 0; o < f && ok; o++)
+				if (!strcmp(grp->fragments[o].name, fr->name)) {
+					snprintf(why, sizeof(why), "%s:%s twice", grp->name, fr->name);
+					ok = 0;
+				}
+		}
+	}
+	CHECK("portable_tables_are_well_formed", ok, "%s", why);
+}
+
+static void every_length_variant_has_the_same_tables(void)
+{
+	int ok = 1;
+
+	for (unsigned int k = 1; k < CB_NR_REPEATS; k++)
+		for (unsigned int g = 0; g < cb_nr_user_groups; g++) {
+			const struct cb_group *a = cb_user_groups[g], *b = cb_user_variants[k][g];
+
+			ok &= !strcmp(a->name, b->name) && a->count == b->count;
+			for (unsigned int f = 0; ok && f < a->count; f++)
+				ok &= !strcmp(a->fragments[f].name, b->fragments[f].name) &&
+				      a->fragments[f].sample != b->fragments[f].sample;
+		}
+	CHECK("every_length_variant_has_the_same_tables", ok,
+	      "a variant differs in names or order, or shares a sampler with the shortest");
+	CHECK("there_are_portable_groups", cb_nr_user_groups > 0, "expected at least one, got 0");
+	CHECK("the_kernel_group_list_ends", cb_kernel_groups[0] == NULL || cb_kernel_groups[0][0],
+	      "an empty name in cb_kernel_groups");
+}
+
+static const struct cb_fragment *find(const char *group, const char *name, unsigned int k)
+{
+	for (unsigned int g = 0; g < cb_nr_user_groups; g++)
+		if (!strcmp(cb_user_variants[k][g]->name, group))
+			for (unsigned int f = 0; f < cb_user_variants[k][g]->count; f++)
+				if (!strcmp(cb_user_variants[k][g]->fragments[f].name, name))
+					return &cb_user_variants[k][g]->fragments[f];
+	return NULL;
+}
+
+/* cb_ctx.job points to the engine's struct; a zeroed one of ample size */
+static u64 fake_job[32];
+
+static int sample(const struct cb_fragment *fr, u64 *s, u64 *l, u64 n, enum cb_method m)
+{
+	struct cb_env env = { .ops = fr->ops, .cpu = (unsigned int)sched_getcpu() };
+	struct cb_ctx ctx = {
+		.out = s, .out_long = l, .n = n, .warmup = 2, .limit = ~0ull,
+		.method = m, .cpu = env.cpu, .env = &env, .job = (struct cb_job *)fake_job,
+	};
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(env.cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	return fr->sample(&ctx);
+}
+
+static void a_sampler_fills_both_regions_and_the_long_one_is_longer(void)
+{
+	const struct cb_fragment *fr = find("calib", "add_chain", CB_NR_REPEATS - 1);
+	u64 s[64] = { 0 }, l[64] = { 0 };
+	int ret, longer = 0;
+
+	if (!fr) {
+		CHECK("calib_add_chain_is_portable", 0, "calib:add_chain not linked");
+		return;
+	}
+	/* LFENCE; RDTSC only: runs on every x86-64, RDTSCP or not */
+	ret = sample(fr, s, l, 64, CB_LFENCE_NORDTSCP);
+	for (int i = 0; i < 64; i++)
+		longer += l[i] > s[i] && s[i] > 0;
+	/* 1023 x 64 adds against 64: longer in every sample but a disturbed few */
+	CHECK("a_sampler_fills_both_regions_and_the_long_one_is_longer", !ret && longer > 48,
+	      "expected 0 and > 48 of 64 samples longer, got %d and %d", ret, longer);
+}
+
+static void a_runaway_body_is_refused_with_etime(void)
+{
+	const struct cb_fragment *fr = find("calib", "add_chain", 0);
+	u64 s[8], l[8];
+	struct cb_env env = { .ops = 64, .cpu = (unsigned int)sched_getcpu() };
+	struct cb_ctx ctx = {
+		.out = s, .out_long = l, .n = 8, .warmup = 0, .limit = 1,
+		.method = CB_LFENCE_NORDTSCP, .cpu = env.cpu, .env = &env,
+		.job = (struct cb_job *)fake_job,
+	};
+	int ret = fr ? fr->sample(&ctx) : 0;
+
+	CHECK("a_runaway_body_is_refused_with_etime", ret == -ETIME, "expected %d, got %d", -ETIME, ret);
+}
+
+static void a_sampler_on_the_wrong_cpu_stops_with_eagain(void)
+{
+	const struct cb_fragment *fr = find("base", "empty", 0);
+	u64 s[8];
+	struct cb_env env = { .ops = 1 };
+	struct cb_ctx ctx = {
+		.out = s, .n = 8, .limit = ~0ull, .method = CB_LFENCE_NORDTSCP,
+		.cpu = (unsigned int)sched_getcpu() + 1, .env = &env,
+		.job = (struct cb_job *)fake_job,
+	};
+	int ret = fr ? fr->sample(&ctx) : 0;
+
+	CHECK("a_sampler_on_the_wrong_cpu_stops_with_eagain", ret == -EAGAIN,
+	      "expected %d, got %d", -EAGAIN, ret);
+}
+
+static void an_unknown_method_is_einval(void)
+{
+	const struct cb_fragment *fr = find("base", "empty", 0);
+	u64 s[4];
+	int ret = fr ? sample(fr, s, NULL, 4, CB_NR_METHODS) : 0;
+
+	CHECK("an_unknown_method_is_einval", ret == -EINVAL, "expected %d, got %d", -EINVAL, ret);
+}
+
+static void a_stop_request_ends_the_sampler_with_eintr(void)
+{
+	const struct cb_fragment *fr = find("base", "empty", 0);
+	u64 s[4];
+	int ret;
+
+	cb_stop_requested = 1;
+	ret = fr ? sample(fr, s, NULL, 4, CB_LFENCE_NORDTSCP) : 0;
+	cb_stop_requested = 0;
+	CHECK("a_stop_request_ends_the_sampler_with_eintr", ret == -EINTR,
+	      "expected %d, got %d", -EINTR, ret);
+}
+
+static void the_machine_is_described(void)
+{
+	struct cb_machine m;
+	int ret = cb_machine_read(&m);
+
+	CHECK("the_machine_is_described", !ret && m.tsc_khz > 100000 && m.vendor[0] &&
+	      m.tsc_step >= 1 && m.family > 0,
+	      "ret %d tsc_khz %u vendor '%s' step %u family %u", ret, m.tsc_khz, m.vendor,
+	      m.tsc_step, m.family);
+}
+
+static void an_offline_cpu_is_not_usable(void)
+{
+	char why[256] = "";
+
+	CHECK("an_offline_cpu_is_not_usable", cb_cpu_usable(4000, why, sizeof(why)) && strstr(why, "cpu 4000"),
+	      "expected a reason naming cpu 4000, got '%s'", why);
+	CHECK("the_cpu_we_are_on_is_usable", !cb_cpu_usable((unsigned int)sched_getcpu(), why, sizeof(why)),
+	      "got '%s'", why);
+}
+
+int main(void)
+{
+	max_evaluates_each_argument_once();
+	read_once_write_once_and_array_size();
+	types_have_kernel_widths();
+	cb_alloc_is_zeroed_and_page_aligned();
+	cb_alloc_of_too_much_is_null();
+	cb_random_u64_varies_in_every_bit();
+	portable_tables_are_well_formed();
+	every_length_variant_has_the_same_tables();
+	a_sampler_fills_both_regions_and_the_long_one_is_longer();
+	a_runaway_body_is_refused_with_etime();
+	a_sampler_on_the_wrong_cpu_stops_with_eagain();
+	an_unknown_method_is_einval();
+	a_stop_request_ends_the_sampler_with_eintr();
+	the_machine_is_described();
+	an_offline_cpu_is_not_usable();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
