@@ -50,6 +50,7 @@ static const char usage_text[] =
 	"  -c, --cpu N          doctor: the CPU to check (default 0)\n"
 	"      --strict         doctor: exit 1 on a problem; compare: mismatched runs are an error\n"
 	"      --allow-missing  compare: a fragment missing from NEW does not fail\n"
+	"      --ensembles      compare: one run's ensembles as repetitions (within-run spread only)\n"
 	"      --per-sample     compare: the old U test over raw samples (to measure it; cries wolf)\n"
 	"      --sysroot DIR    doctor: read /proc, /sys, /dev below DIR ($CYCLESTAT_SYSROOT)\n"
 	"      --color WHEN     auto (default), always or never\n"
@@ -76,7 +77,7 @@ static int usage(const char *fmt, ...)
 }
 
 enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP,
-       OPT_PER_SAMPLE };
+       OPT_PER_SAMPLE, OPT_ENSEMBLES };
 
 static const struct option long_options[] = {
 	{ "format",	required_argument,	NULL, 'f' },
@@ -90,6 +91,7 @@ static const struct option long_options[] = {
 	{ "strict",	no_argument,		NULL, OPT_STRICT },
 	{ "allow-missing", no_argument,		NULL, OPT_ALLOW_MISSING },
 	{ "per-sample",	no_argument,		NULL, OPT_PER_SAMPLE },
+	{ "ensembles",	no_argument,		NULL, OPT_ENSEMBLES },
 	{ "sysroot",	required_argument,	NULL, OPT_SYSROOT },
 	{ "color",	required_argument,	NULL, OPT_COLOR },
 	{ "quiet",	no_argument,		NULL, 'q' },
@@ -237,8 +239,9 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 	for (int k = 0; k < 2; k++)
 		if (set[k] && !compare)
 			return usage("%s is for compare only", set[k]);
-	if ((set[4] || set[6]) && !compare)
-		return usage("%s is for compare only", set[4] ? set[4] : set[6]);
+	for (int k = 4; k < 8; k++)
+		if (k != 5 && set[k] && !compare)
+			return usage("%s is for compare only", set[k]);
 	if ((set[2] || set[5]) && !doctor)
 		return usage("%s is for doctor only", set[2] ? set[2] : set[5]);
 	if (set[3] && !compare && !doctor)
@@ -290,7 +293,7 @@ int main(int argc, char **argv)
 		.tree = CS_DEFAULT_TREE,
 		.out = stdout,
 	};
-	const char *outfile = NULL, *color = "auto", *set[8] = { 0 };
+	const char *outfile = NULL, *color = "auto", *set[9] = { 0 };
 	char **tail = NULL;
 	int ntail = 0, dashdash = 0;
 	unsigned long long u;
@@ -358,6 +361,10 @@ int main(int argc, char **argv)
 		case OPT_ALLOW_MISSING:
 			o.allow_missing = 1;
 			set[4] = "--allow-missing";
+			break;
+		case OPT_ENSEMBLES:
+			o.ensembles = 1;
+			set[7] = "--ensembles";
 			break;
 		case OPT_PER_SAMPLE:
 			o.per_sample = 1;

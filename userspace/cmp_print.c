@@ -224,7 +224,7 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 	if (o->per_sample)
 		fprintf(f, "--per-sample: the replaced test, U over raw samples as if independent;\nit calls reruns significant (kept to measure that, not to gate on)\n");
 	else if (reps_note)
-		fprintf(f, "repetitions are the ensembles of one run: they cannot show the spread between\nruns; for a verdict across boots give several runs per side: BASE... -- NEW...\n");
+		fprintf(f, "repetitions include ensembles of one run (setup: ensemble, or --ensembles):\nthey cannot show the spread between runs, nor between boots\n");
 	for (size_t i = 0; i < n; i++)
 		if (c[i].smi) {
 			fprintf(f, "* SMIs occurred during one of these runs: rerun before trusting the verdict\n");

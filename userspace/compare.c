@@ -4,10 +4,11 @@
  *
  * The unit of comparison is a repetition, never a raw sample: samples of
  * one run share its frequency, layout and host load, so testing them as
- * independent calls every rerun "significant". With several trees on a
- * side, each tree (run) is one repetition; with one tree per side, its
- * ensembles are (Paoloni's), and the output says that they cannot show
- * the spread between runs. Per repetition the figure is the fragment's own
+ * independent calls every rerun "significant". Each tree (run) is one
+ * repetition; a result's ensembles are repetitions only where its setup ran
+ * afresh before each (setup: ensemble) or with --ensembles, which the
+ * output flags: they cannot show the spread between runs (between boots,
+ * where a CI baseline comes from). Per repetition the figure is the fragment's own
  * cost: the two-length per-op cost where both sides have cycles_long, else
  * the median net of base:empty from the same run and method, else the raw
  * median (base:empty itself).
@@ -82,9 +83,20 @@ static size_t figures(const struct cs_input *in, const struct cs_frag *fr, const
 	return fr->ens.count;
 }
 
+/*
+ * Are this result's ensembles independent repetitions? When its setup ran
+ * afresh before each (setup: ensemble), or the user says so (--ensembles).
+ */
+static int ens_are_reps(const struct cs_opts *o, const struct cs_frag *fr)
+{
+	const char *setup = cs_info_get(&fr->info, "setup");
+
+	return o->ensembles || (setup && !strcmp(setup, "ensemble"));
+}
+
 /* gather one side's repetitions of NAME; NULL when no tree has data */
-static long double *gather(const struct side *s, const char *name, int any, const char *b,
-			   size_t *n, int *smi)
+static long double *gather(const struct cs_opts *o, const struct side *s, const char *name,
+			   int any, const char *b, size_t *n, int *smi, int *by_ens)
 {
 	size_t cap = 0;
 	long double *v;
@@ -93,7 +105,7 @@ static long double *gather(const struct side *s, const char *name, int any, cons
 		const struct cs_frag *fr = find(&s->in[i], name, any);
 
 		if (fr)
-			cap += s->n > 1 ? 1 : fr->ens.count;
+			cap += ens_are_reps(o, fr) ? fr->ens.count : 1;
 	}
 	*n = 0;
 	if (!cap || !(v = calloc(cap, sizeof(*v))))
@@ -102,8 +114,9 @@ static long double *gather(const struct side *s, const char *name, int any, cons
 		const struct cs_frag *fr = find(&s->in[i], name, any);
 
 		if (fr) {
-			*n += figures(&s->in[i], fr, b, s->n > 1, v + *n);
+			*n += figures(&s->in[i], fr, b, !ens_are_reps(o, fr), v + *n);
 			*smi |= fr->smi;
+			*by_ens |= ens_are_reps(o, fr) && fr->ens.count > 1;
 		}
 	}
 	return v;
@@ -226,12 +239,12 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		return;
 	}
 	long double *x, *y, *t;
-	int pos = 1;
+	int pos = 1, by_ens = 0;
 
 	c->basis = basis_of(s, 2, name, any);
-	c->reps = s[0].n > 1 || s[1].n > 1 ? "runs" : "ensembles";
-	x = gather(&s[0], name, any, c->basis, &c->nb, &c->smi);
-	y = gather(&s[1], name, any, c->basis, &c->nn, &c->smi);
+	x = gather(o, &s[0], name, any, c->basis, &c->nb, &c->smi, &by_ens);
+	y = gather(o, &s[1], name, any, c->basis, &c->nn, &c->smi, &by_ens);
+	c->reps = by_ens ? "ensembles" : "runs";
 	c->change = c->lo = c->hi = NAN;
 	if (!x || !y || !(t = malloc((c->nb > c->nn ? c->nb : c->nn) * sizeof(*t)))) {
 		free(x);
@@ -371,7 +384,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	struct cmp *c = NULL;
 	struct cs_err err = { 0 };
 	size_t n = 0, cap;
-	int ret = 2, any = nbase == 1 && nnew == 1;
+	int ret = 2, any = 1;
 	unsigned int need = cs_min_reps(o->alpha);
 
 	if (o->format == CS_GBENCH) {
@@ -390,8 +403,10 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 			if (cs_load_input(s[sd].path[i], &s[sd].in[i], &err))
 				goto fail;
 	}
-	/* two single fragments pair whatever their names */
-	any = any && s[0].in[0].nfrag == 1 && s[1].in[0].nfrag == 1;
+	/* inputs that are each one fragment pair whatever their names */
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++)
+			any &= s[sd].in[i].nfrag == 1 && !s[sd].in[i].nabsent;
 	if (mismatches(o, s) && o->strict) {
 		ret = 2;
 		goto out;

@@ -56,6 +56,7 @@ struct cs_opts {
 	int strict;
 	int allow_missing;
 	int per_sample;		/* compare: the old per-sample U test, for measuring it */
+	int ensembles;		/* compare: ensembles as repetitions (--ensembles) */
 	char **filter;		/* fragment names, groups or globs; NULL: all */
 	size_t nfilter;
 	unsigned int cpu;

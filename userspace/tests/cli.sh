@@ -181,7 +181,9 @@ for k in 1 2 3 4 5 6; do
 done
 expect compare_runs_per_side_detects_a_10pct_slowdown 1 '^loop:de.*/110  *6/6 .* slower$' -- \
 	"$CS" compare "$T/rb1" "$T/rb2" "$T/rb3" "$T/rb4" "$T/rb5" "$T/rb6" -- "$T/rn1" "$T/rn2" "$T/rn3" "$T/rn4" "$T/rn5" "$T/rn6"
-check compare_runs_per_side_nothing_else_slower_or_faster sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && ! grep -q ' faster\$' '$T/out' && ! grep -q 'ensembles of one run' '$T/out'"
+check compare_runs_per_side_nothing_else_slower_or_faster sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && ! grep -q ' faster\$' '$T/out'"
+check compare_setup_ensemble_counts_each_ensemble grep -q '^mem:.*/4096  *24/24 ' "$T/out"
+check compare_says_ensembles_cannot_show_between_run_spread grep -q 'cannot show the spread between runs' "$T/out"
 
 # ---- JSON ----
 "$CS" --format json --hist "$DATA/tree" > "$T/j.json"
@@ -295,14 +297,21 @@ esac
 expect save_from_a_missing_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" save "$T/s2"
 
 # ---- compare ----
-expect compare_same_is_exit_0 0 '0 slower, 0 faster, 1 same, 0 inconclusive, 2 too few runs' -- "$CS" compare "$DATA/tree" "$T/saved"
+expect compare_one_run_per_side_is_not_enough 0 '^alu:add_dep  *1/1 .* need 5 runs$' -- "$CS" compare "$DATA/tree" "$T/saved"
+"$CS" --format json compare "$DATA/tree" "$T/saved" > "$T/one.json"
+check compare_one_run_says_not_enough_runs_1_need_5 "$PY" -c "
+import json, sys
+f = json.load(open(sys.argv[1]))['fragments']
+assert all(x['verdict'] == 'not enough runs' and x['reason'] == '1, need 5' for x in f), f
+" "$T/one.json"
+expect compare_same_is_exit_0 0 '0 slower, 0 faster, 1 same, 0 inconclusive, 2 too few runs' -- "$CS" compare --ensembles "$DATA/tree" "$T/saved"
 cp -r "$DATA/tree" "$T/slow"
 awk '{ printf "%d\n", $1 * 1.3 }' "$DATA/tree/loop/dec_jnz_100/cycles" > "$T/slow/loop/dec_jnz_100/cycles"
-expect compare_regression_is_exit_1 1 '^loop:dec_jnz_.* 5/5 .* slower$' -- "$CS" compare "$DATA/tree" "$T/slow"
+expect compare_regression_is_exit_1 1 '^loop:dec_jnz_.* 5/5 .* slower$' -- "$CS" compare --ensembles "$DATA/tree" "$T/slow"
 check compare_names_only_the_slower_fragment sh -c "[ \$(grep -c 'slower\$' '$T/out') = 1 ] && grep -q '1 slower, 0 faster, 0 same, 0 inconclusive, 2 too few' '$T/out'"
-expect compare_improvement_is_exit_0 0 '^loop:dec_jnz_.* faster$' -- "$CS" compare "$T/slow" "$DATA/tree"
+expect compare_improvement_is_exit_0 0 '^loop:dec_jnz_.* faster$' -- "$CS" compare --ensembles "$T/slow" "$DATA/tree"
 expect compare_threshold_absorbs_small_changes 0 '0 slower' -- "$CS" compare --threshold 40 "$DATA/tree" "$T/slow"
-"$CS" compare --format json "$DATA/tree" "$T/slow" > "$T/cmp.json"
+"$CS" compare --ensembles --format json "$DATA/tree" "$T/slow" > "$T/cmp.json"
 check compare_json_has_per_fragment_verdicts "$PY" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -311,7 +320,7 @@ assert set(f) == {'base:empty', 'alu:add_dep', 'loop:dec_jnz_100'}
 x = f['loop:dec_jnz_100']
 assert x['verdict'] == 'slower' and x['p_value'] < 0.01 and x['change'] > 0.25
 assert all(k in x for k in ('base_median', 'new_median', 'change', 'p_value', 'verdict'))
-assert x['base_n'] == 5 and x['change_lo'] > 0.25 and x['test'] == 'exact'
+assert x['base_n'] == 5 and x['change_lo'] > 0.25 and x['test'] == 'exact' and x['repetitions'] == 'ensembles'
 assert f['alu:add_dep']['verdict'] == 'not enough runs' and f['alu:add_dep']['reason'] == '4, need 5'
 assert d['slower'] == 1 and d['schema'] == 2
 " "$T/cmp.json"
