@@ -70,6 +70,7 @@ check:
 bench:
 	@scripts/deps.sh --bench >/dev/null || $(SUDO) scripts/deps.sh --bench
 	$(MAKE) -C userspace bench
+	$(MAKE) -C userspace/runner bench
 
 stress: cyclestat-static build/cbpoke
 	@tests/e2e/run.sh stress

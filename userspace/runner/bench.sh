@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh (make bench): the per-op figures of issue 10, measured on this
+# machine by cyclebench-user and computed by cyclestat - two-length per-op
+# cost in calibrated core cycles, with the 95 % interval over ensembles -
+# next to the published latencies, then mem:chase over buffer sizes, where
+# the L1 -> L2 -> L3 -> DRAM steps show.  A benchmark: it prints, and exits
+# 0 whatever it measured (the tests check plausibility, not these bounds).
+#
+#   CPU=1 SAMPLES=5000 ENSEMBLES=20 make bench
+#   BENCH_OUT=DIR      where the two result trees go (default build/bench-user)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+CS=${CYCLESTAT:-../cyclestat}
+CPU=${CPU:-0}
+SAMPLES=${SAMPLES:-2000}
+ENSEMBLES=${ENSEMBLES:-20}
+CHASE_SAMPLES=${CHASE_SAMPLES:-300}
+CHASE_SIZES=${CHASE_SIZES:-4096,16384,32768,131072,262144,524288,2097152,4194304,8388608,67108864,134217728,268435456}
+out=${BENCH_OUT:-$here/../../build/bench-user}
+mkdir -p "$out"
+
+echo "cyclebench-user: real CPU, userspace, interrupts on (cpu $CPU)"
+./cyclebench-user -q -o "$out/alu" base,alu,calib samples="$SAMPLES" ensembles="$ENSEMBLES" cpu="$CPU" || exit 1
+./cyclebench-user -q -o "$out/chase" calib,mem:chase args="$CHASE_SIZES" samples="$CHASE_SAMPLES" \
+	ensembles=10 cpu="$CPU" max_mb=1024 || exit 1
+
+info() { sed -n "s/^$2: //p" "$1/info"; }
+t=$(sh perop.sh --calib "$out/alu")
+awk -v t="$t" -v khz="$(info "$out/alu" tsc_khz)" -v src="$(info "$out/alu" tsc_khz_source)" \
+	-v model="$(info "$out/alu" model_name)" -v fam="$(info "$out/alu" family)" \
+	-v mod="$(info "$out/alu" model)" -v m="$(info "$out/alu" method_used)" 'BEGIN {
+	printf "%s (family %d, model %d), method %s\n", model, fam, mod, m
+	printf "TSC %.3f GHz%s; core clock %.3f GHz measured by calib:add_chain (%.4f ticks, %.3f core cycles per tick)\n",
+		khz / 1e6, src == "" ? "" : " (" src ")", khz / 1e6 / t, t, 1 / t
+}'
+echo
+
+sh perop.sh "$CS" "$out/alu" > "$out/perop.txt"
+sh perop.sh "$CS" "$out/chase" > "$out/chase.txt"
+awk -v s="$SAMPLES" -v e="$ENSEMBLES" '
+	FNR == 1 { file++ }
+	{ v[file, $1] = $2; lo[file, $1] = $3; hi[file, $1] = $4; u[file, $1] = $5 }
+	function row(f, name, shown, want, a, b,   ok) {
+		if (!((f, name) in v)) {
+			printf "%-22s %s\n", shown, "not measured"
+			return
+		}
+		ok = lo[f, name] >= a && hi[f, name] <= b
+		printf "%-22s %8.3f  %8.3f .. %-8.3f %-16s %s\n", shown, v[f, name], lo[f, name],
+			hi[f, name], want, ok ? "inside" : "OUTSIDE"
+		if (u[f, name] != "core_cycles")
+			unit = "TSC ticks: no calibration"
+	}
+	END {
+		unit = "core cycles (calibrated)"
+		printf "per op, %s; 95%% interval over %d ensembles of %d samples\n", "two-length (long - short) / ((R-1) ops), medians", e, s
+		printf "%-22s %8s  %-20s %-16s %s\n", "fragment", "per op", "95% interval", "expected", "verdict"
+		row(1, "alu:add_dep", "alu:add_dep", "1.00 +- 0.03", 0.97, 1.03)
+		row(1, "alu:imul_dep", "alu:imul_dep", "3.00 +- 0.06", 2.94, 3.06)
+		row(1, "alu:add_indep", "alu:add_indep", "<= 0.35", 0, 0.35)
+		row(2, "mem:chase/4096", "mem:chase/4096 (L1)", "3.5 .. 5.5", 3.5, 5.5)
+		printf "unit: %s\n", unit
+	}' "$out/perop.txt" "$out/chase.txt"
+echo
+
+# the sweep: a new level where the latency jumps by more than half
+echo "mem:chase over sizes: load-to-use latency, core cycles (calibrated), 95% interval"
+awk '$1 ~ /^mem:chase\// {
+	size = substr($1, 11) + 0
+	human = size >= 1048576 ? size / 1048576 " MiB" : size >= 1024 ? size / 1024 " KiB" : size " B"
+	if (n && $2 > 1.5 * last) { level++; mark = "  <- step" } else mark = ""
+	if (!n) level = 1
+	n++
+	lat[level] = $2
+	if (!(level in first)) first[level] = human
+	lastsz[level] = human
+	printf "  %-10s %9.2f  %9.2f .. %-9.2f%s\n", human, $2, $3, $4, mark
+	last = $2
+}
+END {
+	split("L1 L2 L3 DRAM", name, " ")
+	printf "levels (a step: over 1.5x the size before):"
+	for (i = 1; i <= level; i++)
+		printf "%s %s %.1f (%s..%s)", (i > 1 ? " ->" : ""), (i <= 4 ? name[i] : "level" i), lat[i], first[i], lastsz[i]
+	printf "\n"
+	ok = level >= 4
+	printf "L1 -> L2 -> L3 -> DRAM steps: %s\n", ok ? "all four levels seen, each above the one before" : "fewer than four levels seen (" level ")"
+}' "$out/chase.txt"
+echo
+echo "full summaries: $CS $out/alu; $CS $out/chase"
