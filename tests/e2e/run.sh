@@ -107,6 +107,24 @@ for s in $suites; do
 		boot ci-gate --icount --add "$top/scripts/ci-bare-metal.sh" \
 			"$top/tests/host/ci-gate-guest.sh" alu:imul_dep
 		;;
+	gate)
+		# The gate's error rates under TCG (tests/e2e/gate.sh); with
+		# CB_GATE_BOOTS=N (N >= 2) also across boots, computed here.
+		boot gate --cpu max "$top/tests/e2e/gate.sh"
+		sed "s/^/# gate: /" "$out/gate/figures.txt" 2>/dev/null
+		b=2
+		while [ "$b" -le "${CB_GATE_BOOTS:-1}" ]; do
+			boot "gate-$b" --cpu max "$top/tests/e2e/gate.sh"
+			b=$((b + 1))
+		done
+		if [ "${CB_GATE_BOOTS:-1}" -ge 2 ]; then
+			if "$top/tests/e2e/gate-boots.sh" "$out" "$CB_GATE_BOOTS"; then
+				ok "gate across $CB_GATE_BOOTS boots: rates within the issue's bounds"
+			else
+				bad "gate across $CB_GATE_BOOTS boots: rates outside the issue's bounds (see above)"
+			fi
+		fi
+		;;
 	reliability|stress)
 		scale=quick
 		[ "$s" = stress ] && scale=soak
