@@ -12,7 +12,10 @@
 #   PARAMS="samples=10000 ensembles=10 method=lfence" make run
 #   CB_QEMU=1 make run        force the QEMU path
 #
-# Results are kept in build/results (a 'cyclestat save' directory).
+# Results are kept in build/results (a 'cyclestat save' directory).  On
+# the QEMU path it then also runs cyclebench-user natively (the portable
+# fragments on this host's real CPU, from userspace, interrupts on) into
+# build/results-user; CB_USER=0 skips that.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -60,6 +63,36 @@ if native_ok; then
 	echo "Hardware TSC cycles measured on $(uname -n), kernel $(uname -r)."
 	exec userspace/cyclestat "$results"
 fi
+
+# This host's kernel loads no module, but its CPU is real: the portable
+# fragments (kmod/fragments/ files declared CB_PORTABLE_GROUP) measure it
+# from userspace with cyclebench-user, mem:chase's size sweep included.
+# PARAMS words it knows are passed on (only= becomes the selection);
+# CB_USER=0 skips it.  Results in build/results-user.
+user_run() {
+	local sel="all,mem:chase" w
+	local -a keys=()
+	[ "${CB_USER:-1}" = 0 ] && return 0
+	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
+	for w in $PARAMS; do
+		case $w in
+		only=*) sel=${w#only=} ;;
+		samples=* | ensembles=* | warmup=* | method=* | cpu=*) keys+=("$w") ;;
+		esac
+	done
+	quiet_make -C userspace/runner cyclebench-user
+	echo
+	echo "REAL CPU, USERSPACE, INTERRUPTS ON: cyclebench-user on this host ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1))."
+	echo "Real TSC ticks of this CPU; per-op figures in core cycles, calibrated by"
+	echo "calib:add_chain. Interrupts stay on: the medians and minimums carry them."
+	echo
+	userspace/runner/cyclebench-user -q -o "$top/build/results-user" "$sel" "${keys[@]}"
+	case $? in
+	0) userspace/cyclestat "$top/build/results-user" ;;
+	2) echo "run: cyclebench-user refused PARAMS (above); the QEMU figures stand alone" >&2 ;;
+	*) echo "run: cyclebench-user failed; the QEMU figures above stand alone" >&2; return 1 ;;
+	esac
+}
 
 abi=$(cat "$CB_CACHE/abi")
 quiet_make KDIR="/usr/src/linux-headers-$abi-cloud-amd64" all cyclestat-static
@@ -120,4 +153,5 @@ else
 	echo "For cycle figures run 'sudo make run' on a machine that can load modules."
 fi
 echo
-exec userspace/cyclestat "$results"
+userspace/cyclestat "$results" || exit
+user_run
