@@ -110,11 +110,12 @@ for s in $suites; do
 	gate)
 		# The gate's error rates under TCG (tests/e2e/gate.sh); with
 		# CB_GATE_BOOTS=N (N >= 2) also across boots, computed here.
-		boot gate --cpu max "$top/tests/e2e/gate.sh"
+		boot gate --cpu max --add "$top/userspace/tests/gate-rates.sh" "$top/tests/e2e/gate.sh"
 		sed "s/^/# gate: /" "$out/gate/figures.txt" 2>/dev/null
 		b=2
 		while [ "$b" -le "${CB_GATE_BOOTS:-1}" ]; do
-			boot "gate-$b" --cpu max "$top/tests/e2e/gate.sh"
+			boot "gate-$b" --cpu max --add "$top/userspace/tests/gate-rates.sh" \
+				"$top/tests/e2e/gate.sh"
 			b=$((b + 1))
 		done
 		if [ "${CB_GATE_BOOTS:-1}" -ge 2 ]; then

@@ -5,6 +5,11 @@
 # samples in one file, cyclestat against ministat and datamash side by side,
 # each run twice (the faster counts) on the same file in the page cache.
 # Target: cyclestat >= 5x faster than both, peak RSS <= 8.5 B/sample + 8 MiB.
+# Then the regression gate's measured false-alarm and detection rates
+# (tests/gate-rates.sh) beside the per-sample U test it replaced, on the
+# runs in GATE_RUNS (default: the newest build/e2e-*/gate/runs, which
+# tests/e2e/run.sh gate leaves; on a machine that loads the module, save
+# ten runs of "base,loop:dec_jnz args=100,110" as DIR/r1 .. DIR/r10).
 set -eu
 cd "$(dirname "$0")"
 N=${BENCH_SAMPLES:-10000000}
@@ -35,6 +40,15 @@ cs=$(measure ../cyclestat -)
 ms=$(measure ministat -n)
 # a subset of cyclestat's figures (each extra percentile costs datamash a sort)
 dm=$(measure datamash -W count 1 min 1 max 1 mean 1 median 1 sstdev 1 perc:99 1)
+
+gate=${GATE_RUNS:-$(ls -dt ../../build/e2e-*/gate/runs 2>/dev/null | head -n 1)}
+if [ -n "$gate" ] && [ -d "$gate" ]; then
+	echo "bench: the gate's rates on the runs in $gate (runs: compare as it is; ensembles:"
+	echo "       one run's ensembles as repetitions; per-sample: the U test it replaced)"
+	sh ./gate-rates.sh ../cyclestat "$gate" | grep -v '^ aa_' | sed 's/^/  /' || true
+else
+	echo "bench: no gate runs (GATE_RUNS); tests/e2e/run.sh gate makes them under QEMU"
+fi
 
 awk -v n="$N" -v cs="$cs" -v ms="$ms" -v dm="$dm" 'BEGIN {
 	split(cs, c, " "); split(ms, m, " "); split(dm, d, " ")

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# gate-rates.sh CYCLESTAT DIR - the regression gate's error rates on runs
+# saved from one boot (or one machine, one day): DIR/r1 ... DIR/rN, N >= 10,
+# each a `cyclestat save` of "base,loop:dec_jnz args=100,110". POSIX sh
+# (busybox too): tests/e2e/gate.sh runs it in a TCG guest, make bench on
+# whatever runs it is given.
+#
+#   A/A: every pair of single runs (45), and 20 random splits five runs
+#        against five: how many compares report anything slower or faster.
+#   A/B: loop:dec_jnz/110 against /100 (10 % more work), five runs a side
+#        (one with --per-sample), 20 pairs: how many say slower, faster.
+#
+# For cyclestat compare as it is (runs are repetitions), with --ensembles
+# and with --per-sample (the U test over raw samples it replaced). Prints
+# one line per figure, then shell assignments (aa_runs=0 ...) for a caller.
+set -u
+cs=$1
+dir=$2
+runs=$(ls -d "$dir"/r[0-9]* 2>/dev/null | wc -l | tr -d ' ')
+[ "$runs" -ge 10 ] || { echo "gate-rates: $dir has $runs runs (r1 ...), need 10" >&2; exit 2; }
+runs=10
+tmp=${TMPDIR:-/tmp}/gate-rates.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+# verdicts ARGS...: "slower faster" counts of one compare
+verdicts() {
+	"$cs" --format json -q "$@" >"$tmp/cmp.json" 2>/dev/null
+	echo "$(grep -c '"verdict": "slower"' "$tmp/cmp.json") $(grep -c '"verdict": "faster"' "$tmp/cmp.json")"
+}
+
+awk -v n="$runs" 'BEGIN { srand(7); for (s = 0; s < 20; s++) {
+	for (i = 1; i <= n; i++) p[i] = i
+	for (i = n; i > 1; i--) { j = int(rand() * i) + 1; t = p[i]; p[i] = p[j]; p[j] = t }
+	l = ""; for (i = 1; i <= n; i++) l = l " " p[i] (i == 5 ? " --" : "")
+	print l } }' >"$tmp/splits"
+
+vars=
+for mode in runs ensembles per-sample; do
+	v=$(echo "$mode" | tr - _)
+	opt=
+	[ "$mode" = runs ] || opt=--$mode
+	pairs=0
+	alarms=0
+	i=1
+	while [ "$i" -le "$runs" ]; do
+		j=$((i + 1))
+		while [ "$j" -le "$runs" ]; do
+			# shellcheck disable=SC2086
+			set -- $(verdicts $opt compare "$dir/r$i" "$dir/r$j")
+			pairs=$((pairs + 1))
+			[ "$(($1 + $2))" = 0 ] || alarms=$((alarms + 1))
+			j=$((j + 1))
+		done
+		i=$((i + 1))
+	done
+	echo "A/A, $mode: $alarms alarms in $pairs pairs of single runs"
+	vars="$vars aa_$v=$alarms"
+	if [ "$mode" != per-sample ]; then
+		alarms=0
+		while read -r split; do
+			a=
+			for r in $split; do
+				[ "$r" = -- ] && a="$a --" || a="$a $dir/r$r"
+			done
+			# shellcheck disable=SC2086
+			set -- $(verdicts $opt compare $a)
+			[ "$(($1 + $2))" = 0 ] || alarms=$((alarms + 1))
+		done <"$tmp/splits"
+		echo "A/A, $mode: $alarms alarms in 20 splits of five runs a side"
+		vars="$vars aa_split_$v=$alarms"
+	fi
+	slower=0
+	faster=0
+	n=0
+	i=0
+	while [ "$i" -lt 10 ]; do
+		for shift in 0 5; do
+			a=
+			b=
+			k=0
+			while [ "$k" -lt 5 ]; do
+				a="$a $dir/r$(((i + k) % runs + 1))/loop/dec_jnz/100"
+				b="$b $dir/r$(((i + k + shift) % runs + 1))/loop/dec_jnz/110"
+				k=$((k + 1))
+			done
+			if [ "$mode" = per-sample ]; then
+				set -- $a
+				a=$1
+				set -- $b
+				b=$1
+				set -- $(verdicts --per-sample compare "$a" "$b")
+			else
+				# shellcheck disable=SC2086
+				set -- $(verdicts $opt compare $a -- $b)
+			fi
+			slower=$((slower + $1))
+			faster=$((faster + $2))
+			n=$((n + 1))
+		done
+		i=$((i + 1))
+	done
+	echo "A/B +10% work, $mode: $slower slower, $faster faster in $n pairs"
+	vars="$vars ab_slow_$v=$slower ab_fast_$v=$faster"
+done
+echo "$vars"
