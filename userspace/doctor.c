@@ -8,13 +8,21 @@
  * (--sysroot or CYCLESTAT_SYSROOT); with the real root it also asks CPUID.
  * Every "WARN" line ends with its fix; scripts/prepare-host.sh applies the
  * safe ones. Exit 0 even with problems, unless --strict (then 1).
+ *
+ * Live (no sysroot) it also measures the core clock of the CPU it checks
+ * against the TSC, as calib:add_chain does: a dependent add chain retires
+ * one add per core cycle, so adds per TSC tick is core cycles per tick.
+ * Turbo and power management show there even where no control is exposed
+ * (a VM: the host decides).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cyclestat.h"
@@ -230,7 +238,9 @@ static void check_sys(struct doc *d, unsigned int cpu)
 		free(s);
 		s = first_line(d, "/sys/devices/system/cpu/cpufreq/boost");
 		if (!s)
-			say(d, "ok", "no turbo/boost control exposed");
+			say(d, "note", "no turbo/boost control exposed (a VM: the host decides; or a driver without one)%s",
+			    d->root[0] ? ": cannot tell whether the core is boosted" :
+			    ": the measured core clock below tells whether the core is boosted");
 		else if (!strcmp(s, "1"))
 			say(d, "WARN", "boost is on (cpufreq/boost = 1); fix: echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost (or scripts/prepare-host.sh)");
 		else
@@ -258,6 +268,124 @@ static void check_sys(struct doc *d, unsigned int cpu)
 	free(iso);
 	free(nohz);
 }
+
+/*
+ * Under lockdown (Secure Boot, or lockdown= on the command line) debugfs
+ * refuses every file with a write bit: the run file gives EPERM, and only
+ * what insmod measures (run_on_load, only=) can be read.  Unsigned modules
+ * are refused too.
+ */
+static void check_lockdown(struct doc *d)
+{
+	char *s = first_line(d, "/sys/kernel/security/lockdown");
+
+	if (!s || strstr(s, "[none]"))
+		say(d, "ok", "no kernel lockdown%s", s ? " ([none])" : " (no /sys/kernel/security/lockdown)");
+	else if (strstr(s, "[integrity]") || strstr(s, "[confidentiality]"))
+		say(d, "WARN", "kernel lockdown is %s: unsigned modules are refused and debugfs refuses the run file (EPERM); fix: sign the module (a MOK-signed DKMS build) and measure at load: sudo insmod cyclebench.ko run_on_load=1 only=alu,mem samples=10000 - or measure from userspace, no module: userspace/runner/cyclebench-user -o DIR alu,mem && cyclestat DIR",
+		    strstr(s, "[integrity]") ? "[integrity]" : "[confidentiality]");
+	else
+		say(d, "note", "kernel lockdown reads '%s'", s);
+	free(s);
+}
+
+#if HAVE_CPUID
+#include <x86intrin.h>
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * 10000 dependent adds: 10000 core cycles on every x86 core since the P6
+ * (the loop's dec/jnz run beside the chain), enough TSC ticks that even a
+ * TSC that moves in steps of 20 or more rounds the figure by under 0.5 %.
+ */
+#define CHAIN_ADDS 10000
+static uint64_t add_chain_ticks(void)
+{
+	uint64_t t0, t1, x = 1;
+
+	_mm_lfence();
+	t0 = __rdtsc();
+	_mm_lfence();
+	asm volatile("mov $20, %%ecx\n"
+		     "1:\n\t"
+		     ".rept 500\n\t"
+		     "add %0, %0\n\t"
+		     ".endr\n\t"
+		     "dec %%ecx\n\t"
+		     "jnz 1b"
+		     : "+r" (x) : : "rcx");
+	_mm_lfence();
+	t1 = __rdtsc();
+	return t1 - t0;
+}
+
+/*
+ * The core clock of cpu against the TSC: pinned there, after 100 ms of spin
+ * so the core leaves its idle clock, the fewest ticks the chain took over
+ * a few ms (the minimum: an interrupt only ever adds), and the TSC against
+ * CLOCK_MONOTONIC_RAW over the same time.
+ */
+static void check_clock(struct doc *d, unsigned int cpu)
+{
+	cpu_set_t old, set;
+	uint64_t n0, n1, t0, t1, best = UINT64_MAX, fence = UINT64_MAX;
+	double tsc_ghz, core_ghz, diff;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		CPU_ZERO(&old);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		say(d, "note", "cannot run on cpu%u (%s) to measure its core clock", cpu, strerror(errno));
+		return;
+	}
+	for (n0 = mono_ns(); mono_ns() - n0 < 100000000u; )
+		;
+	n0 = mono_ns();
+	t0 = __rdtsc();
+	while (mono_ns() - n0 < 20000000u) {
+		uint64_t a = add_chain_ticks(), e;
+
+		_mm_lfence();
+		e = __rdtsc();
+		_mm_lfence();
+		e = __rdtsc() - e;	/* the fences and RDTSC alone */
+		if (a < best)
+			best = a;
+		if (e < fence)
+			fence = e;
+	}
+	t1 = __rdtsc();
+	n1 = mono_ns();
+	if (CPU_COUNT(&old))
+		sched_setaffinity(0, sizeof(old), &old);
+	if (best <= fence || n1 <= n0) {
+		say(d, "note", "cannot measure the core clock of cpu%u (the TSC did not move)", cpu);
+		return;
+	}
+	tsc_ghz = (double)(t1 - t0) / (double)(n1 - n0);
+	core_ghz = (double)CHAIN_ADDS / (double)(best - fence) * tsc_ghz;
+	diff = (core_ghz / tsc_ghz - 1) * 100;
+	if (diff > 2 || diff < -2)
+		say(d, "WARN", "cpu%u's core runs at %.2f GHz, the TSC at %.3f GHz (%+.0f%%): turbo/boost or power management moves the core clock, so TSC ticks are not core cycles; fix: pin the clock (scripts/prepare-host.sh: performance governor, turbo/boost off; in a VM ask the host), and read per-op figures in core cycles: cyclestat calibrates them with calib:add_chain of the same run",
+		    cpu, core_ghz, tsc_ghz, diff);
+	else
+		say(d, "ok", "cpu%u's core runs at %.2f GHz, the TSC at %.3f GHz (%+.1f%%): one tick is one core cycle",
+		    cpu, core_ghz, tsc_ghz, diff);
+}
+#else
+static void check_clock(struct doc *d, unsigned int cpu)
+{
+	say(d, "note", "core clock of cpu%u not measured: not an x86 CPU", cpu);
+}
+#endif
 
 static void check_smi(struct doc *d, unsigned int cpu)
 {
@@ -303,6 +431,9 @@ int cs_doctor(const struct cs_opts *o)
 	fprintf(o->out, "cyclestat doctor: cpu%u%s%s\n", o->cpu, d.root[0] ? ", sysroot " : "", d.root);
 	check_cpu(&d, o->cpu);
 	check_sys(&d, o->cpu);
+	if (!d.root[0])
+		check_clock(&d, o->cpu);
+	check_lockdown(&d);
 	check_smi(&d, o->cpu);
 	if (d.problems)
 		fprintf(o->out, "%d problem%s; scripts/prepare-host.sh applies the safe fixes (and --restore undoes them)\n",

@@ -181,6 +181,32 @@ broken "$T/every"
 echo 'alu:add_dep 4 again' >> "$T/broken/fragments"
 expect contract_finds_a_name_listed_twice 1 'alu:add_dep listed twice' -- sh tests/contract.sh "$T/broken"
 
+# ---- cyclestat doctor: lockdown and the core clock (userspace/doctor.c) ----
+fake_root() {
+	rm -rf "$T/root"
+	mkdir -p "$T/root/proc" "$T/root/sys/devices/system/cpu/cpu0" "$T/root/sys/kernel/security"
+	echo 0 > "$T/root/sys/devices/system/cpu/online"
+	printf 'processor\t: 0\nflags\t\t: fpu tsc constant_tsc nonstop_tsc rdtscp\n' > "$T/root/proc/cpuinfo"
+	[ -z "$1" ] || echo "$1" > "$T/root/sys/kernel/security/lockdown"
+}
+fake_root 'none integrity [confidentiality]'
+expect doctor_sees_lockdown_confidentiality 0 'WARN  kernel lockdown is \[confidentiality\]' -- "$CS" doctor --sysroot "$T/root"
+check doctor_lockdown_points_to_run_on_load_only_and_the_runner sh -c \
+	"grep 'lockdown' '$T/out' | grep -q 'run_on_load=1 only=.*cyclebench-user.*fix:\|fix:.*run_on_load=1 only=.*cyclebench-user'"
+fake_root 'none [integrity] confidentiality'
+expect doctor_sees_lockdown_integrity 0 'WARN  kernel lockdown is \[integrity\]' -- "$CS" doctor --sysroot "$T/root"
+fake_root '[none] integrity confidentiality'
+expect doctor_no_lockdown_is_ok 0 'ok    no kernel lockdown (\[none\])' -- "$CS" doctor --sysroot "$T/root"
+fake_root ''
+expect doctor_without_securityfs_is_ok 0 'ok    no kernel lockdown (no /sys/kernel/security/lockdown)' -- "$CS" doctor --sysroot "$T/root"
+check doctor_says_a_fake_root_cannot_tell_the_boost grep -q 'no turbo/boost control exposed.*cannot tell whether the core is boosted' "$T/out"
+check doctor_measures_no_clock_under_a_sysroot sh -c "! grep -q 'core runs at' '$T/out'"
+expect doctor_measures_the_core_clock_here 0 "cpu0's core runs at [0-9.]* GHz, the TSC at [0-9.]* GHz" -- "$CS" doctor
+check doctor_never_says_no_turbo_as_if_fine sh -c "! grep -q '^ok .*no turbo/boost control' '$T/out'"
+check doctor_a_clock_gap_over_2_percent_is_a_warning_with_the_fix sh -c \
+	"grep 'core runs at' '$T/out' | awk '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[(][-+][0-9.]*%/) { p = \$i; gsub(/[()%:+]/, \"\", p) } }
+	    END { w = \$1 == \"WARN\"; big = p > 2 || p < -2; exit !(w == big && (!w || index(\$0, \"fix:\"))) }'"
+
 # ---- plausibility of real figures (make bench prints them) ----
 ./cyclebench-user -q -o "$T/fig" alu,base,calib,mem:chase args=4096,16777216 samples=300 ensembles=5 max_mb=64
 rc=$?
