@@ -217,11 +217,23 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	/* the path on its own line (its end, if long), then what machine and how */
 	fprintf(f, "# %s\n", cs_fit(b, sizeof(b), in->path, WIDTH - 2, &x));
 	if (model || khz || method || mode) {
-		snprintf(b, sizeof(b), "#%s%.50s%s%s%s%s%s%s%s", model ? " " : "", model ? model : "",
-			 khz ? ", tsc " : "", khz ? khz : "", khz ? " kHz" : "",
-			 method ? ", method " : "", method ? method : "", mode ? ", mode " : "",
-			 mode ? mode : "");
-		fprintf(f, "%s\n", b);
+		const char *sepr = "# ";
+
+		if (model) {
+			fprintf(f, "%s%.50s", sepr, model);
+			sepr = ", ";
+		}
+		if (khz) {
+			fprintf(f, "%stsc %s kHz", sepr, khz);
+			sepr = ", ";
+		}
+		if (method) {
+			fprintf(f, "%smethod %s", sepr, method);
+			sepr = ", ";
+		}
+		if (mode)
+			fprintf(f, "%smode %s", sepr, mode);
+		fputc('\n', f);
 	}
 	if (hyp && !strcmp(hyp, "yes"))
 		fprintf(f, "# under a hypervisor: figures are the virtual TSC's, not bare-metal ticks\n");

@@ -518,6 +518,80 @@ TEST(info_parser_rejects_lines_without_a_key)
 	cs_info_free(&info);
 }
 
+TEST(student_t_quantiles_match_the_tables)
+{
+	/* t(0.975, df) from the tables (scipy.stats.t.ppf) */
+	static const struct { double df, t; } tab[] = {
+		{ 1, 12.7062047362 }, { 4, 2.7764451052 }, { 9, 2.2621571628 },
+		{ 29, 2.0452296421 }, { 1000, 1.9623390808 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(tab); i++) {
+		double t = cs_t_quantile(0.025, tab[i].df);
+
+		if (fabs(t - tab[i].t) > 1e-8 * tab[i].t)
+			FAIL("t(0.975, %g): expected %.10f, got %.10f", tab[i].df, tab[i].t, t);
+	}
+}
+
+TEST(five_runs_a_side_are_the_least_for_alpha_0_01)
+{
+	EXPECT_EQ_U64(cs_min_reps(0.01), 5);	/* 2 / C(10, 5) = 0.0079 */
+	EXPECT_EQ_U64(cs_min_reps(0.05), 4);	/* 2 / C(8, 4) = 0.029 */
+	EXPECT_EQ_U64(cs_min_reps(0.001), 7);	/* 2 / C(14, 7) = 0.00058 */
+}
+
+TEST(hodges_lehmann_of_a_clean_shift)
+{
+	/* every new value 10 above its base: estimate and interval 10, p = 2/252 */
+	long double x[5] = { 100, 101, 102, 103, 104 }, y[5];
+	struct cs_shift r;
+
+	for (int i = 0; i < 5; i++)
+		y[i] = x[i] + 10;
+	EXPECT_TRUE(!cs_two_sample(x, 5, y, 5, 0.95, &r));
+	EXPECT_TRUE(r.est == 10 && r.exact);
+	/* differences 6..14; k = qwilcox(0.025, 5, 5) = 3: D(3) = 7, D(23) = 13 */
+	if (r.lo != 7 || r.hi != 13)
+		FAIL("interval: expected [7, 13], got [%Lg, %Lg]", r.lo, r.hi);
+	if (fabs(r.p - 2.0 / 252) > 1e-15)
+		FAIL("p: expected %.15g, got %.15g", 2.0 / 252, r.p);
+}
+
+TEST(identical_repetitions_give_a_zero_width_interval)
+{
+	long double x[6] = { 7, 7, 7, 7, 7, 7 }, m, lo, hi;
+	struct cs_shift r;
+
+	cs_mean_ci(x, 6, &m, &lo, &hi);
+	EXPECT_TRUE(m == 7 && lo == 7 && hi == 7);
+	EXPECT_TRUE(!cs_two_sample(x, 6, x, 6, 0.95, &r));
+	EXPECT_TRUE(r.est == 0 && r.lo == 0 && r.hi == 0 && r.p == 1);
+}
+
+TEST(doubles_print_shortest_and_p_values_never_0)
+{
+	char b[40];
+
+	EXPECT_STREQ(cs_fmt_d(b, sizeof(b), 0.00202), "0.00202");
+	EXPECT_STREQ(cs_fmt_d(b, sizeof(b), 1.0), "1");
+	EXPECT_STREQ(cs_fmt_d(b, sizeof(b), 0.1 + 0.2), "0.30000000000000004");
+	EXPECT_STREQ(cs_fmt_p(b, sizeof(b), 0.0), "<1e-300");
+	EXPECT_STREQ(cs_fmt_p(b, sizeof(b), 1e-200), "1e-200");
+}
+
+TEST(result_names_stay_inside_the_tree)
+{
+	EXPECT_TRUE(cs_safe_name("alu:add_dep", 11));
+	EXPECT_TRUE(cs_safe_name("mem:chase/4096", 14));
+	EXPECT_TRUE(!cs_safe_name("..:x", 4));
+	EXPECT_TRUE(!cs_safe_name("g:../x", 6));
+	EXPECT_TRUE(!cs_safe_name("g:x/..", 6));
+	EXPECT_TRUE(!cs_safe_name("g:x/1/2", 7));
+	EXPECT_TRUE(!cs_safe_name("g:x/", 4));
+	EXPECT_TRUE(!cs_safe_name("nocolon", 7));
+}
+
 static const struct test tests[] = {
 	CASE(figures_of_odd_n),
 	CASE(figures_of_even_n),
@@ -545,6 +619,12 @@ static const struct test tests[] = {
 	CASE(parser_rejects_nul_bytes),
 	CASE(info_parser_reads_key_value_lines),
 	CASE(info_parser_rejects_lines_without_a_key),
+	CASE(student_t_quantiles_match_the_tables),
+	CASE(five_runs_a_side_are_the_least_for_alpha_0_01),
+	CASE(hodges_lehmann_of_a_clean_shift),
+	CASE(identical_repetitions_give_a_zero_width_interval),
+	CASE(doubles_print_shortest_and_p_values_never_0),
+	CASE(result_names_stay_inside_the_tree),
 };
 
 int main(void)
