@@ -500,9 +500,12 @@ tap_lines() {
 			if (why != "")
 				vd = (vd == "not enough runs") ? vd ": " why : vd " (" why ")"
 			smi = v[e, "smi"] == "true" ? " [SMIs during a run: rerun before trusting this]" : ""
+			p = v[e, "p_text"]
+			if (p !~ /^</ && v[e, "p_value"] != "null")
+				p = sprintf("%.2g", v[e, "p_value"])
 			if (v[e, "base_n"] + 0 > 0)
 				d = sprintf(" (%s [%s, %s], p=%s, n=%s/%s)", pc(v[e, "change"]), \
-					pc(v[e, "change_lo"]), pc(v[e, "change_hi"]), v[e, "p_text"], \
+					pc(v[e, "change_lo"]), pc(v[e, "change_hi"]), p, \
 					v[e, "base_n"], v[e, "new_n"])
 			else if (v[e, "verdict"] == "new")
 				d = " (not in the baseline)"
