@@ -219,8 +219,11 @@ static int measure(struct cb_req *req, struct cb_result *r, struct cb_job *job,
 		}
 		if (!run) {
 			ret = pick_repeat(req, r, &ctx, target);
-			if (ret)
+			if (ret) {
+				if (frag->teardown && each)
+					frag->teardown(&env);
 				break;
+			}
 			/* the same table entry, compiled with r->repeat copies */
 			for (unsigned int k = 0; k < CB_NR_REPEATS; k++)
 				if (cb_repeats[k] == r->repeat || (!r->repeat && !k))
