@@ -70,7 +70,7 @@ fi
 # PARAMS words it knows are passed on (only= becomes the selection);
 # CB_USER=0 skips it.  Results in build/results-user.
 user_run() {
-	local sel="all,mem:chase" w
+	local sel="all,mem:chase" w rc
 	local -a keys=()
 	[ "${CB_USER:-1}" = 0 ] && return 0
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
@@ -86,8 +86,9 @@ user_run() {
 	echo "Real TSC ticks of this CPU; per-op figures in core cycles, calibrated by"
 	echo "calib:add_chain. Interrupts stay on: the medians and minimums carry them."
 	echo
-	userspace/runner/cyclebench-user -q -o "$top/build/results-user" "$sel" "${keys[@]}"
-	case $? in
+	rc=0
+	userspace/runner/cyclebench-user -q -o "$top/build/results-user" "$sel" "${keys[@]}" || rc=$?
+	case $rc in
 	0) userspace/cyclestat "$top/build/results-user" ;;
 	2) echo "run: cyclebench-user refused PARAMS (above); the QEMU figures stand alone" >&2 ;;
 	*) echo "run: cyclebench-user failed; the QEMU figures above stand alone" >&2; return 1 ;;
