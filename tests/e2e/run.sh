@@ -104,7 +104,8 @@ for s in $suites; do
 	ci-gate)
 		# The bare-metal CI gate, played by an icount guest: passes against
 		# its own baseline, fails naming the one doctored fragment.
-		boot ci-gate --icount --add "$top/scripts/ci-bare-metal.sh" \
+		# Five runs per gate invocation (repetitions): give icount time.
+		boot ci-gate --icount --timeout 1500 --add "$top/scripts/ci-bare-metal.sh" \
 			"$top/tests/host/ci-gate-guest.sh" alu:imul_dep
 		;;
 	gate)
