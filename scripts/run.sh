@@ -68,7 +68,8 @@ fi
 # fragments (kmod/fragments/ files declared CB_PORTABLE_GROUP) measure it
 # from userspace with cyclebench-user, mem:chase's size sweep included.
 # PARAMS words it knows are passed on (only= becomes the selection);
-# CB_USER=0 skips it.  Results in build/results-user.
+# CB_USER=0 skips it.  Results in build/results-user.  It runs even when
+# the QEMU run failed: the host's figures do not depend on the guest.
 user_run() {
 	local sel="all,mem:chase" w rc
 	local -a keys=()
@@ -90,8 +91,8 @@ user_run() {
 	userspace/runner/cyclebench-user -q -o "$top/build/results-user" "$sel" "${keys[@]}" || rc=$?
 	case $rc in
 	0) userspace/cyclestat "$top/build/results-user" ;;
-	2) echo "run: cyclebench-user refused PARAMS (above); the QEMU figures stand alone" >&2 ;;
-	*) echo "run: cyclebench-user failed; the QEMU figures above stand alone" >&2; return 1 ;;
+	2) echo "run: cyclebench-user refused PARAMS (above): no userspace figures" >&2 ;;
+	*) echo "run: cyclebench-user failed: no userspace figures" >&2; return 1 ;;
 	esac
 }
 
@@ -136,11 +137,13 @@ fi
 if [ $accel = tcg ]; then boot tcg --timeout 300 || true; fi
 if [ ! -e "$top/build/run/rc" ]; then
 	echo "run: the guest sent no results back; see build/run/console.log" >&2
+	user_run || true
 	exit 1
 fi
 if [ "$(cat "$top/build/run/rc")" != 0 ]; then
 	cat "$top/build/run/log.txt" >&2
 	echo "run: the run in QEMU failed; its kernel log is in build/run/dmesg.txt" >&2
+	user_run || true
 	exit 1
 fi
 rm -rf "$results"
