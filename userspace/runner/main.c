@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "runner.h"
@@ -285,6 +286,26 @@ static void list(void)
 	}
 }
 
+/*
+ * Locks the process's memory so no page fault lands in a sample.  Future
+ * mappings too (the sample arrays, a chase's buffer) where the lock limit
+ * allows them: else a big allocation would fail against it.  Without, the
+ * arrays and buffers are still touched before they are timed.
+ */
+static void lock_memory(u64 need)
+{
+	struct rlimit rl;
+	int future = geteuid() == 0 ||
+		     (!getrlimit(RLIMIT_MEMLOCK, &rl) &&
+		      (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need + (64u << 20)));
+
+	if (!mlockall(MCL_CURRENT | (future ? MCL_FUTURE : 0)) && future)
+		return;
+	if (!req.quiet)
+		fprintf(stderr, "cyclebench-user: note: cannot lock %llu MiB (ulimit -l): pages are touched before they are timed, but may be paged out; run as root or raise ulimit -l\n",
+			(unsigned long long)((need >> 20) + 64));
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -441,9 +462,7 @@ int main(int argc, char **argv)
 	req.method = req.method_requested;
 	if (!m.rdtscp)	/* RDTSCP would be an invalid opcode */
 		req.method = req.method == CB_LFENCE ? CB_LFENCE_NORDTSCP : CB_PAOLONI_NORDTSCP;
-	if (mlockall(MCL_CURRENT | MCL_FUTURE) && !req.quiet)
-		fprintf(stderr, "cyclebench-user: note: cannot lock memory (%s): a page fault may land in a sample; run as root or raise ulimit -l\n",
-			strerror(errno));
+	lock_memory(bytes + biggest);
 	req.tty = isatty(2);
 
 	cb_spin_warm(200);

@@ -161,6 +161,17 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	fi
 done
 
+# ---- without root: no CAP_IPC_LOCK, an 8 MiB lock limit; still runs ----
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && nobody test -x ./cyclebench-user; then
+	mkdir -p "$T/nobody"
+	chmod 777 "$T" "$T/nobody"
+	expect runs_without_root_and_says_what_it_could_not_lock 0 'note: cannot lock' -- \
+		nobody ./cyclebench-user -o "$T/nobody/out" \
+		alu,mem:chase/33554432 samples=20 ensembles=2
+	check the_tree_without_root_passes_the_contract sh tests/contract.sh "$T/nobody/out"
+fi
+
 # ---- the contract checker itself: it finds what is wrong ----
 broken "$T/every"
 sed -i '1d' "$T/broken/alu/add_dep/cycles"
