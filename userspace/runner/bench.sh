@@ -18,7 +18,7 @@ CPU=${CPU:-0}
 SAMPLES=${SAMPLES:-2000}
 ENSEMBLES=${ENSEMBLES:-20}
 CHASE_SAMPLES=${CHASE_SAMPLES:-300}
-CHASE_SIZES=${CHASE_SIZES:-4096,16384,32768,131072,262144,524288,2097152,4194304,8388608,67108864,134217728,268435456}
+CHASE_SIZES=${CHASE_SIZES:-4096,16384,32768,131072,262144,524288,2097152,4194304,8388608,16777216,33554432,67108864,134217728,268435456}
 out=${BENCH_OUT:-$here/../../build/bench-user}
 mkdir -p "$out"
 
@@ -66,28 +66,38 @@ awk -v s="$SAMPLES" -v e="$ENSEMBLES" '
 	}' "$out/perop.txt" "$out/chase.txt"
 echo
 
-# the sweep: a new level where the latency jumps by more than half
+# the sweep: a new level where the latency doubles against the level's
+# lowest (the caches differ by 3x or more; a noisy point by less)
 echo "mem:chase over sizes: load-to-use latency, core cycles (calibrated), 95% interval"
 awk '$1 ~ /^mem:chase\// {
 	size = substr($1, 11) + 0
 	human = size >= 1048576 ? size / 1048576 " MiB" : size >= 1024 ? size / 1024 " KiB" : size " B"
-	if (n && $2 > 1.5 * last) { level++; mark = "  <- step" } else mark = ""
-	if (!n) level = 1
+	if (!n || $2 > 2 * lo[level]) {
+		level++
+		lo[level] = hi[level] = $2
+		first[level] = human
+		mark = n ? "  <- step" : ""
+	} else {
+		mark = ""
+		if ($2 < lo[level]) lo[level] = $2
+		if ($2 > hi[level]) hi[level] = $2
+	}
 	n++
-	lat[level] = $2
-	if (!(level in first)) first[level] = human
 	lastsz[level] = human
 	printf "  %-10s %9.2f  %9.2f .. %-9.2f%s\n", human, $2, $3, $4, mark
-	last = $2
 }
 END {
-	split("L1 L2 L3 DRAM", name, " ")
-	printf "levels (a step: over 1.5x the size before):"
+	# the first three are the caches, the last is DRAM; a step between
+	# L3 and DRAM is a TLB reach, or an L3 shared with other tenants
+	split("L1 L2 L3", name, " ")
+	printf "levels (a step: twice the level before):"
 	for (i = 1; i <= level; i++)
-		printf "%s %s %.1f (%s..%s)", (i > 1 ? " ->" : ""), (i <= 4 ? name[i] : "level" i), lat[i], first[i], lastsz[i]
+		printf "%s %s %.4g..%.4g (%s..%s)", (i > 1 ? " ->" : ""), (i == level && i >= 4 ? "DRAM" : i <= 3 ? name[i] : "L3..DRAM"), lo[i], hi[i], first[i], lastsz[i]
 	printf "\n"
-	ok = level >= 4
-	printf "L1 -> L2 -> L3 -> DRAM steps: %s\n", ok ? "all four levels seen, each above the one before" : "fewer than four levels seen (" level ")"
+	verdict = "fewer than four levels seen (" level ")"
+	if (level >= 4)
+		verdict = "all four levels seen, each above the one before"
+	printf "L1 -> L2 -> L3 -> DRAM steps: %s\n", verdict
 }' "$out/chase.txt"
 echo
 echo "full summaries: $CS $out/alu; $CS $out/chase"
