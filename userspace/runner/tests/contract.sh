@@ -24,7 +24,9 @@ get() {
 	awk -v k="$2" 'index($0, k ": ") == 1 { print substr($0, length(k) + 3); exit }' "$1"
 }
 
+# (a missing key is reported once, by the list of required keys)
 yesno() {
+	grep -q "^$2: " "$1" || return 0
 	case $(get "$1" "$2") in
 	yes | no) ;;
 	*) fail "$1: '$2' must be yes or no, not '$(get "$1" "$2")'" ;;
@@ -32,6 +34,7 @@ yesno() {
 }
 
 uint() {
+	grep -q "^$2: " "$1" || return 0
 	v=$(get "$1" "$2")
 	case $v in
 	'' | *[!0-9]*) fail "$1: '$2' must be an unsigned decimal, not '$v'" ;;
@@ -62,7 +65,7 @@ for k in constant_tsc nonstop_tsc rdtscp hypervisor; do yesno "$top" $k; done
 for k in family model stepping tsc_khz samples ensembles warmup cpu; do uint "$top" $k; done
 [ "$(get "$top" tsc_khz)" != 0 ] || fail "$top: tsc_khz is 0"
 case $(get "$top" method_requested) in
-paoloni | lfence) ;;
+paoloni | lfence | '') ;;
 *) fail "$top: method_requested must be paoloni or lfence, not '$(get "$top" method_requested)'" ;;
 esac
 method_ok "$(get "$top" method_used)" || fail "$top: method_used '$(get "$top" method_used)' is not a method"
