@@ -473,8 +473,12 @@ int main(int argc, char **argv)
 		return 1;
 	if (cb_write_tree(&req, &m))
 		return 1;
+	ret = 0;
 	for (unsigned int i = 0; i < req.nr; i++)
 		if (req.res[i].state == CB_R_FAILED)
-			return 1;
-	return 0;
+			ret = 1;
+	if (!req.quiet)
+		fprintf(stderr, "cyclebench-user: %u result%s in %s%s; summary: cyclestat %s\n", req.nr,
+			req.nr == 1 ? "" : "s", req.out, ret ? " (some failed: see above)" : "", req.out);
+	return ret;
 }
