@@ -80,6 +80,10 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	check "${s}every_result_is_ok" sh -c "! grep -h '^state: ' '$T/every'/*/*/info '$T/every'/*/*/*/info 2>/dev/null | grep -v -q 'state: ok'"
 	check "${s}the_tree_passes_the_contract" sh tests/contract.sh "$T/every"
 	expect "${s}cyclestat_reads_the_tree" 0 'alu:add_dep' -- "$CS" "$T/every"
+	rm -rf "$T/saved"
+	expect "${s}cyclestat_saves_the_tree" 0 'saved' -- "$CS" -d "$T/every" save "$T/saved"
+	check "${s}the_saved_copy_passes_the_contract" sh tests/contract.sh "$T/saved"
+	check "${s}cyclestat_compares_two_runs" sh -c "'$CS' -q compare '$T/every' '$T/saved' > /dev/null; [ \$? -le 1 ]"
 	check "${s}info_says_mode_user_interrupts_on" sh -c \
 		"grep -q '^mode: user$' '$T/every/info' && grep -q '^interrupts: on$' '$T/every/info'"
 	check "${s}an_argument_result_lives_in_its_own_directory" sh -c \
