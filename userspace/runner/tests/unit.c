@@ -227,10 +227,17 @@ static void a_sampler_on_the_wrong_cpu_stops_with_eagain(void)
 	struct cb_env env = { .ops = 1 };
 	struct cb_ctx ctx = {
 		.out = s, .n = 8, .limit = ~0ull, .method = CB_LFENCE_NORDTSCP,
-		.cpu = (unsigned int)sched_getcpu() + 1, .env = &env,
-		.job = (struct cb_job *)fake_job,
+		.env = &env, .job = (struct cb_job *)fake_job,
 	};
-	int ret = fr ? fr->sample(&ctx) : 0;
+	cpu_set_t set;
+	int ret;
+
+	/* pinned here, told it should be on the next CPU */
+	CPU_ZERO(&set);
+	CPU_SET(sched_getcpu(), &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	ctx.cpu = (unsigned int)sched_getcpu() + 1;
+	ret = fr ? fr->sample(&ctx) : 0;
 
 	CHECK("a_sampler_on_the_wrong_cpu_stops_with_eagain", ret == -EAGAIN,
 	      "expected %d, got %d", -EAGAIN, ret);
