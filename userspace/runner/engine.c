@@ -250,6 +250,16 @@ static void on_signal(int sig)
 	cb_stop_requested = 1;
 }
 
+/* Ctrl-C or a TERM from here on stops the run within a sample. */
+void cb_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 /*
  * Every result of the request, in order.  A failed setup or a runaway
  * body fails that result and the run goes on; Ctrl-C or a move to another
@@ -257,7 +267,6 @@ static void on_signal(int sig)
  */
 int cb_run_all(struct cb_req *req, const struct cb_machine *m)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	u64 n = (u64)req->samples * req->ensembles, done = 0;
 	/* a runaway body, not a preemption (two first samples over 1 s) */
 	u64 limit = (u64)m->tsc_khz * 1000u;
@@ -266,9 +275,6 @@ int cb_run_all(struct cb_req *req, const struct cb_machine *m)
 	u64 target = m->tsc_step * 200 > 2000 ? m->tsc_step * 200 : 2000;
 	int ret = 0;
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	for (unsigned int i = 0; i < req->nr && !ret; i++, done += n) {
 		struct cb_result *r = &req->res[i];
 		const struct cb_fragment *f = r->frag;

@@ -133,7 +133,7 @@ void cb_spin_warm(unsigned int ms)
 {
 	u64 end = mono_raw_ns() + (u64)ms * 1000000u;
 
-	while (mono_raw_ns() < end)
+	while (mono_raw_ns() < end && !cb_stop_requested)
 		;
 }
 

@@ -446,6 +446,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	cb_catch_signals();
 	/* pinned before anything is measured, the TSC calibration included */
 	CPU_ZERO(&set);
 	CPU_SET(req.cpu, &set);

@@ -79,6 +79,7 @@ void cb_spin_warm(unsigned int ms);
 
 /* engine.c */
 extern volatile int cb_stop_requested;
+void cb_catch_signals(void);
 int cb_run_all(struct cb_req *req, const struct cb_machine *m);
 
 /* tree.c */
