@@ -88,7 +88,9 @@ user_run() {
 	echo "calib:add_chain. Interrupts stay on: the medians and minimums carry them."
 	echo
 	rc=0
-	userspace/runner/cyclebench-user -q -o "$top/build/results-user" "$sel" "${keys[@]}" || rc=$?
+	# interleaved: calib:add_chain sees the core clocks every result saw
+	userspace/runner/cyclebench-user -q -o "$top/build/results-user" "$sel" interleave=1 \
+		"${keys[@]}" || rc=$?
 	case $rc in
 	0) userspace/cyclestat "$top/build/results-user" ;;
 	2) echo "run: cyclebench-user refused PARAMS (above): no userspace figures" >&2 ;;

@@ -23,9 +23,11 @@ out=${BENCH_OUT:-$here/../../build/bench-user}
 mkdir -p "$out"
 
 echo "cyclebench-user: real CPU, userspace, interrupts on (cpu $CPU)"
-./cyclebench-user -q -o "$out/alu" base,alu,calib samples="$SAMPLES" ensembles="$ENSEMBLES" cpu="$CPU" || exit 1
+# interleaved: calib:add_chain sees the same core clocks as the others
+./cyclebench-user -q -o "$out/alu" base,alu,calib samples="$SAMPLES" ensembles="$ENSEMBLES" \
+	cpu="$CPU" interleave=1 || exit 1
 ./cyclebench-user -q -o "$out/chase" calib,mem:chase args="$CHASE_SIZES" samples="$CHASE_SAMPLES" \
-	ensembles=10 cpu="$CPU" max_mb=1024 || exit 1
+	ensembles=10 cpu="$CPU" max_mb=1024 interleave=1 || exit 1
 
 info() { sed -n "s/^$2: //p" "$1/info"; }
 t=$(sh perop.sh --calib "$out/alu")

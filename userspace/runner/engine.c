@@ -186,62 +186,82 @@ static int pick_repeat(const struct cb_req *req, struct cb_result *r, struct cb_
 	return 0;
 }
 
-/* Setup, ensembles x samples, teardown of one result. */
-static int measure(struct cb_req *req, struct cb_result *r, struct cb_job *job,
-		   u64 done, u64 limit, u64 target)
-{
-	const struct cb_fragment *frag = r->frag, *run = NULL;
-	struct cb_env env = { .arg = r->arg, .ops = r->ops, .cpu = req->cpu };
-	struct cb_ctx ctx = {
-		.n = req->samples,
-		.limit = limit,
-		.method = req->method,
-		.cpu = req->cpu,
-		.env = &env,
-		.job = job,
-	};
-	int each = frag->setup_each_ensemble, set_up = 0, ret = 0;
+/**
+ * struct cb_flight - a result between its first ensemble and its teardown.
+ * @env: what setup, the body and teardown share.
+ * @run: the table entry compiled with the chosen long-region length.
+ * @set_up: setup ran once for the run and teardown is due.
+ * @started: the state is allocated.
+ */
+struct cb_flight {
+	struct cb_env env;
+	const struct cb_fragment *run;
+	int set_up;
+	int started;
+};
 
-	if (frag->state_size) {
-		env.state = cb_alloc(frag->state_size);
-		if (!env.state)
-			return -ENOMEM;
-	}
-	if (frag->setup && !each) {
-		ret = frag->setup(&env);
-		set_up = !ret;
-	}
-	for (u32 e = 0; e < req->ensembles && !ret; e++) {
-		if (frag->setup && each) {
-			ret = frag->setup(&env);
+/*
+ * Ensemble e of one result: setup first (for the run at e = 0, or for this
+ * ensemble), the length chosen at the first, warm-up where the caches may
+ * be cold, the samples.  The caller tears down with finish().
+ */
+static int ensemble(const struct cb_req *req, struct cb_result *r, struct cb_flight *fl,
+		    struct cb_ctx *ctx, u32 e, u64 target)
+{
+	const struct cb_fragment *frag = r->frag;
+	int each = frag->setup_each_ensemble, ret;
+
+	if (!fl->started) {
+		fl->env = (struct cb_env){ .arg = r->arg, .ops = r->ops, .cpu = req->cpu };
+		fl->started = 1;
+		if (frag->state_size) {
+			fl->env.state = cb_alloc(frag->state_size);
+			if (!fl->env.state)
+				return -ENOMEM;
+		}
+		if (frag->setup && !each) {
+			ret = frag->setup(&fl->env);
 			if (ret)
-				break;
+				return ret;
+			fl->set_up = 1;
 		}
-		if (!run) {
-			ret = pick_repeat(req, r, &ctx, target);
-			if (ret) {
-				if (frag->teardown && each)
-					frag->teardown(&env);
-				break;
-			}
-			/* the same table entry, compiled with r->repeat copies */
-			for (unsigned int k = 0; k < CB_NR_REPEATS; k++)
-				if (cb_repeats[k] == r->repeat || (!r->repeat && !k))
-					run = &cb_user_variants[k][r->gi]->fragments[r->fi];
-		}
-		ctx.out = r->cycles + (u64)e * req->samples;
-		ctx.out_long = r->cycles_long ? r->cycles_long + (u64)e * req->samples : NULL;
-		/* a new layout is cold again: warm it up too */
-		ctx.warmup = (!e || each) ? req->warmup : 0;
-		ctx.done = done + (u64)e * req->samples;
-		ret = run->sample(&ctx);
-		if (frag->teardown && each)
-			frag->teardown(&env);
 	}
-	if (frag->teardown && set_up)
-		frag->teardown(&env);
-	cb_free(env.state);
+	if (frag->setup && each) {
+		ret = frag->setup(&fl->env);
+		if (ret)
+			return ret;
+	}
+	ctx->env = &fl->env;
+	if (!fl->run) {
+		ret = pick_repeat(req, r, ctx, target);
+		if (ret)
+			goto out;
+		/* the same table entry, compiled with r->repeat copies */
+		for (unsigned int k = 0; k < CB_NR_REPEATS; k++)
+			if (cb_repeats[k] == r->repeat || (!r->repeat && !k))
+				fl->run = &cb_user_variants[k][r->gi]->fragments[r->fi];
+	}
+	ctx->out = r->cycles + (u64)e * req->samples;
+	ctx->out_long = r->cycles_long ? r->cycles_long + (u64)e * req->samples : NULL;
+	/*
+	 * A new layout is cold again, and interleaved, so is any result after
+	 * the others' ensembles went through the caches: warm those up too.
+	 */
+	ctx->warmup = (!e || each || req->interleave) ? req->warmup : 0;
+	ret = fl->run->sample(ctx);
+out:
+	if (frag->teardown && each)
+		frag->teardown(&fl->env);
 	return ret;
+}
+
+static void finish(const struct cb_result *r, struct cb_flight *fl)
+{
+	if (r->frag->teardown && fl->set_up)
+		r->frag->teardown(&fl->env);
+	if (fl->started)
+		cb_free(fl->env.state);
+	memset(fl, 0, sizeof(*fl));
 }
 
 static void on_signal(int sig)
@@ -260,49 +280,97 @@ void cb_catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+static void result_name(const struct cb_result *r, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s:%s", r->group->name, r->frag->name);
+
+	if (r->frag->nr_args && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "/%llu", (unsigned long long)r->arg);
+}
+
+/* A result's ensemble failed: say why, tear it down, run the others. */
+static void failed(struct cb_result *r, struct cb_flight *fl, int err)
+{
+	char name[96];
+
+	result_name(r, name, sizeof(name));
+	r->state = CB_R_FAILED;
+	r->err = err;
+	if (err == -ETIME)
+		fprintf(stderr, "cyclebench-user: %s: a sample took over a second: the body runs away; shorten it\n",
+			name);
+	else
+		fprintf(stderr, "cyclebench-user: %s: setup failed: %s\n", name, strerror(-err));
+	finish(r, fl);
+}
+
 /*
- * Every result of the request, in order.  A failed setup or a runaway
+ * Every result of the request, as the module runs them: all ensembles of
+ * one result, then the next.  With interleave=1, ensemble by ensemble
+ * across the results instead: where the core clock moves (turbo, other
+ * tenants), every result - calib:add_chain included - then sees the same
+ * clocks, and the calibration holds for all.  A failed setup or a runaway
  * body fails that result and the run goes on; Ctrl-C or a move to another
  * CPU ends it (-EINTR, -EAGAIN), and then nothing is written.
  */
 int cb_run_all(struct cb_req *req, const struct cb_machine *m)
 {
-	u64 n = (u64)req->samples * req->ensembles, done = 0;
-	/* a runaway body, not a preemption (two first samples over 1 s) */
-	u64 limit = (u64)m->tsc_khz * 1000u;
+	u64 n = (u64)req->samples * req->ensembles;
 	struct cb_job job = { .total = n * req->nr };
+	struct cb_ctx ctx = {
+		.n = req->samples,
+		/* a runaway body, not a preemption (two first samples over 1 s) */
+		.limit = (u64)m->tsc_khz * 1000u,
+		.method = req->method,
+		.cpu = req->cpu,
+		.job = &job,
+	};
 	/* what the long region must add, in ticks (see pick_repeat()) */
 	u64 target = m->tsc_step * 200 > 2000 ? m->tsc_step * 200 : 2000;
+	struct cb_flight *fl = calloc(req->nr ? req->nr : 1, sizeof(*fl));
+	unsigned int outer = req->interleave ? req->ensembles : req->nr;
+	unsigned int inner = req->interleave ? req->nr : req->ensembles;
 	int ret = 0;
 
-	for (unsigned int i = 0; i < req->nr && !ret; i++, done += n) {
+	if (!fl)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < req->nr; i++) {
 		struct cb_result *r = &req->res[i];
-		const struct cb_fragment *f = r->frag;
 
-		snprintf(job.name, sizeof(job.name), "%s:%s", r->group->name, f->name);
-		if (f->nr_args)
-			snprintf(job.name + strlen(job.name), sizeof(job.name) - strlen(job.name),
-				 "/%llu", (unsigned long long)r->arg);
-		job.next_ns = req->tty && !req->quiet ? 1 : 0;
 		r->cycles = alloc_samples(n);
-		r->cycles_long = f->no_long ? NULL : alloc_samples(n);
-		if (!r->cycles || (!f->no_long && !r->cycles_long)) {
+		r->cycles_long = r->frag->no_long ? NULL : alloc_samples(n);
+		if (!r->cycles || (!r->frag->no_long && !r->cycles_long)) {
+			result_name(r, job.name, sizeof(job.name));
 			fprintf(stderr, "cyclebench-user: %s: no memory for %llu samples; lower samples= or ensembles=\n",
 				job.name, (unsigned long long)n);
+			free(fl);
 			return -ENOMEM;
 		}
-		ret = measure(req, r, &job, done, limit, target);
-		if (ret == -EINTR || ret == -EAGAIN)
-			break;
-		r->state = ret ? CB_R_FAILED : CB_R_OK;
-		r->err = ret;
-		if (ret == -ETIME)
-			fprintf(stderr, "cyclebench-user: %s: a sample took over a second: the body runs away; shorten it\n",
-				job.name);
-		else if (ret)
-			fprintf(stderr, "cyclebench-user: %s: setup failed: %s\n", job.name, strerror(-ret));
-		ret = 0;
 	}
+	for (unsigned int a = 0; a < outer && !ret; a++) {
+		for (unsigned int b = 0; b < inner && !ret; b++) {
+			unsigned int i = req->interleave ? b : a;
+			u32 e = req->interleave ? a : b;
+			struct cb_result *r = &req->res[i];
+
+			if (r->state == CB_R_FAILED)
+				continue;
+			result_name(r, job.name, sizeof(job.name));
+			job.next_ns = req->tty && !req->quiet ? 1 : 0;
+			ctx.done = ((u64)a * inner + b) * req->samples;
+			ret = ensemble(req, r, &fl[i], &ctx, e, target);
+			if (ret == -EINTR || ret == -EAGAIN)
+				break;
+			if (ret)
+				failed(r, &fl[i], ret);
+			else if (e + 1 == req->ensembles)
+				r->state = CB_R_OK;
+			ret = 0;
+		}
+	}
+	for (unsigned int i = 0; i < req->nr; i++)
+		finish(&req->res[i], &fl[i]);
+	free(fl);
 	if (req->tty && !req->quiet)
 		fprintf(stderr, "\r%*s\r", 80, "");
 	if (ret == -EAGAIN)

@@ -50,7 +50,9 @@ static void usage(const char *why)
 		"             max_mb=N (256: largest sample and buffer memory),\n"
 		"             long_repeat=auto|16|64|256|1024 (copies of the body in the\n"
 		"             long region; auto: enough for the difference to span\n"
-		"             a few hundred TSC steps)\n"
+		"             a few hundred TSC steps), interleave=0|1 (1: ensemble by\n"
+		"             ensemble across the results, so all see the same core\n"
+		"             clocks where turbo moves them; 0, the module's order)\n"
 		"  -o DIR     where the result tree goes (default cyclebench-user.out)\n"
 		"  -q         no progress line\n");
 	exit(2);
@@ -316,10 +318,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	enum { K_SAMPLES, K_ENSEMBLES, K_WARMUP, K_METHOD, K_CPU, K_ARGS, K_MAX_MB,
-	       K_LONG_REPEAT, K_NR };
+	       K_LONG_REPEAT, K_INTERLEAVE, K_NR };
 	static const char *const keys[K_NR] = {
 		"samples", "ensembles", "warmup", "method", "cpu", "args", "max_mb",
-		"long_repeat",
+		"long_repeat", "interleave",
 	};
 	struct cb_machine m;
 	u64 args[CB_MAX_ARGS];
@@ -368,7 +370,7 @@ int main(int argc, char **argv)
 		for (k = 0; k < K_NR && strcmp(keys[k], argv[i]); k++)
 			;
 		if (k == K_NR)
-			die("unknown key '%s'; keys: samples ensembles warmup method cpu args max_mb long_repeat", argv[i]);
+			die("unknown key '%s'; keys: samples ensembles warmup method cpu args max_mb long_repeat interleave", argv[i]);
 		if (seen & (1u << k))
 			die("%s= given twice", argv[i]);
 		seen |= 1u << k;
@@ -399,6 +401,9 @@ int main(int argc, char **argv)
 			break;
 		case K_MAX_MB:
 			req.max_mb = parse_u32_key("max_mb", val, 1, 65536);
+			break;
+		case K_INTERLEAVE:
+			req.interleave = (int)parse_u32_key("interleave", val, 0, 1);
 			break;
 		default:
 			if (strcmp(val, "auto")) {
@@ -433,12 +438,22 @@ int main(int argc, char **argv)
 	if (!req.nr)
 		die("'%s' selects nothing that runs here", req.selection);
 
-	/* the module's memory check: samples of every result, plus the biggest buffer */
+	/*
+	 * The module's memory check: samples of every result, plus the biggest
+	 * buffer a setup allocates - interleaved, plus every buffer set up for
+	 * the whole run, as they are alive together.
+	 */
 	bytes = 0;
 	for (unsigned int i = 0; i < req.nr; i++) {
-		bytes += (u64)req.samples * req.ensembles * 8 * (req.res[i].frag->no_long ? 1 : 2);
-		if (req.res[i].frag->arg_bytes && req.res[i].arg > biggest)
-			biggest = req.res[i].arg;
+		const struct cb_result *r = &req.res[i];
+
+		bytes += (u64)req.samples * req.ensembles * 8 * (r->frag->no_long ? 1 : 2);
+		if (!r->frag->arg_bytes)
+			continue;
+		if (req.interleave && r->frag->setup && !r->frag->setup_each_ensemble)
+			bytes += r->arg;
+		else if (r->arg > biggest)
+			biggest = r->arg;
 	}
 	if (bytes + biggest > (u64)req.max_mb << 20) {
 		fprintf(stderr, "cyclebench-user: the run needs %llu MiB, over max_mb=%u: lower samples=, ensembles= or the arguments, or raise max_mb=\n",

@@ -65,6 +65,7 @@ struct cb_req {
 	unsigned int cpu;
 	unsigned int max_mb;
 	unsigned int long_repeat;	/* 0: auto, per result */
+	int interleave;			/* ensembles round the results */
 	const char *selection;
 	const char *out;
 	int quiet;

@@ -94,6 +94,7 @@ static int write_top_info(const char *dir, const struct cb_req *req, const struc
 	else
 		fprintf(f, "long_repeat: auto\n");
 	fprintf(f, "tsc_step: %u\n", m->tsc_step);
+	fprintf(f, "interleave: %s\n", yes(req->interleave));
 	fprintf(f, "mode: user\n");
 	fprintf(f, "interrupts: on\n");
 	return close_checked(f);

@@ -113,6 +113,10 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	expect "${s}long_repeat_can_be_fixed" 0 '' -- $B -q -o "$T/r16" alu long_repeat=16 samples=10 ensembles=2
 	check "${s}long_repeat_fixed_is_in_every_info" sh -c \
 		"[ \$(grep -l '^long_repeat: 16$' '$T/r16'/alu/*/info | wc -l) = 3 ] && grep -q '^long_repeat: 16$' '$T/r16/info'"
+	expect "${s}interleave_runs_ensembles_across_results" 0 '' -- $B -q -o "$T/il" alu,calib,loop:dec_jnz/8,mem:chase/4096 interleave=1 samples=10 ensembles=3
+	check "${s}an_interleaved_tree_passes_the_contract" sh tests/contract.sh "$T/il"
+	check "${s}info_says_interleave" sh -c "grep -q '^interleave: yes$' '$T/il/info' && grep -q '^interleave: no$' '$T/all/info'"
+	expect "${s}a_bad_interleave_is_refused" 2 'interleave=2: not a number in 0..1' -- $B -o "$o" interleave=2
 	expect "${s}a_second_run_replaces_the_tree" 0 '' -- $B -q -o "$T/args" alu:add_dep samples=10 ensembles=2
 	check "${s}nothing_of_the_first_run_stays" sh -c \
 		"[ ! -e '$T/args/mem' ] && [ \$(wc -l < '$T/args/fragments') = 1 ] && ! ls -d '$T'/args.* 2>/dev/null"
