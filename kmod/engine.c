@@ -316,11 +316,13 @@ static bool cb_real_signal(void)
 /* Waits for the kthread; a real signal to the writer aborts the run. */
 static void cb_wait(struct cb_job *job)
 {
-	while (!wait_for_completion_killable_timeout(&job->done, HZ / 50)) {
-		if (cb_real_signal())
-			break;
-	}
-	if (!completion_done(&job->done)) {
+	long left;
+
+	/* A successful wait consumes the completion: keep what it said. */
+	do {
+		left = wait_for_completion_killable_timeout(&job->done, HZ / 50);
+	} while (!left && !cb_real_signal());
+	if (left <= 0) {
 		WRITE_ONCE(job->abort, true);
 		/* The thread sees @abort before its next sample. */
 		wait_for_completion(&job->done);
