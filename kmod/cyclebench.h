@@ -118,14 +118,14 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
  * instruction in the object code, where tests/kmod/run.sh checks that the
  * harness put nothing else into the timed region.
  */
-#define __CB_MARK(what)	asm volatile("cb_" what "_%=:" ::: "memory")
+#define __CB_MARK(what)	({ asm volatile("cb_" what "_%=:" ::: "memory"); })
 
 /*
  * Expanded once per method inside each fragment's sampler, so that the
  * body is inlined between the two timestamps.  Interrupts and preemption
  * are off for one sample (short and long region) at a time, never longer.
  */
-#define __CB_SAMPLE_LOOP(ctx, m, body)					\
+#define __CB_SAMPLE_LOOP(ctx, m, short_body, long_body)					\
 ({									\
 	struct cb_ctx *__ctx = (ctx);					\
 	const enum cb_method __m = (m);					\
@@ -143,14 +143,15 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
 			break;						\
 		__cb_irq_off(__flags);					\
 		cb_start(__m, &__h0, &__l0);				\
+		__CB_TEST_SPILL();					\
 		__CB_MARK("bb");					\
-		body;							\
+		short_body(st);						\
 		__CB_MARK("be");					\
 		cb_stop(__m, &__h1, &__l1);				\
 		if (__ctx->out_long) {					\
 			cb_start(__m, &__h2, &__l2);			\
 			__CB_MARK("lb");				\
-			__CB_REPEAT(body);				\
+			long_body(st);					\
 			__CB_MARK("le");				\
 			cb_stop(__m, &__h3, &__l3);			\
 		}							\
@@ -178,43 +179,92 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
 	__ret;								\
 })
 
-#define __CB_REP2(x)	do { x; x; } while (0)
-#define __CB_REP4(x)	__CB_REP2(__CB_REP2(x))
-#define __CB_REP8(x)	__CB_REP2(__CB_REP4(x))
-#define __CB_REP16(x)	__CB_REP4(__CB_REP4(x))
-#define __CB_REP64(x)	__CB_REP4(__CB_REP16(x))
-#define __CB_REP256(x)	__CB_REP4(__CB_REP64(x))
-#define __CB_REP1024(x)	__CB_REP4(__CB_REP256(x))
-#define ___CB_REPN(n, x)	__CB_REP##n(x)
-#define __CB_REPN(n, x)	___CB_REPN(n, x)
-/* CB_LONG_REPEAT (2, 4, 8, 16, 64, 256, 1024) copies back to back: no loop. */
-#define __CB_REPEAT(x)	__CB_REPN(CB_LONG_REPEAT, x)
+/*
+ * The long region: CB_LONG_REPEAT (2, 4, 8, ... 1024) copies of the body
+ * back to back, no loop counter: cb_body<N>_<name>() is two calls of
+ * cb_body<N/2>_<name>(), all inlined.
+ */
+/*
+ * Broken harnesses, built only by tests/kmod/run.sh to show that the
+ * object-code check catches them: a body called through a pointer, and a
+ * register spilled to the stack inside the region.  Never loaded.
+ */
+#ifdef CB_TEST_BROKEN_HARNESS_POINTER
+#define __CB_SHORT(direct, ptr)	READ_ONCE((ptr))(st)
+#define __CB_PTR(ptr, ref)	static void (*(ptr))(void *) = ref
+#else
+#define __CB_SHORT(direct, ptr)	direct(st)
+#define __CB_PTR(ptr, ref)	struct cb_ctx
+#endif
+#ifdef CB_TEST_BROKEN_HARNESS_SPILL
+#define __CB_TEST_SPILL()	({ asm volatile("mov %%rbx, 8(%%rsp)" ::: "memory"); })
+#else
+#define __CB_TEST_SPILL()	do { } while (0)
+#endif
 
-/* One sampling loop per method; the method is a constant in each. */
-#define __CB_SAMPLER(name, call)					\
+/* twice() runs two copies of the body (or of two copies, ...): no loop. */
+#define __CB_DOUBLE(twice, ...)						\
+static __always_inline void twice(void *st)				\
+{									\
+	__VA_ARGS__(st);						\
+	__VA_ARGS__(st);						\
+}
+
+#define ___CB_LONG(n, suffix)	cb_body##n##suffix
+#define __CB_LONG(n, suffix)	___CB_LONG(n, suffix)
+
+/*
+ * The body alone between the same marks (what the short region must
+ * hold), CB_LONG_REPEAT copies of it (1024 at most) for the long region,
+ * and the sampler: one sampling loop per method, the method a constant in
+ * each.
+ */
+#define __CB_SAMPLER(name)						\
+static noinline notrace __used void cb_bodyref_##name(void *st)	\
+{									\
+	__CB_MARK("rb");						\
+	cb_body__##name(st);						\
+	__CB_MARK("re");						\
+}									\
+__CB_PTR(cb_ptr_##name, cb_bodyref_##name);				\
+__CB_DOUBLE(cb_body2_##name, cb_body__##name)				\
+__CB_DOUBLE(cb_body4_##name, cb_body2_##name)				\
+__CB_DOUBLE(cb_body8_##name, cb_body4_##name)				\
+__CB_DOUBLE(cb_body16_##name, cb_body8_##name)				\
+__CB_DOUBLE(cb_body32_##name, cb_body16_##name)				\
+__CB_DOUBLE(cb_body64_##name, cb_body32_##name)				\
+__CB_DOUBLE(cb_body128_##name, cb_body64_##name)			\
+__CB_DOUBLE(cb_body256_##name, cb_body128_##name)			\
+__CB_DOUBLE(cb_body512_##name, cb_body256_##name)			\
+__CB_DOUBLE(cb_body1024_##name, cb_body512_##name)			\
+static __always_inline void cb_bodyshort_##name(void *st)		\
+{									\
+	__CB_SHORT(cb_body__##name, cb_ptr_##name);			\
+}									\
+static __always_inline void cb_bodylong_##name(void *st)		\
+{									\
+	__CB_LONG(CB_LONG_REPEAT, _##name)(st);				\
+}									\
 static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
 {									\
-	__maybe_unused cb_state_##name * const st = ctx->env->state;	\
+	void *st = ctx->env->state;					\
 									\
 	switch (ctx->method) {						\
 	case CB_PAOLONI:						\
-		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI, call);		\
+		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI,		\
+				cb_bodyshort_##name, cb_bodylong_##name); \
 	case CB_LFENCE:							\
-		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE, call);		\
+		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE,			\
+				cb_bodyshort_##name, cb_bodylong_##name); \
 	case CB_PAOLONI_NORDTSCP:					\
-		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI_NORDTSCP, call); \
+		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI_NORDTSCP,	\
+				cb_bodyshort_##name, cb_bodylong_##name); \
 	case CB_LFENCE_NORDTSCP:					\
-		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE_NORDTSCP, call);	\
+		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE_NORDTSCP,	\
+				cb_bodyshort_##name, cb_bodylong_##name); \
 	default:	/* never guess: a wrong guess could run RDTSCP */	\
 		return -EINVAL;						\
 	}								\
-}									\
-/* The body alone between the same marks: what the region must hold. */ \
-static noinline notrace __used void cb_bodyref_##name(cb_state_##name *st) \
-{									\
-	__CB_MARK("rb");						\
-	call;								\
-	__CB_MARK("re");						\
 }
 
 /**
@@ -242,36 +292,39 @@ static noinline notrace __used void cb_bodyref_##name(cb_state_##name *st) \
  *	}
  */
 #define CB_BODY(name)							\
-typedef struct { } cb_state_##name;					\
-static __always_inline void cb_body_##name(void);			\
-__CB_SAMPLER(name, cb_body_##name())					\
-static __always_inline void cb_body_##name(void)
+static __always_inline void cb_body__##name(void *st);			\
+enum { cb_size_##name = 0 };						\
+__CB_SAMPLER(name)							\
+static __always_inline void cb_body__##name(__maybe_unused void *st)
 
 /**
  * CB_BODY_STATE() - define the body of a fragment with state.
  * @name: the fragment's name, a C identifier.
  * @type: the state's type; the core allocates one, zeroed, per run.
- * @var: the name the body gives its pointer to the state.
  *
  * Setup fills the state (env->state, a @type *) outside the timed region;
- * the body reads it.
+ * the body reads it through the pointer st (a @type *).
  *
  * Example:
  *
  *	struct loop_state { unsigned long n; };
  *
- *	CB_BODY_STATE(dec_jnz, struct loop_state, st)
+ *	CB_BODY_STATE(dec_jnz, struct loop_state)
  *	{
  *		unsigned long n = st->n;
  *
  *		asm volatile("1: dec %0\n\tjnz 1b" : "+r" (n));
  *	}
  */
-#define CB_BODY_STATE(name, type, var)					\
-typedef type cb_state_##name;						\
-static __always_inline void cb_body_##name(type *var);			\
-__CB_SAMPLER(name, cb_body_##name(st))					\
-static __always_inline void cb_body_##name(type *var)
+#define CB_BODY_STATE(name, type)					\
+static __always_inline void cb_state_##name(typeof(type) *st);			\
+static __always_inline void cb_body__##name(void *st)			\
+{									\
+	cb_state_##name(st);						\
+}									\
+enum { cb_size_##name = sizeof(type) };					\
+__CB_SAMPLER(name)							\
+static __always_inline void cb_state_##name(typeof(type) *st)
 
 /**
  * CB_OPAQUE() - make @x opaque to the optimiser, in place.
@@ -282,7 +335,7 @@ static __always_inline void cb_body_##name(type *var)
  * drop what produced @x.  Costs no instruction.  OPTIMIZER_HIDE_VAR() is
  * not volatile: a body whose result is unused is deleted with it.
  */
-#define CB_OPAQUE(x)	asm volatile("" : "+r" (x))
+#define CB_OPAQUE(x)	({ asm volatile("" : "+r" (x)); })
 
 /**
  * struct cb_fragment - one measured code fragment.
@@ -360,7 +413,7 @@ struct cb_fragment {
 	.desc = _desc,							\
 	.ops = _ops,							\
 	.sample = cb_sample_##_name,					\
-	.state_size = sizeof(cb_state_##_name)
+	.state_size = cb_size_##_name
 
 /**
  * CB_ARGS() - the argument list of a table entry.
@@ -368,7 +421,7 @@ struct cb_fragment {
  */
 #define CB_ARGS(_array)							\
 	.args = _array,							\
-	.nr_args = ARRAY_SIZE(_array)
+	.nr_args = sizeof(_array) / sizeof((_array)[0])
 
 /**
  * CB_FRAGMENT() - a table entry for the fragment whose body is CB_BODY(@_name).
@@ -422,7 +475,7 @@ struct cb_group {
 	const struct cb_group cb_group_##_name = {			\
 		.name = #_name,						\
 		.fragments = _table,					\
-		.count = ARRAY_SIZE(_table),				\
+		.count = sizeof(_table) / sizeof((_table)[0]),		\
 	}
 
 /**

@@ -25,7 +25,6 @@
 static struct dentry *cb_dir;
 
 static void cb_debugfs_sync(void);
-static const struct file_operations cb_cycles_long_fops;
 
 static const char *cb_yes(bool b)
 {
@@ -195,25 +194,25 @@ DEFINE_SHOW_ATTRIBUTE(cb_frag_info);
  * cycles: the file holds a reference to the result that was current at
  * open(), so a run that completes mid-read does not mix two arrays.
  */
-/* m->private: the result; the file's inode says which array. */
-static u64 *cb_array(struct seq_file *m)
+/* m->private: the result that was current at open(). */
+static void *cb_array_start(struct seq_file *m, loff_t *pos, bool long_region)
 {
 	struct cb_result *res = m->private;
-
-	if (!res)
-		return NULL;
-	return file_inode(m->file)->i_fop == &cb_cycles_long_fops ?
-	       res->cycles_long : res->cycles;
-}
-
-static void *cb_cycles_start(struct seq_file *m, loff_t *pos)
-{
-	struct cb_result *res = m->private;
-	u64 *a = cb_array(m);
+	u64 *a = res ? (long_region ? res->cycles_long : res->cycles) : NULL;
 
 	if (!a || *pos < 0 || *pos >= res->n)
 		return NULL;
 	return &a[*pos];
+}
+
+static void *cb_cycles_start(struct seq_file *m, loff_t *pos)
+{
+	return cb_array_start(m, pos, false);
+}
+
+static void *cb_cycles_long_start(struct seq_file *m, loff_t *pos)
+{
+	return cb_array_start(m, pos, true);
 }
 
 static void *cb_cycles_next(struct seq_file *m, void *v, loff_t *pos)
@@ -228,7 +227,7 @@ static void *cb_cycles_next(struct seq_file *m, void *v, loff_t *pos)
 			return ERR_PTR(-EINTR);
 		cond_resched();
 	}
-	return cb_cycles_start(m, pos);
+	return m->op->start(m, pos);
 }
 
 static void cb_cycles_stop(struct seq_file *m, void *v)
@@ -249,9 +248,17 @@ static const struct seq_operations cb_cycles_sops = {
 	.show = cb_cycles_show,
 };
 
-static int cb_cycles_open(struct inode *inode, struct file *file)
+static const struct seq_operations cb_cycles_long_sops = {
+	.start = cb_cycles_long_start,
+	.next = cb_cycles_next,
+	.stop = cb_cycles_stop,
+	.show = cb_cycles_show,
+};
+
+static int cb_seq_open(struct inode *inode, struct file *file,
+		       const struct seq_operations *sops)
 {
-	int ret = seq_open(file, &cb_cycles_sops);
+	int ret = seq_open(file, sops);
 
 	if (!ret) {
 		struct seq_file *m = file->private_data;
@@ -259,6 +266,16 @@ static int cb_cycles_open(struct inode *inode, struct file *file)
 		m->private = cb_result_get(inode->i_private, NULL, NULL);
 	}
 	return ret;
+}
+
+static int cb_cycles_open(struct inode *inode, struct file *file)
+{
+	return cb_seq_open(inode, file, &cb_cycles_sops);
+}
+
+static int cb_cycles_long_open(struct inode *inode, struct file *file)
+{
+	return cb_seq_open(inode, file, &cb_cycles_long_sops);
 }
 
 static int cb_cycles_release(struct inode *inode, struct file *file)
@@ -279,7 +296,7 @@ static const struct file_operations cb_cycles_fops = {
 
 static const struct file_operations cb_cycles_long_fops = {
 	.owner = THIS_MODULE,
-	.open = cb_cycles_open,
+	.open = cb_cycles_long_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = cb_cycles_release,

@@ -19,8 +19,8 @@
 #include "internal.h"
 
 /* CB_GROUP_LIST comes from CB_GROUPS in Kbuild: CB_G(base) CB_G(alu) ... */
-#define CB_G(_name) extern const struct cb_group cb_group_##_name;
-CB_GROUP_LIST
+#define CB_G(_name) cb_group_##_name,
+extern const struct cb_group CB_GROUP_LIST cb_group_end_of_list;
 #undef CB_G
 
 #define CB_G(_name) (&cb_group_##_name),
@@ -44,6 +44,7 @@ static DEFINE_SPINLOCK(cb_res_lock);
 
 unsigned int cb_nr_slots(void)
 {
+	/* Pairs with the release in cb_slot_add(): the slot is filled in. */
 	return smp_load_acquire(&cb_slots_used);
 }
 

@@ -20,7 +20,7 @@ static int loop_setup(struct cb_env *env)
 }
 
 /* The count is copied into a register first; n = 0 runs no iteration. */
-CB_BODY_STATE(dec_jnz, struct loop_state, st)
+CB_BODY_STATE(dec_jnz, struct loop_state)
 {
 	unsigned long n = st->n;
 
@@ -72,7 +72,7 @@ static const struct cb_fragment loop_fragments[] = {
 		.arg_max = 100000000,
 		.ops_is_arg = true,
 	},
-	CB_FRAGMENT(dec_jnz_100, 100, "100 iterations of a dec/jnz loop (loop:dec_jnz/100 with the count in the code)"),
+	CB_FRAGMENT(dec_jnz_100, 100, "100 iterations of a dec/jnz loop (count in the code)"),
 	CB_FRAGMENT_SLOW(dec_jnz_1m, 1000000, "1000000 iterations of a dec/jnz loop"),
 };
 

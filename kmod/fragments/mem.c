@@ -20,6 +20,7 @@ static struct cb_line cb_l1[8] = {
 	{ &cb_l1[1] }, { &cb_l1[2] }, { &cb_l1[3] }, { &cb_l1[4] },
 	{ &cb_l1[5] }, { &cb_l1[6] }, { &cb_l1[7] }, { &cb_l1[0] },
 };
+
 static struct cb_line *cb_l1_cur = cb_l1;
 
 /*
@@ -87,7 +88,7 @@ static void chase_teardown(struct cb_env *env)
 	st->buf = NULL;
 }
 
-CB_BODY_STATE(chase, struct chase_state, st)
+CB_BODY_STATE(chase, struct chase_state)
 {
 	asm volatile(".rept 64\n\t"
 		     "mov (%0), %0\n\t"
@@ -124,7 +125,7 @@ static void copy_teardown(struct cb_env *env)
 }
 
 /* The opaque destination keeps the copies from being merged into one. */
-CB_BODY_STATE(memcpy, struct copy_state, st)
+CB_BODY_STATE(memcpy, struct copy_state)
 {
 	void *dst = st->dst;
 
@@ -132,7 +133,7 @@ CB_BODY_STATE(memcpy, struct copy_state, st)
 	memcpy(dst, st->src, st->n);
 }
 
-CB_BODY_STATE(memset, struct copy_state, st)
+CB_BODY_STATE(memset, struct copy_state)
 {
 	void *dst = st->dst;
 
@@ -155,7 +156,7 @@ static const u64 copy_sizes[] = {
 static const struct cb_fragment mem_fragments[] = {
 	CB_FRAGMENT(load_l1, 8, "8 dependent loads chasing pointers in L1 (load-to-use latency)"),
 	{
-		CB_FRAGMENT_FIELDS(chase, 64, "64 dependent loads round a random cycle of 64-byte lines in ARG bytes (load-to-use latency)"),
+		CB_FRAGMENT_FIELDS(chase, 64, "64 dependent loads round a random ring of lines in ARG bytes"),
 		.slow = true,
 		.setup = chase_setup,
 		.teardown = chase_teardown,

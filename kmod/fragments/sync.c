@@ -42,7 +42,7 @@ CB_BODY(atomic_cmpxchg)
 
 CB_BODY(smp_mb)
 {
-	smp_mb();
+	smp_mb();	/* the barrier is what is measured */
 }
 
 CB_BODY(this_cpu_inc)
@@ -58,7 +58,7 @@ CB_BODY(rcu_read_lock_unlock)
 
 static const struct cb_fragment sync_fragments[] = {
 	{
-		CB_FRAGMENT_FIELDS(spin_lock_unlock, 1, "spin_lock() + spin_unlock() of an uncontended spinlock_t"),
+		CB_FRAGMENT_FIELDS(spin_lock_unlock, 1, "spin_lock() + spin_unlock(), uncontended"),
 		.sleeps_on_rt = true,
 	},
 	CB_FRAGMENT(raw_spin_lock_unlock, 1, "raw_spin_lock() + raw_spin_unlock(), uncontended"),
@@ -66,7 +66,7 @@ static const struct cb_fragment sync_fragments[] = {
 	CB_FRAGMENT(atomic_cmpxchg, 1, "atomic_read() + atomic_cmpxchg() that succeeds"),
 	CB_FRAGMENT(smp_mb, 1, "smp_mb(): a full barrier (a locked add to the stack on x86)"),
 	CB_FRAGMENT(this_cpu_inc, 1, "this_cpu_inc(): a per-CPU counter, no lock prefix"),
-	CB_FRAGMENT(rcu_read_lock_unlock, 1, "rcu_read_lock() + rcu_read_unlock(): an RCU read-side section"),
+	CB_FRAGMENT(rcu_read_lock_unlock, 1, "rcu_read_lock() + rcu_read_unlock()"),
 };
 
 CB_GROUP(sync, sync_fragments);

@@ -47,10 +47,10 @@ CB_BODY(jiffies)
 }
 
 static const struct cb_fragment time_fragments[] = {
-	CB_FRAGMENT(ktime_get_ns, 1, "ktime_get_ns(): CLOCK_MONOTONIC through the timekeeper and clocksource"),
-	CB_FRAGMENT(ktime_get_mono_fast_ns, 1, "ktime_get_mono_fast_ns(): the NMI-safe monotonic clock"),
+	CB_FRAGMENT(ktime_get_ns, 1, "ktime_get_ns(): CLOCK_MONOTONIC via the clocksource"),
+	CB_FRAGMENT(ktime_get_mono_fast_ns, 1, "ktime_get_mono_fast_ns(): NMI-safe monotonic"),
 	CB_FRAGMENT(local_clock, 1, "local_clock(): the scheduler's per-CPU clock"),
-	CB_FRAGMENT(rdtsc_ordered, 1, "rdtsc_ordered(): one ordered TSC read (LFENCE;RDTSC or RDTSCP)"),
+	CB_FRAGMENT(rdtsc_ordered, 1, "rdtsc_ordered(): one ordered TSC read"),
 	CB_FRAGMENT(jiffies, 1, "READ_ONCE(jiffies): one load"),
 };
 
