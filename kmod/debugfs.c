@@ -34,6 +34,7 @@ static const char *cb_yes(bool b)
 static int cb_info_show(struct seq_file *m, void *v)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
+	unsigned int setups, teardowns;
 	struct cb_defaults d;
 
 	cb_get_defaults(&d);
@@ -61,6 +62,9 @@ static int cb_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "max_sample_us: %u\n", d.max_sample_us);
 	seq_printf(m, "long_repeat: %u\n", CB_LONG_REPEAT);
 	seq_printf(m, "preempt_rt: %s\n", cb_yes(IS_ENABLED(CONFIG_PREEMPT_RT)));
+	cb_get_setup_counts(&setups, &teardowns);
+	seq_printf(m, "setup_calls: %u\n", setups);
+	seq_printf(m, "teardown_calls: %u\n", teardowns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cb_info);

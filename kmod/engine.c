@@ -12,6 +12,8 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
@@ -55,6 +57,43 @@ static u64 cb_run_id;
 static atomic_t cb_status_slot = ATOMIC_INIT(-1);
 static atomic64_t cb_status_done;
 static atomic64_t cb_status_total;
+
+/*
+ * Setup and teardown calls since load, for the info file (a test counts
+ * them), and fault_setup: make the Nth setup fail with -ENOMEM, to test
+ * the failure path without a fragment written to fail.
+ */
+static atomic_t cb_setups = ATOMIC_INIT(0);
+static atomic_t cb_teardowns = ATOMIC_INIT(0);
+static unsigned int cb_fault_setup;
+module_param_named(fault_setup, cb_fault_setup, uint, 0600);
+MODULE_PARM_DESC(fault_setup, "testing: the Nth setup call from now fails with -ENOMEM (default 0: none)");
+
+void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns)
+{
+	*setups = atomic_read(&cb_setups);
+	*teardowns = atomic_read(&cb_teardowns);
+}
+
+static int cb_setup(const struct cb_fragment *frag, struct cb_env *env)
+{
+	unsigned int n = READ_ONCE(cb_fault_setup);
+
+	if (n && !--n) {
+		WRITE_ONCE(cb_fault_setup, 0);
+		return -ENOMEM;
+	}
+	if (n)
+		WRITE_ONCE(cb_fault_setup, n);
+	atomic_inc(&cb_setups);
+	return frag->setup(env);
+}
+
+static void cb_teardown(const struct cb_fragment *frag, struct cb_env *env)
+{
+	atomic_inc(&cb_teardowns);
+	frag->teardown(env);
+}
 
 /* Rejected writes are the writer's to see (an errno), not the log's. */
 static DEFINE_RATELIMIT_STATE(cb_warn_rs, 5 * HZ, 3);
@@ -136,12 +175,12 @@ static int cb_measure(struct cb_job *job, unsigned int i)
 			return -ENOMEM;
 	}
 	if (frag->setup && !each) {
-		ret = frag->setup(&env);
+		ret = cb_setup(frag, &env);
 		set_up = !ret;
 	}
 	for (e = 0; e < req->ensembles && !ret; e++) {
 		if (frag->setup && each) {
-			ret = frag->setup(&env);
+			ret = cb_setup(frag, &env);
 			if (ret)
 				break;
 		}
@@ -153,10 +192,10 @@ static int cb_measure(struct cb_job *job, unsigned int i)
 		ctx.done = (u64)i * res->n + (u64)e * req->samples;
 		ret = frag->sample(&ctx);
 		if (frag->teardown && each)
-			frag->teardown(&env);
+			cb_teardown(frag, &env);
 	}
 	if (frag->teardown && set_up)
-		frag->teardown(&env);
+		cb_teardown(frag, &env);
 	kfree(env.state);
 	return ret;
 }

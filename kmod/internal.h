@@ -184,6 +184,7 @@ void cb_req_defaults(struct cb_req *req);
 int cb_run(struct cb_req *req);
 int cb_run_command(char *cmd);
 void cb_get_status(int *slot, u64 *done, u64 *total);
+void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns);
 u64 cb_req_bytes(const struct cb_req *req);
 
 /* --- debugfs.c ----------------------------------------------------------- */

@@ -26,4 +26,70 @@ measure() {
 }
 measure paoloni
 measure lfence
+
+# loop:dec_jnz/ARG: each iteration is one dec and one jnz.
+z=$(head -n1 $CB/loop/dec_jnz/0/cycles)
+bad=
+for a in 1 2 4 8 16 32 64 100 110 128 256 512 1024; do
+	v=$(head -n1 $CB/loop/dec_jnz/$a/cycles)
+	[ "$((v - z))" = "$((2 * a))" ] || bad="$bad $a:$((v - z))"
+	[ "$(distinct $CB/loop/dec_jnz/$a/cycles)" = 1 ] || bad="$bad $a:varies"
+	echo "loop:dec_jnz/$a - loop:dec_jnz/0 = $((v - z))" >> /out/figures.txt
+done
+check "loop:dec_jnz/ARG - loop:dec_jnz/0 = 2 ARG instructions, every ARG, every sample" "" "$bad"
+
+# The long region: CB_LONG_REPEAT (16) copies, so long - short = 15 x ops
+# instructions in every sample of a fixed body: a per-op cost of exactly 1.
+check "run alu,mem:load_l1,calib" ok "$(run_write "alu,mem:load_l1,calib samples=100 ensembles=5 warmup=10")"
+for f in alu/add_dep alu/add_indep alu/imul_dep mem/load_l1 calib/add_chain; do
+	ops=$(info_get $CB/$f/info ops)
+	d=$(paste $CB/$f/cycles_long $CB/$f/cycles | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')
+	check "$f: long - short = 15 x $ops instructions in every sample" "$((15 * ops)) " "$d"
+	check "$f: cycles_long has as many lines as cycles" "$(lines $CB/$f/cycles)" "$(lines $CB/$f/cycles_long)"
+done
+check "info: long_repeat" 16 "$(info_get $CB/info long_repeat)"
+
+# args= replaces the argument list; new arguments get their directories.
+old=$(info_get $CB/loop/dec_jnz/4/info run_id)
+check "run loop:dec_jnz args=3,5" ok "$(run_write "loop:dec_jnz args=3,5 samples=10 ensembles=1")"
+check "args=3,5: 10 lines each" "10 10" "$(lines $CB/loop/dec_jnz/3/cycles) $(lines $CB/loop/dec_jnz/5/cycles)"
+check "args=3,5: arg in info" "3 5" "$(info_get $CB/loop/dec_jnz/3/info arg) $(info_get $CB/loop/dec_jnz/5/info arg)"
+check "args=3,5: loop:dec_jnz/4 not run again" "$old" "$(info_get $CB/loop/dec_jnz/4/info run_id)"
+check "fragments lists loop:dec_jnz/3" 1 "$(grep -c '^loop:dec_jnz/3 3 ' $CB/fragments)"
+check "dec_jnz/5 - dec_jnz/3 = 4" 4 "$(($(head -n1 $CB/loop/dec_jnz/5/cycles) - $(head -n1 $CB/loop/dec_jnz/3/cycles)))"
+for w in "loop:dec_jnz args=" "loop:dec_jnz args=1,x" "alu args=4" "loop:dec_jnz/x" \
+	 "loop:dec_jnz_100/4" "mem:chase/64" "loop:dec_jnz/100000001"; do
+	check "write '$w': EINVAL" EINVAL "$(run_write "$w")"
+done
+
+# Setup runs once per run, or before every ensemble when asked.
+s0=$(info_get $CB/info setup_calls)
+t0=$(info_get $CB/info teardown_calls)
+check "run loop:dec_jnz/4 ensembles=3" ok "$(run_write "loop:dec_jnz/4 samples=10 ensembles=3")"
+check "loop:dec_jnz: setup once per run" $((s0 + 1)) "$(info_get $CB/info setup_calls)"
+check "run mem:chase/4096 ensembles=3" ok "$(run_write "mem:chase/4096 samples=10 ensembles=3")"
+check "mem:chase: setup before every ensemble" $((s0 + 4)) "$(info_get $CB/info setup_calls)"
+# (loop:dec_jnz has no teardown; mem:chase tears down each of its three)
+check "mem:chase: a teardown after every setup" $((t0 + 3)) "$(info_get $CB/info teardown_calls)"
+check "mem:chase/4096 info: setup ensemble" ensemble "$(info_get $CB/mem/chase/4096/info setup)"
+check "mem:chase/4096: long - short = 15 x 64 in every sample" "960 " \
+	"$(paste $CB/mem/chase/4096/cycles_long $CB/mem/chase/4096/cycles | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')"
+
+# A setup that fails: a clear error, the previous results kept, nothing
+# left set up, and the next run works.
+cp $CB/loop/dec_jnz/4/cycles /tmp/before
+s0=$(info_get $CB/info setup_calls)
+t0=$(info_get $CB/info teardown_calls)
+echo 1 > /sys/module/cyclebench/parameters/fault_setup
+check "a failing setup: ENOMEM" ENOMEM "$(run_write "base,loop:dec_jnz/4 samples=10 ensembles=2")"
+check "a failing setup: state failed, error -12" "failed -12" \
+	"$(info_get $CB/loop/dec_jnz/4/info state) $(info_get $CB/loop/dec_jnz/4/info error)"
+check_cmd "a failing setup: the previous results stay" cmp -s /tmp/before $CB/loop/dec_jnz/4/cycles
+check "a failing setup: nothing set up, nothing torn down" "$s0 $t0" \
+	"$(info_get $CB/info setup_calls) $(info_get $CB/info teardown_calls)"
+check "after a failing setup: a run works" ok "$(run_write "loop:dec_jnz/4 samples=10 ensembles=2")"
+check "after a failing setup: state ok" ok "$(info_get $CB/loop/dec_jnz/4/info state)"
+
+# A buffer over max_mb (256): E2BIG before anything is allocated.
+check "mem:chase/268435456 with max_mb=256: E2BIG" E2BIG "$(run_write "mem:chase/268435456 samples=10 ensembles=1")"
 check_unload
