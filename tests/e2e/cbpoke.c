@@ -40,6 +40,7 @@ static const char *errname(int e)
 	case EAGAIN: return "EAGAIN";
 	case EIO: return "EIO";
 	case ENODEV: return "ENODEV";
+	case ETIME: return "ETIME";
 	case ESPIPE: return "ESPIPE";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
