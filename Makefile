@@ -103,5 +103,6 @@ uninstall:
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C userspace clean
+	$(MAKE) -C userspace/runner clean
 	@# build/results is data (what make run measured), not a build product
 	@if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name results -exec rm -rf {} +; fi

@@ -44,6 +44,7 @@ suite() {
 }
 
 suite cyclestat make --no-print-directory -C userspace test
+suite runner make --no-print-directory -C userspace/runner test
 suite scripts tests/host/run.sh
 suite kmod tests/kmod/run.sh
 for k in ${KERNELS:-6.1 6.12 6.12-rt}; do
