@@ -478,6 +478,13 @@ struct cb_group {
 		.count = sizeof(_table) / sizeof((_table)[0]),		\
 	}
 
+/* Every group, declared once: CB_GROUP_LIST comes from CB_GROUPS in Kbuild. */
+#ifdef CB_GROUP_LIST
+#define CB_G(_name) cb_group_##_name,
+extern const struct cb_group CB_GROUP_LIST cb_group_end_of_list;
+#undef CB_G
+#endif
+
 /**
  * CB_PORTABLE_GROUP() - CB_GROUP() for a file that needs no kernel: its
  *	bodies are plain asm or C and it includes only this header, so the

@@ -342,10 +342,12 @@ static bool cb_real_signal(void)
 		return true;
 	if (!task_sigpending(current))
 		return false;
-	spin_lock_irq(&current->sighand->siglock);
+	/*
+	 * Unlocked: a signal that arrives meanwhile is seen at the next
+	 * check, HZ / 50 later.
+	 */
 	sigorsets(&pend, &current->pending.signal,
 		  &current->signal->shared_pending.signal);
-	spin_unlock_irq(&current->sighand->siglock);
 	sigandnsets(&pend, &pend, &current->blocked);
 	sigdelsetmask(&pend, sigmask(SIGSTOP) | sigmask(SIGTSTP) |
 		      sigmask(SIGTTIN) | sigmask(SIGTTOU) | sigmask(SIGCONT));

@@ -19,10 +19,6 @@
 #include "internal.h"
 
 /* CB_GROUP_LIST comes from CB_GROUPS in Kbuild: CB_G(base) CB_G(alu) ... */
-#define CB_G(_name) cb_group_##_name,
-extern const struct cb_group CB_GROUP_LIST cb_group_end_of_list;
-#undef CB_G
-
 #define CB_G(_name) (&cb_group_##_name),
 static const struct cb_group *const cb_groups[] = { CB_GROUP_LIST };
 #undef CB_G

@@ -156,7 +156,7 @@ static const u64 copy_sizes[] = {
 static const struct cb_fragment mem_fragments[] = {
 	CB_FRAGMENT(load_l1, 8, "8 dependent loads chasing pointers in L1 (load-to-use latency)"),
 	{
-		CB_FRAGMENT_FIELDS(chase, 64, "64 dependent loads round a random ring of lines in ARG bytes"),
+		CB_FRAGMENT_FIELDS(chase, 64, "64 dependent loads, random ring in ARG bytes"),
 		.slow = true,
 		.setup = chase_setup,
 		.teardown = chase_teardown,

@@ -41,11 +41,11 @@ CB_BODY(crc32c_4k)
 
 static const struct cb_fragment misc_fragments[] = {
 	{
-		CB_FRAGMENT_FIELDS(get_random_u32, 1, "get_random_u32(): a value from the per-CPU batch"),
+		CB_FRAGMENT_FIELDS(get_random_u32, 1, "get_random_u32(), per-CPU batched"),
 		.sleeps_on_rt = true,
 	},
 	CB_FRAGMENT(jhash_64, 64, "jhash() of 64 bytes (ops = bytes)"),
-	CB_FRAGMENT(crc32c_4k, 4096, "__crc32c_le() of 4 KiB, software CRC32C (ops = bytes)"),
+	CB_FRAGMENT(crc32c_4k, 4096, "__crc32c_le() of 4 KiB (ops = bytes)"),
 };
 
 CB_GROUP(misc, misc_fragments);
