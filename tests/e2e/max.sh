@@ -102,6 +102,7 @@ done
 # mem:chase at the largest default size under max_mb=256 (128 MiB, linked
 # in setup before every ensemble): no lockup, no RCU stall, memory back.
 avail0=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
+echo "MemAvailable before mem:chase/134217728: $avail0 kB (it needs under half)" >> /out/figures.txt
 t0=$(date +%s)
 check "mem:chase/134217728 (the largest default) runs" ok \
 	"$(run_write "mem:chase args=4096,134217728 samples=50 ensembles=2 warmup=5")"

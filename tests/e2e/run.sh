@@ -98,7 +98,7 @@ for s in $suites; do
 		done
 		[ -e "$out/icount-a/figures.txt" ] && sed 's/^/# icount: /' "$out/icount-a/figures.txt"
 		;;
-	max) boot max --cpu max --smp 2 "$top/tests/e2e/max.sh" ;;
+	max) boot max --cpu max --smp 2 --mem 1024 "$top/tests/e2e/max.sh" ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
 	rt) boot rt --cpu max --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
 	ci-gate)
