@@ -279,12 +279,13 @@ int cs_load_input(const char *path, struct cs_input *in,
 void cs_input_free(struct cs_input *in);
 
 /* fmt.c */
-#define DEC 3		/* decimals of exact figures in JSON and CSV */
 char *cs_fmt_q(char *buf, size_t sz, struct cs_q q, int decimals);
 char *cs_u128_str(char *end, u128 v);
 struct cs_q cs_adj(struct cs_q q, const struct cs_q *shift, uint64_t div);
-const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift, uint64_t div, int dec);
-const char *cs_lds(char *buf, long double v, int dec);
+double cs_q_double(struct cs_q q);
+const char *cs_fmt_qm(char *buf, size_t sz, struct cs_q q);
+const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift, uint64_t div);
+const char *cs_lds(char *buf, long double v);
 const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *fr);
 const struct cs_est *cs_headline(const struct cs_frag *fr, const char **basis);
 const char *cs_unit(const struct cs_frag *fr);

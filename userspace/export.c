@@ -40,17 +40,17 @@ static void json_figs(FILE *f, const struct cs_figs *g, const struct cs_q *shift
 			(unsigned long long)g->max);
 	else
 		fprintf(f, "\"min\": %s, \"max\": %s, ",
-			cs_qs(b[0], cs_q_int(g->min), shift, div, DEC),
-			cs_qs(b[1], cs_q_int(g->max), shift, div, DEC));
+			cs_qs(b[0], cs_q_int(g->min), shift, div),
+			cs_qs(b[1], cs_q_int(g->max), shift, div));
 	fprintf(f, "\"mean\": %s, \"median\": %s, \"sd\": %s, "
 		"\"p1\": %s, \"p5\": %s, \"p25\": %s, \"p75\": %s, \"p95\": %s, \"p99\": %s, "
 		"\"mad\": %s, \"hsm\": %s, \"far_outliers\": %llu}",
-		cs_qs(b[2], g->mean, shift, div, DEC), cs_qs(b[3], g->median, shift, div, DEC),
-		cs_lds(b[4], g->sd / div, DEC),
-		cs_qs(b[5], g->p1, shift, div, DEC), cs_qs(b[6], g->p5, shift, div, DEC),
-		cs_qs(b[7], g->p25, shift, div, DEC), cs_qs(b[8], g->p75, shift, div, DEC),
-		cs_qs(b[9], g->p95, shift, div, DEC), cs_qs(b[10], g->p99, shift, div, DEC),
-		cs_qs(b[11], g->mad, NULL, div, DEC), cs_qs(b[12], g->hsm, shift, div, DEC),
+		cs_qs(b[2], g->mean, shift, div), cs_qs(b[3], g->median, shift, div),
+		cs_lds(b[4], g->sd / div),
+		cs_qs(b[5], g->p1, shift, div), cs_qs(b[6], g->p5, shift, div),
+		cs_qs(b[7], g->p25, shift, div), cs_qs(b[8], g->p75, shift, div),
+		cs_qs(b[9], g->p95, shift, div), cs_qs(b[10], g->p99, shift, div),
+		cs_qs(b[11], g->mad, NULL, div), cs_qs(b[12], g->hsm, shift, div),
 		(unsigned long long)g->far);
 }
 
@@ -165,14 +165,14 @@ static void json_frag(FILE *f, const struct cs_opts *o, const struct cs_input *i
 		"\"total_variance\": %s, \"variance_of_variances\": %s, "
 		"\"variance_of_mins\": %s, \"abs_max_dev\": %llu,\n         \"min\": ",
 		(unsigned long long)e->count, (unsigned long long)e->size,
-		cs_lds(b[0], e->total_var, DEC), cs_lds(b[1], e->var_of_vars, DEC),
-		cs_lds(b[2], e->var_of_mins, DEC), (unsigned long long)e->abs_max_dev);
+		cs_lds(b[0], e->total_var), cs_lds(b[1], e->var_of_vars),
+		cs_lds(b[2], e->var_of_mins), (unsigned long long)e->abs_max_dev);
 	json_u64s(f, e->min, e->count);
 	fputs(", \"max\": ", f);
 	json_u64s(f, e->max, e->count);
 	fputs(", \"variance\": [", f);
 	for (uint64_t j = 0; j < e->count; j++)
-		fprintf(f, "%s%s", j ? ", " : "", cs_lds(b[3], e->var[j], DEC));
+		fprintf(f, "%s%s", j ? ", " : "", cs_lds(b[3], e->var[j]));
 	fputs("]}", f);
 	if (o->hist) {
 		const struct cs_hist *h = &fr->hist;
@@ -197,7 +197,7 @@ void cs_print_json(const struct cs_opts *o, struct cs_input *in, size_t nin)
 		fputs(", \"info\": ", f);
 		json_info(f, &in[i].info);
 		fprintf(f, ", \"overhead_median\": %s,\n    \"fragments\": [\n",
-			in[i].has_overhead ? cs_fmt_q(b, sizeof(b), in[i].overhead, DEC) : "null");
+			in[i].has_overhead ? cs_fmt_qm(b, sizeof(b), in[i].overhead) : "null");
 		for (size_t j = 0; j < in[i].nfrag; j++) {
 			json_frag(f, o, &in[i], &in[i].frag[j]);
 			fputs(j + 1 < in[i].nfrag ? ",\n" : "\n", f);
@@ -270,25 +270,25 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 			fprintf(f, ",%d,%d,%llu,%llu,", fr->stale, fr->smi,
 				(unsigned long long)g->n, (unsigned long long)g->min);
 			fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%llu,%s,%s,%s,%s,%llu,",
-				cs_qs(b[0], g->p1, NULL, 1, DEC), cs_qs(b[1], g->p5, NULL, 1, DEC),
-				cs_qs(b[2], g->p25, NULL, 1, DEC), cs_qs(b[3], g->median, NULL, 1, DEC),
-				cs_qs(b[4], g->p75, NULL, 1, DEC), cs_qs(b[5], g->p95, NULL, 1, DEC),
-				cs_qs(b[6], g->p99, NULL, 1, DEC), (unsigned long long)g->max,
-				cs_qs(b[7], g->mean, NULL, 1, DEC),
-				isnan(g->sd) ? "" : cs_lds(b[8], g->sd, DEC),
-				cs_qs(b[9], g->mad, NULL, 1, DEC), cs_qs(b[10], g->hsm, NULL, 1, DEC),
+				cs_qs(b[0], g->p1, NULL, 1), cs_qs(b[1], g->p5, NULL, 1),
+				cs_qs(b[2], g->p25, NULL, 1), cs_qs(b[3], g->median, NULL, 1),
+				cs_qs(b[4], g->p75, NULL, 1), cs_qs(b[5], g->p95, NULL, 1),
+				cs_qs(b[6], g->p99, NULL, 1), (unsigned long long)g->max,
+				cs_qs(b[7], g->mean, NULL, 1),
+				isnan(g->sd) ? "" : cs_lds(b[8], g->sd),
+				cs_qs(b[9], g->mad, NULL, 1), cs_qs(b[10], g->hsm, NULL, 1),
 				(unsigned long long)g->far);
 			if (sh)
-				fprintf(f, "%s,%s,%s,", cs_fmt_q(b[11], 64, *sh, DEC),
-					cs_qs(b[12], g->median, sh, 1, DEC), cs_qs(b[13], g->mean, sh, 1, DEC));
+				fprintf(f, "%s,%s,%s,", cs_fmt_qm(b[11], 64, *sh),
+					cs_qs(b[12], g->median, sh, 1), cs_qs(b[13], g->mean, sh, 1));
 			else
 				fputs(",,,", f);
 			fprintf(f, "%s,%s,%llu,%llu,%s,%s,%s,%llu\n",
-				cs_qs(b[14], g->median, sh, fr->ops, DEC),
-				cs_qs(b[15], g->mean, sh, fr->ops, DEC),
+				cs_qs(b[14], g->median, sh, fr->ops),
+				cs_qs(b[15], g->mean, sh, fr->ops),
 				(unsigned long long)fr->ens.count, (unsigned long long)fr->ens.size,
-				cs_lds(b[16], fr->ens.total_var, DEC), cs_lds(b[17], fr->ens.var_of_vars, DEC),
-				cs_lds(b[18], fr->ens.var_of_mins, DEC),
+				cs_lds(b[16], fr->ens.total_var), cs_lds(b[17], fr->ens.var_of_vars),
+				cs_lds(b[18], fr->ens.var_of_mins),
 				(unsigned long long)fr->ens.abs_max_dev);
 		}
 	}

@@ -5,8 +5,9 @@
  * Exact figures are rounded here and only here: to the nearest, ties to
  * even, as Python and printf round a double that lies exactly on a tie, so
  * the printed digits match numpy's wherever numpy's double is exact.
- * Doubles meant for machines (JSON, gbench) print as the shortest text that
- * reads back to the same double. The bottom layer, with numparse.c.
+ * Figures meant for machines (JSON, CSV, gbench) print as the shortest text
+ * that reads back to the same double: exact fractions as their nearest
+ * double, long doubles rounded to double once. The bottom layer, with numparse.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -86,25 +87,97 @@ struct cs_q cs_adj(struct cs_q q, const struct cs_q *shift, uint64_t div)
 	return cs_q_div(q, div);
 }
 
-const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift,
-		      uint64_t div, int dec)
+/*
+ * The double nearest to q, ties to even: binary long division, 54 bits and
+ * a sticky bit, rounded once (the long double quotient would round twice).
+ */
+double cs_q_double(struct cs_q q)
 {
-	return cs_fmt_q(buf, 64, cs_adj(q, shift, div), dec);
+	u128 a = q.num < 0 ? -(u128)q.num : (u128)q.num, d = q.den, ip, r;
+	uint64_t m = 0;
+	int bits = 0, e = 0, sticky = 0;
+	double v;
+
+	if (!a || !d || d >> 127)
+		return (double)cs_q_ld(q);
+	ip = a / d;
+	r = a % d;
+	for (int i = 127; i >= 0; i--) {
+		int bit = (int)(ip >> i) & 1;
+
+		if (bits == 54) {
+			sticky |= bit;
+			e++;
+		} else if (bits || bit) {
+			m = m << 1 | (uint64_t)bit;
+			bits++;
+		}
+	}
+	while (bits < 54) {
+		r <<= 1;
+		m <<= 1;
+		if (r >= d) {
+			r -= d;
+			m |= 1;
+		}
+		if (m)
+			bits++;
+		e--;
+	}
+	sticky |= r != 0;
+	/* m: 53 bits of mantissa and the round bit */
+	if ((m & 1) && (sticky || (m & 2)))
+		m += 2;
+	v = ldexp((double)(m >> 1), e + 1);
+	return q.num < 0 ? -v : v;
 }
 
-const char *cs_lds(char *buf, long double v, int dec)
+/*
+ * An exact figure for machines (JSON, CSV): the shortest text that reads
+ * back as its nearest double, so a parser gets every bit a double holds
+ * (0.00202, not 0.002). From 2^53 on, where doubles skip integers, a figure
+ * whose decimal expansion ends within 19 places prints whole instead: the
+ * same double to a parser, and every digit to one that reads decimals.
+ */
+const char *cs_fmt_qm(char *buf, size_t sz, struct cs_q q)
+{
+	u128 a = q.num < 0 ? -(u128)q.num : (u128)q.num, d = q.den, g = a, t = d;
+	int twos = 0, fives = 0;
+
+	while (t) {		/* d / gcd(a, d): the reduced denominator */
+		u128 x = g % t;
+
+		g = t;
+		t = x;
+	}
+	if (!g)
+		g = 1;
+	d /= g;
+	for (; d && d % 2 == 0; d /= 2)
+		twos++;
+	for (; d && d % 5 == 0; d /= 5)
+		fives++;
+	if (a / q.den >= (u128)1 << 53 && d == 1 && twos <= 19 && fives <= 19)
+		return cs_fmt_q(buf, sz, (struct cs_q){ .num = q.num / (s128)g, .den = q.den / g },
+				twos > fives ? twos : fives);
+	return cs_fmt_d(buf, sz, cs_q_double(q));
+}
+
+/* figure q, net of shift and per div ops, for machines */
+const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift, uint64_t div)
+{
+	return cs_fmt_qm(buf, 64, cs_adj(q, shift, div));
+}
+
+/*
+ * sd and the variances (long double: irrational or too wide for 128 bits)
+ * for machines: the shortest text of their double; null when undefined
+ */
+const char *cs_lds(char *buf, long double v)
 {
 	if (isnan(v))
 		return "null";
-	/*
-	 * sd and variances are not exact: from 1e9 on, twelve significant
-	 * digits, which any double computation of them also gets right
-	 */
-	if (fabsl(v) < 1e9L)
-		snprintf(buf, 64, "%.*Lf", dec, v);
-	else
-		snprintf(buf, 64, "%.11Le", v);
-	return buf;
+	return cs_fmt_d(buf, 64, (double)v);
 }
 
 const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *fr)
@@ -113,18 +186,29 @@ const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *
 }
 
 
-/* the shortest "%.Ng" that reads back as v: JSON for machines, no digit lost */
+/*
+ * the shortest text that reads back as v: JSON for machines, no digit lost;
+ * positional from 1e-5 to 1e17 (30, not 3e+01), else with an exponent
+ */
 const char *cs_fmt_d(char *buf, size_t sz, double v)
 {
+	int p, e;
+
 	if (!isfinite(v)) {
 		snprintf(buf, sz, "null");
 		return buf;
 	}
-	for (int p = 1; p <= 17; p++) {
-		snprintf(buf, sz, "%.*g", p, v);
+	for (p = 1; p < 17; p++) {
+		snprintf(buf, sz, "%.*e", p - 1, v);
 		if (strtod(buf, NULL) == v)
 			break;
 	}
+	snprintf(buf, sz, "%.*e", p - 1, v);
+	e = atoi(strchr(buf, 'e') + 1);
+	if (v != 0 && e >= -5 && e < 17)
+		snprintf(buf, sz, "%.*f", p - 1 - e > 0 ? p - 1 - e : 0, v);
+	else if (v == 0)
+		snprintf(buf, sz, "0");
 	return buf;
 }
 

@@ -255,10 +255,11 @@ int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens
 		e->var[j] = m2_of(x, size, sum) / size;
 		if (hi - lo > e->abs_max_dev)
 			e->abs_max_dev = hi - lo;
-		mv += e->var[j];
+		mv += e->var[j] - e->var[0];
 		msum += lo;
 	}
-	mv /= count;
+	/* the mean as var[0] plus the mean offset: equal variances give exactly 0 */
+	mv = e->var[0] + mv / count;
 	for (uint64_t j = 0; j < count; j++)
 		vv += (e->var[j] - mv) * (e->var[j] - mv);
 	e->total_var = mv;

@@ -226,8 +226,53 @@ want = ('input,fragment,ops,state,stale,smi,n,min,p1,p5,p25,median,p75,p95,p99,m
 assert rows[0] == want, rows[0]
 assert len(rows) == 5 and all(len(r) == len(want) for r in rows)
 r = {x[1]: dict(zip(want, x)) for x in rows[1:]}
-assert r['alu:add_dep']['smi'] == '1' and r['alu:add_dep']['overhead'] == '30.000'
+assert r['alu:add_dep']['smi'] == '1' and r['alu:add_dep']['overhead'] == '30'
 " "$T/c.csv"
+
+# ---- full precision for machines: a per-op cost of 0.00202 ticks ----
+# base:empty 30 every sample; w:long 232 (net 202) over 100000 ops, and
+# w:third 31 (net 1) over 3 ops: per-op 0.00202 and 1/3 exactly
+mkdir -p "$T/prec/base/empty" "$T/prec/w/long" "$T/prec/w/third"
+printf 'version: 0.1.0\ntsc_khz: 2000000\n' > "$T/prec/info"
+for f in base/empty:1:30 w/long:100000:232 w/third:3:31; do
+	d=${f%%:*} rest=${f#*:}
+	printf 'name: %s\nops: %s\nstate: ok\nensembles: 2\nsamples: 3\nmethod: paoloni\n' \
+		"$(echo "$d" | tr / :)" "${rest%%:*}" > "$T/prec/$d/info"
+	printf '%s\n' "${rest#*:}" "${rest#*:}" "${rest#*:}" "${rest#*:}" "${rest#*:}" "${rest#*:}" \
+		> "$T/prec/$d/cycles"
+done
+"$CS" --format json "$T/prec" > "$T/prec.json"
+check json_per_op_reads_back_exactly "$PY" -c "
+import json, sys
+from fractions import Fraction
+d = json.load(open(sys.argv[1]))
+fr = {f['name']: f for f in d['inputs'][0]['fragments']}
+lo, th = fr['w:long'], fr['w:third']
+for k in ('median', 'mean', 'min', 'max', 'p1', 'p99', 'hsm'):
+    assert lo['per_op'][k] == 0.00202, (k, lo['per_op'][k])
+    assert th['per_op'][k] == float(Fraction(1, 3)), (k, th['per_op'][k])
+assert lo['net']['median'] == 202 and lo['raw']['median'] == 232
+assert lo['cost']['per_op']['value'] == 0.00202, lo['cost']
+assert d['inputs'][0]['overhead_median'] == 30
+" "$T/prec.json"
+check json_per_op_is_the_shortest_text grep -q '"per_op": {[^}]*"median": 0.00202,' "$T/prec.json"
+"$CS" --format csv "$T/prec" > "$T/prec.csv"
+check csv_per_op_reads_back_exactly "$PY" -c "
+import csv, sys
+from fractions import Fraction
+r = {x['fragment']: x for x in csv.DictReader(open(sys.argv[1]))}
+assert float(r['w:long']['per_op_median']) == 0.00202, r['w:long']
+assert r['w:long']['per_op_median'] == '0.00202', r['w:long']['per_op_median']
+assert float(r['w:third']['per_op_mean']) == float(Fraction(1, 3)), r['w:third']
+" "$T/prec.csv"
+"$CS" --format gbench "$T/prec" > "$T/prec.gb.json" 2>/dev/null
+check gbench_times_read_back_exactly "$PY" -c "
+import json, sys
+b = {x['name']: x for x in json.load(open(sys.argv[1]))['benchmarks']}
+# 232 ticks at 2 GHz: 116 ns; 31 ticks: 15.5 ns
+assert b['w:long_median']['ticks'] == 232 and b['w:long_median']['real_time'] == 116.0, b['w:long_median']
+assert b['w:third_mean']['real_time'] == 15.5, b['w:third_mean']
+" "$T/prec.gb.json"
 "$CS" --format csv --hist "$DATA/lognormal.cycles" > "$T/h.csv"
 check csv_hist_has_bins sh -c "head -1 '$T/h.csv' | grep -qx 'fragment,bin_lo,bin_hi,count' && [ \$(wc -l < '$T/h.csv') -gt 5 ]"
 

@@ -5,19 +5,22 @@
     oracle.py gen DIR       write the test data sets into DIR (deterministic)
     oracle.py expect DIR    print the expected figures of DIR's data sets as JSON
 
-'expect' uses numpy (np.mean, np.median, np.std(ddof=1), np.percentile's default
-"linear" method, np.var) where float64 holds the data exactly; above 2^53 numpy
-cannot represent the samples, so the same definitions are evaluated in exact
-rational arithmetic (fractions) instead. The half-sample mode has no numpy
-function: it is written out below from Bickel's definition, as cyclestat(1)
-documents it. Figures are formatted as cyclestat prints them in JSON: three
-decimals, rounded to nearest with ties to even.
+'expect' evaluates numpy's definitions (np.mean, np.median, np.std(ddof=1),
+np.percentile's default "linear" method, np.var) in exact arithmetic
+(fractions; sd as a 60-digit decimal), so the reference is the correctly
+rounded double of every figure; numpy's own float figures (numpy_figs) are
+checked against it within rounding by figures.py and random_trees.py where
+numpy is installed. The half-sample mode has no numpy function: it is
+written out below from Bickel's definition, as cyclestat(1) documents it.
+Figures are formatted as cyclestat prints them in JSON: the shortest text
+of the nearest double.
 """
 import json
+import math
 import os
 import random
 import sys
-from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 PCTS = (1, 5, 25, 75, 95, 99)
@@ -80,39 +83,47 @@ def gen(outdir):
                 f.write("smi_before: %d\nsmi_after: %d\n" % (sb, sa))
 
 
-def fmt(v, irr=False):
-    """a figure as cyclestat prints it: three decimals; irrational figures
-    (sd, variances) of 1e9 or more in twelve significant digits. Exact
-    Fractions round to nearest; an exact tie goes the way the nearest double
-    prints when num and den are below 2^53 (that is the double numpy would
-    hold), else to even."""
+def fmt(v):
+    """a figure as cyclestat prints it for machines: the shortest text of its
+    nearest double (Python's repr is that text), so a parser reads back every
+    bit a double holds. An exact Fraction from 2^53 on whose decimals end
+    within 19 places prints whole, as cyclestat does: same double, every
+    digit. Compare these by value (same_figure), not as strings: C's and
+    Python's shortest texts can differ in notation (1e+07, 10000000.0)."""
     if v is None:
         return None
-    if isinstance(v, Decimal):
-        if irr and abs(v) >= 10**9:
-            return _sci(v)
-        return str(v.quantize(Decimal("0.001"), rounding=ROUND_HALF_EVEN))
-    if not isinstance(v, Fraction):
-        if irr and abs(v) >= 1e9:
-            return "%.11e" % v
-        return "%.3f" % v
-    q = v * 1000
-    n = q.numerator // q.denominator
-    r = q - n
-    if r == Fraction(1, 2) and abs(v.numerator) < 2**53 and v.denominator < 2**53:
-        return "%.3f" % float(v)
-    if r > Fraction(1, 2) or (r == Fraction(1, 2) and n % 2):
-        n += 1
-    sign = "-" if v < 0 else ""
-    n = abs(n)
-    return "%s%d.%03d" % (sign, n // 1000, n % 1000)
+    if isinstance(v, Fraction) and abs(v) >= 2**53:
+        d, twos, fives = v.denominator, 0, 0
+        while d % 2 == 0:
+            d, twos = d // 2, twos + 1
+        while d % 5 == 0:
+            d, fives = d // 5, fives + 1
+        places = max(twos, fives)
+        if d == 1 and places <= 19:
+            q = abs(v) * 10**places
+            i = q.numerator // q.denominator
+            s = str(i // 10**places)
+            if places:
+                s += ".%0*d" % (places, i % 10**places)
+            return ("-" if v < 0 else "") + s
+    return repr(float(v))
 
 
-def _sci(v):
-    """Decimal in C's %.14e form"""
-    s = "{:.11e}".format(v)
-    mant, exp = s.split("e")
-    return "%se%+03d" % (mant, int(exp))
+def same_figure(want, got, irr=False, scale=0.0):
+    """got (cyclestat's text) denotes the value want (fmt's text) denotes;
+    irrational figures (sd, variances: long double in cyclestat, exact
+    here) may differ from the correctly rounded double by 2 ulps, and by
+    1e-15 of scale where they are differences of figures of that size (the
+    variance of variances near 0: scale is the squared total variance)"""
+    if want is None or got is None:
+        return want == got
+    try:
+        if not irr:
+            return Fraction(want) == Fraction(got)
+        w, g = float(want), float(got)
+    except (TypeError, ValueError):
+        return False
+    return abs(w - g) <= 2 * math.ulp(w) + 1e-15 * scale
 
 
 def hsm(xs):
@@ -182,14 +193,6 @@ def numpy_figs(xs):
     return f
 
 
-def figs(xs):
-    """numpy where float64 carries every printed digit (samples below 2^32:
-    13 significant digits), exact fractions above"""
-    if max(xs) < 2**32:
-        return numpy_figs(xs)
-    return exact_figs(xs)
-
-
 def shifted(f, shift, div):
     """net (less shift) and per-op (over div) figures, as cyclestat derives them"""
     out = {}
@@ -208,36 +211,61 @@ def shifted(f, shift, div):
 
 
 def show(f, ints):
-    return {k: (str(v) if k in ints else fmt(v, k == "sd")) for k, v in f.items()}
+    return {k: (str(v) if k in ints else fmt(v)) for k, v in f.items()}
+
+
+IRRATIONAL = ("sd", "total_variance", "variance_of_variances", "variance_of_mins",
+              "variance")
+
+
+def numpy_agrees(xs, tol=1e-12):
+    """numpy's float figures of xs against the exact ones: the differences
+    beyond a relative tol (numpy rounds as it goes; nothing else may differ)"""
+    exact, f = exact_figs(xs), numpy_figs(xs)
+    bad = []
+    for k, v in f.items():
+        x = exact[k]
+        if v is None or x is None:
+            if v is not x:
+                bad.append("%s: numpy %s, exact %s" % (k, v, x))
+        elif abs(float(v) - float(x)) > tol * max(1.0, abs(float(x))):
+            bad.append("%s: numpy %r, exact %s" % (k, float(v), fmt(x)))
+    return bad
+
+
+def pvar(v):
+    m = Fraction(sum(v), len(v))
+    return sum((a - m) ** 2 for a in v) / len(v)
 
 
 def ensembles(xs, ens, size):
-    import numpy as np
-    a = np.array(xs, dtype=np.float64).reshape(ens, size)
-    mins, maxs, var = a.min(axis=1), a.max(axis=1), a.var(axis=1)
+    """Paoloni's ensemble metrics, exact"""
+    parts = [xs[j * size:(j + 1) * size] for j in range(ens)]
+    var = [pvar(p) for p in parts]
     return {"count": str(ens), "samples": str(size),
-            "total_variance": fmt(np.mean(var), True),
-            "variance_of_variances": fmt(np.var(var), True),
-            "variance_of_mins": fmt(np.var(mins), True),
-            "abs_max_dev": str(int((maxs - mins).max())),
-            "variance": [fmt(v, True) for v in var]}
+            "total_variance": fmt(sum(var) / ens),
+            "variance_of_variances": fmt(pvar(var)),
+            "variance_of_mins": fmt(pvar([min(p) for p in parts])),
+            "abs_max_dev": str(max(max(p) - min(p) for p in parts)),
+            "variance": [fmt(v) for v in var]}
 
 
 def expect(datadir):
-    import numpy as np  # noqa: F401  (fail early without numpy)
+    """the reference: exact arithmetic (numpy's float figures are checked
+    against it, within rounding, by figures.py where numpy is installed)"""
     out = {}
     for name in datasets():
         with open(os.path.join(datadir, name + ".cycles")) as f:
             xs = [int(l) for l in f]
-        out[name] = {"raw": show(figs(xs), ("n", "min", "max", "far_outliers"))}
+        out[name] = {"raw": show(exact_figs(xs), ("n", "min", "max", "far_outliers"))}
     tree = os.path.join(datadir, "tree")
     data = {}
     for name, (ops, ens, size, *_r) in TREE.items():
         with open(os.path.join(tree, *name.split(":"), "cycles")) as f:
             data[name] = [int(l) for l in f]
-    shift = figs(data["base:empty"])["median"]
+    shift = exact_figs(data["base:empty"])["median"]
     for name, (ops, ens, size, *_r) in TREE.items():
-        f = figs(data[name])
+        f = exact_figs(data[name])
         out["tree:" + name] = {
             "raw": show(f, ("n", "min", "max", "far_outliers")),
             "net": show(shifted(f, shift, 1), ("n", "far_outliers")),

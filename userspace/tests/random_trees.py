@@ -7,12 +7,11 @@
 Builds TREES (default 150) random trees of three fragments (base:empty and
 two others, 1-5 ensembles of 1-40 samples, values below 2^32 with spans from
 1 to 10^6, ops from 1 to 100), runs 'cyclestat --format json' on each, and
-compares raw, net, per-op and ensemble figures with oracle.py's numpy
-reference. A difference is allowed in one case only: the exact value lies
-exactly halfway between two printable values (0.0125 at three decimals),
-where numpy's own float rounding decides which way it prints; such cases are
-counted, checked against exact arithmetic, and reported. Needs numpy; prints
-one TAP line (a skip without numpy).
+compares raw, net, per-op and ensemble figures with oracle.py's exact
+reference: every exact figure must read back as its correctly rounded double
+(sd and variances within 2 ulps), and numpy's figures of the same samples
+must agree with that reference within rounding. Needs numpy; prints one TAP
+line (a skip without numpy).
 """
 import json
 import os
@@ -21,7 +20,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402
@@ -36,18 +34,8 @@ except ImportError:
     sys.exit(0)
 
 
-def is_tie(v):
-    q = Fraction(v) * 1000
-    return q - q.numerator // q.denominator == Fraction(1, 2)
-
-
-def pvar(v):
-    m = Fraction(sum(v), len(v))
-    return sum((a - m) ** 2 for a in v) / len(v)
-
-
 top = tempfile.mkdtemp()
-checked = ties = 0
+checked = 0
 bad = []
 try:
     for it in range(trees):
@@ -73,48 +61,38 @@ try:
             continue
         got = {f["name"]: f for f in json.loads(r.stdout, parse_float=str,
                                                  parse_int=str)["inputs"][0]["fragments"]}
-        shift = oracle.figs(frs["base:empty"][0])["median"]
-        xshift = oracle.exact_figs(frs["base:empty"][0])["median"]
+        shift = oracle.exact_figs(frs["base:empty"][0])["median"]
         for name, (xs, ens, size, ops) in frs.items():
-            f, x = oracle.figs(xs), oracle.exact_figs(xs)
-            parts = (("raw", f, x, ("n", "min", "max", "far_outliers")),
-                     ("net", oracle.shifted(f, shift, 1), oracle.shifted(x, xshift, 1),
-                      ("n", "far_outliers")),
-                     ("per_op", oracle.shifted(f, shift, ops), oracle.shifted(x, xshift, ops),
-                      ("n", "far_outliers")))
-            for part, ff, xx, ints in parts:
-                for k, v in oracle.show(ff, ints).items():
+            x = oracle.exact_figs(xs)
+            bad += ["tree %d %s numpy %s" % (it, name, b) for b in oracle.numpy_agrees(xs)]
+            parts = (("raw", x, ("n", "min", "max", "far_outliers")),
+                     ("net", oracle.shifted(x, shift, 1), ("n", "far_outliers")),
+                     ("per_op", oracle.shifted(x, shift, ops), ("n", "far_outliers")))
+            for part, xx, ints in parts:
+                for k, v in oracle.show(xx, ints).items():
                     checked += 1
                     g = got[name][part].get(k)
-                    if v == g:
-                        continue
-                    if isinstance(xx[k], Fraction) and is_tie(xx[k]):
-                        ties += 1
-                        continue
-                    bad.append("tree %d %s %s.%s: numpy %s, cyclestat %s"
-                               % (it, name, part, k, v, g))
-            ev = [pvar(xs[j * size:(j + 1) * size]) for j in range(ens)]
-            exact = {"variance": ev, "total_variance": sum(ev) / ens,
-                     "variance_of_variances": pvar(ev),
-                     "variance_of_mins": pvar([min(xs[j * size:(j + 1) * size])
-                                               for j in range(ens)])}
-            for k, v in oracle.ensembles(xs, ens, size).items():
+                    if not oracle.same_figure(v, g, k in oracle.IRRATIONAL):
+                        bad.append("tree %d %s %s.%s: exact %s, cyclestat %s"
+                                   % (it, name, part, k, v, g))
+            want = oracle.ensembles(xs, ens, size)
+            for k, v in want.items():
                 checked += 1
                 g = got[name]["ensembles"].get(k)
-                if v == g:
-                    continue
-                e = exact.get(k)
-                if isinstance(e, list) and all(a == b or is_tie(c) for a, b, c in zip(v, g, e)):
-                    ties += 1
-                    continue
-                if isinstance(e, Fraction) and is_tie(e):
-                    ties += 1
-                    continue
-                bad.append("tree %d %s ensembles.%s: numpy %s, cyclestat %s" % (it, name, k, v, g))
+                irr = k in oracle.IRRATIONAL
+                sc = float(want["total_variance"]) ** 2 if k == "variance_of_variances" else 0
+                if isinstance(v, list):
+                    same = isinstance(g, list) and len(g) == len(v) and \
+                        all(oracle.same_figure(a, b, irr) for a, b in zip(v, g))
+                else:
+                    same = oracle.same_figure(v, g, irr, sc)
+                if not same:
+                    bad.append("tree %d %s ensembles.%s: exact %s, cyclestat %s"
+                               % (it, name, k, v, g))
 finally:
     shutil.rmtree(top)
 
-name = "figures:random_trees_vs_numpy (%d trees, %d figures, %d exact ties)" % (trees, checked, ties)
+name = "figures:random_trees_vs_exact_and_numpy (%d trees, %d figures)" % (trees, checked)
 print("%s 1 - %s" % ("not ok" if bad else "ok", name))
 for b in bad[:20]:
     print("#   " + b)

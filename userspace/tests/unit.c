@@ -580,6 +580,37 @@ TEST(doubles_print_shortest_and_p_values_never_0)
 	EXPECT_STREQ(cs_fmt_p(b, sizeof(b), 1e-200), "1e-200");
 }
 
+TEST(exact_figures_for_machines_are_their_nearest_double)
+{
+	char b[64];
+
+	/* 202 / 100000 once printed 0.002; as a double it is 0.00202 */
+	EXPECT_TRUE(cs_q_double((struct cs_q){ 202, 100000 }) == 0.00202);
+	EXPECT_STREQ(cs_fmt_qm(b, sizeof(b), (struct cs_q){ 202, 100000 }), "0.00202");
+	EXPECT_STREQ(cs_fmt_qm(b, sizeof(b), (struct cs_q){ -1, 3 }), "-0.3333333333333333");
+	EXPECT_STREQ(cs_fmt_qm(b, sizeof(b), (struct cs_q){ 60, 2 }), "30");
+	EXPECT_STREQ(cs_fmt_qm(b, sizeof(b), (struct cs_q){ 0, 7 }), "0");
+	/* rounded once, ties to even: 2^53 + 1 lies halfway, 2^53 + 3 too */
+	EXPECT_TRUE(cs_q_double((struct cs_q){ ((s128)1 << 53) + 1, 1 }) == 0x1p53);
+	EXPECT_TRUE(cs_q_double((struct cs_q){ ((s128)1 << 53) + 3, 1 }) == 0x1p53 + 4);
+	/* just above the halfway point: up, whatever the long double does */
+	EXPECT_TRUE(cs_q_double((struct cs_q){ ((s128)1 << 120) + ((s128)1 << 67) + 1,
+					       (u128)1 << 67 }) == 0x1p53 + 2);
+	/* a numerator beyond 64 bits, a denominator beyond 2^64 */
+	EXPECT_TRUE(cs_q_double((struct cs_q){ (s128)1 << 100, ((u128)1 << 70) * 5 }) ==
+		    0x1p30 / 5);
+	/* from 2^53 on a figure that ends in few decimals prints whole */
+	EXPECT_STREQ(cs_fmt_qm(b, sizeof(b), (struct cs_q){ (s128)(2 * (u128)TOP - 3), 2 }),
+		     "18446744073709551613.5");
+	EXPECT_STREQ(cs_fmt_qm(b, sizeof(b), (struct cs_q){ (s128)TOP, 3 }), "6148914691236517205");
+	/* one that never ends (TOP / 7) is its double */
+	EXPECT_STREQ(cs_fmt_qm(b, sizeof(b), (struct cs_q){ (s128)TOP, 7 }),
+		     "2.6352491533870787e+18");
+	EXPECT_STREQ(cs_fmt_d(b, sizeof(b), 1e17), "1e+17");
+	EXPECT_STREQ(cs_fmt_d(b, sizeof(b), 1e-5), "0.00001");
+	EXPECT_STREQ(cs_fmt_d(b, sizeof(b), 1e-6), "1e-06");
+}
+
 TEST(result_names_stay_inside_the_tree)
 {
 	EXPECT_TRUE(cs_safe_name("alu:add_dep", 11));
@@ -624,6 +655,7 @@ static const struct test tests[] = {
 	CASE(hodges_lehmann_of_a_clean_shift),
 	CASE(identical_repetitions_give_a_zero_width_interval),
 	CASE(doubles_print_shortest_and_p_values_never_0),
+	CASE(exact_figures_for_machines_are_their_nearest_double),
 	CASE(result_names_stay_inside_the_tree),
 };
 
