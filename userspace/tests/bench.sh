@@ -6,20 +6,53 @@
 # each run twice (the faster counts) on the same file in the page cache.
 # Target: cyclestat >= 5x faster than both, peak RSS <= 8.5 B/sample + 8 MiB.
 # Then the regression gate's measured false-alarm and detection rates
-# (tests/gate-rates.sh) beside the per-sample U test it replaced, on the
-# runs in GATE_RUNS (default: the newest build/e2e-*/gate/runs, which
-# tests/e2e/run.sh gate leaves; on a machine that loads the module, save
-# ten runs of "base,loop:dec_jnz args=100,110" as DIR/r1 .. DIR/r10).
+# (tests/gate-rates.sh) beside the per-sample U test it replaced: on this
+# machine's real CPU, ten runs of "base,loop:dec_jnz args=100,110,150" by
+# cyclebench-user (userspace, interrupts on), and on the runs in GATE_RUNS
+# (default: the newest build/e2e-*/gate/runs, which tests/e2e/run.sh gate
+# leaves from a TCG guest; on a machine that loads the module, save ten
+# runs of that selection as DIR/r1 .. DIR/r10).
 set -eu
 cd "$(dirname "$0")"
 N=${BENCH_SAMPLES:-10000000}
+mkdir -p out
+
+# the gate's rates first: they need only cyclestat (and cyclebench-user)
+ub=../runner/cyclebench-user
+if [ -x "$ub" ]; then
+	rm -rf out/gate-native
+	mkdir -p out/gate-native
+	k=1
+	while [ "$k" -le 10 ] &&
+	      "$ub" -q -o "out/gate-native/r$k" "base,loop:dec_jnz" args=100,110,150 \
+		samples=500 ensembles=10 interleave=1 > out/gate-native.log 2>&1; do
+		k=$((k + 1))
+	done
+	if [ "$k" -gt 10 ]; then
+		echo "bench: the gate's rates on this machine's real CPU (cyclebench-user, userspace,"
+		echo "       interrupts on; ten runs of loop:dec_jnz/100,/110 in ticks; runs: compare"
+		echo "       as it is; ensembles: one run's ensembles as repetitions; per-sample: the"
+		echo "       U test it replaced)"
+		sh ./gate-rates.sh ../cyclestat out/gate-native | grep -v '^ aa_' | sed 's/^/  /' || true
+	else
+		echo "bench: cyclebench-user failed, no native gate rates: $(tail -n 1 out/gate-native.log)"
+	fi
+fi
+
+gate=${GATE_RUNS:-$(ls -dt ../../build/e2e-*/gate/runs 2>/dev/null | head -n 1)}
+if [ -n "$gate" ] && [ -d "$gate" ]; then
+	echo "bench: the gate's rates on the runs in $gate (TCG guest: emulated ticks)"
+	sh ./gate-rates.sh ../cyclestat "$gate" | grep -v '^ aa_' | sed 's/^/  /' || true
+else
+	echo "bench: no gate runs (GATE_RUNS); tests/e2e/run.sh gate makes them under QEMU"
+fi
+
 for t in ministat datamash /usr/bin/time; do
 	command -v $t >/dev/null || {
 		echo "bench: $t is missing; install it: sudo apt-get install ministat datamash time (or scripts/deps.sh --bench)" >&2
 		exit 2
 	}
 done
-mkdir -p out
 f=out/bench-$N.txt
 [ -s "$f" ] || ./gen "$N" > "$f"
 cat "$f" > /dev/null
@@ -40,15 +73,6 @@ cs=$(measure ../cyclestat -)
 ms=$(measure ministat -n)
 # a subset of cyclestat's figures (each extra percentile costs datamash a sort)
 dm=$(measure datamash -W count 1 min 1 max 1 mean 1 median 1 sstdev 1 perc:99 1)
-
-gate=${GATE_RUNS:-$(ls -dt ../../build/e2e-*/gate/runs 2>/dev/null | head -n 1)}
-if [ -n "$gate" ] && [ -d "$gate" ]; then
-	echo "bench: the gate's rates on the runs in $gate (runs: compare as it is; ensembles:"
-	echo "       one run's ensembles as repetitions; per-sample: the U test it replaced)"
-	sh ./gate-rates.sh ../cyclestat "$gate" | grep -v '^ aa_' | sed 's/^/  /' || true
-else
-	echo "bench: no gate runs (GATE_RUNS); tests/e2e/run.sh gate makes them under QEMU"
-fi
 
 awk -v n="$N" -v cs="$cs" -v ms="$ms" -v dm="$dm" 'BEGIN {
 	split(cs, c, " "); split(ms, m, " "); split(dm, d, " ")
