@@ -69,6 +69,7 @@ struct cb_env {
 };
 
 struct cb_job;
+struct cb_disturb;
 
 /**
  * struct cb_ctx - what one call of a fragment's sampler needs.
@@ -82,6 +83,8 @@ struct cb_job;
  * @done: samples kept before this call, for the status file.
  * @env: setup's environment; its @state is what a stateful body gets.
  * @job: the run this belongs to (core only).
+ * @flags: @n CB_SAMPLE_* bits, what disturbed each kept sample, or NULL.
+ * @dist: the disturbance bookkeeping (core only).
  *
  * Filled by the core; a fragment author never sees it.
  */
@@ -96,7 +99,29 @@ struct cb_ctx {
 	u64 done;
 	struct cb_env *env;
 	struct cb_job *job;
+	u8 *flags;
+	struct cb_disturb *dist;
 };
+
+/*
+ * What may have disturbed a sample, one byte per sample in the flags file:
+ * @CB_SAMPLE_NMI: an NMI arrived while the sample had interrupts off
+ *	(NMIs ignore that); its time is in the sample.
+ * @CB_SAMPLE_IRQ: an interrupt was handled since the previous sample, so
+ *	this one may start with cold caches and predictors.
+ * @CB_SAMPLE_SWITCH: the run's thread was switched out since the previous
+ *	sample (the same, and worse).
+ * @CB_SAMPLE_CPU: RDTSCP's TSC_AUX named another CPU than the run's: the
+ *	two timestamps may come from two clocks.
+ * @CB_SAMPLE_NOPMC: the run counts with the PMU, but a counter was not
+ *	active on this CPU for this sample: its counter values are 0.
+ */
+#define CB_SAMPLE_NMI		0x01
+#define CB_SAMPLE_IRQ		0x02
+#define CB_SAMPLE_SWITCH	0x04
+#define CB_SAMPLE_CPU		0x08
+#define CB_SAMPLE_NOPMC		0x10
+#define CB_NR_SAMPLE_FLAGS	5
 
 /*
  * Called between two samples, with interrupts and preemption on: yields
@@ -110,6 +135,21 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
 #define __cb_irq_on(flags)	local_irq_restore(flags)
 #define __cb_moved(cpu)		(smp_processor_id() != (cpu))
 #define __cb_irq_done()		preempt_enable()
+
+/*
+ * Called with interrupts off, right before the first timestamp and right
+ * after the last: they note NMIs, interrupts and context switches around
+ * the sample and check TSC_AUX (engine.c).  Outside the timed regions.
+ */
+void cb_sample_begin(struct cb_ctx *ctx, u64 i);
+void cb_sample_end(struct cb_ctx *ctx, u64 i, u32 aux, u32 aux_long);
+#define __cb_sample_begin(ctx, i)		cb_sample_begin(ctx, i)
+#define __cb_sample_end(ctx, i, aux, aux_long)	cb_sample_end(ctx, i, aux, aux_long)
+#endif
+#ifndef __cb_sample_begin	/* userspace: interrupts stay on anyway */
+#define __cb_sample_begin(ctx, i)		do { } while (0)
+#define __cb_sample_end(ctx, i, aux, aux_long)	\
+	do { (void)(aux); (void)(aux_long); } while (0)
 #endif
 
 /*
@@ -136,25 +176,28 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
 	for (__i = 0; __i < __end; __i++) {				\
 		unsigned long __flags;					\
 		u32 __h0, __l0, __h1, __l1, __h2 = 0, __l2 = 0, __h3 = 0, __l3 = 0; \
+		u32 __a1, __a3 = CB_NO_AUX;				\
 		u64 __d, __dl = 0;					\
 									\
 		__ret = cb_between_samples(__ctx, __i);			\
 		if (__ret)						\
 			break;						\
 		__cb_irq_off(__flags);					\
+		__cb_sample_begin(__ctx, __i);				\
 		cb_start(__m, &__h0, &__l0);				\
 		__CB_TEST_SPILL();					\
 		__CB_MARK("bb");					\
 		short_body(st);						\
 		__CB_MARK("be");					\
-		cb_stop(__m, &__h1, &__l1);				\
+		cb_stop(__m, &__h1, &__l1, &__a1);			\
 		if (__ctx->out_long) {					\
 			cb_start(__m, &__h2, &__l2);			\
 			__CB_MARK("lb");				\
 			long_body(st);					\
 			__CB_MARK("le");				\
-			cb_stop(__m, &__h3, &__l3);			\
+			cb_stop(__m, &__h3, &__l3, &__a3);		\
 		}							\
+		__cb_sample_end(__ctx, __i, __a1, __a3);		\
 		__cb_irq_on(__flags);					\
 		if (unlikely(__cb_moved(__ctx->cpu))) {			\
 			__cb_irq_done();				\

@@ -54,6 +54,7 @@ static int cb_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "smt_active: %s\n", cb_yes(sched_smt_active()));
 	seq_printf(m, "method_requested: %s\n", cb_method_name(d.method));
 	seq_printf(m, "method_used: %s\n", cb_method_name(cb_method_used(d.method)));
+	seq_printf(m, "lfence: %s\n", cb_lfence_note());
 	seq_printf(m, "samples: %u\n", d.samples);
 	seq_printf(m, "ensembles: %u\n", d.ensembles);
 	seq_printf(m, "warmup: %u\n", d.warmup);
@@ -189,6 +190,18 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 		seq_printf(m, "smi_before: %llu\n", res->smi_before);
 		seq_printf(m, "smi_after: %llu\n", res->smi_after);
 	}
+	seq_printf(m, "tsc_aux: %s\n", res->method == CB_PAOLONI ||
+		   res->method == CB_LFENCE ? "checked" : "not checked (no RDTSCP)");
+	seq_printf(m, "flagged_nmi: %llu\n", res->flagged[0]);
+	seq_printf(m, "flagged_irq: %llu\n", res->flagged[1]);
+	seq_printf(m, "flagged_switch: %llu\n", res->flagged[2]);
+	seq_printf(m, "flagged_cpu: %llu\n", res->flagged[3]);
+	seq_printf(m, "flagged_nopmc: %llu\n", res->flagged[4]);
+	seq_printf(m, "pmu: %s\n", res->pmu ? res->pmu : "none (skipped)");
+	if (res->pmu_err)
+		seq_printf(m, "pmu_error: %d\n", res->pmu_err);
+	seq_printf(m, "nmis_in_samples: %llu\n", res->nmi_in);
+	seq_printf(m, "nmis_elsewhere: %llu\n", res->nmi_out);
 	cb_result_put(res);
 	return 0;
 }
@@ -219,6 +232,39 @@ static void *cb_cycles_long_start(struct seq_file *m, loff_t *pos)
 	return cb_array_start(m, pos, true);
 }
 
+static void *cb_pmc_start(struct seq_file *m, loff_t *pos, int k)
+{
+	struct cb_result *res = m->private;
+
+	if (!res || !res->pmc[k] || *pos < 0 || *pos >= res->n)
+		return NULL;
+	return &res->pmc[k][*pos];
+}
+
+static void *cb_pmc0_start(struct seq_file *m, loff_t *pos)
+{
+	return cb_pmc_start(m, pos, 0);
+}
+
+static void *cb_pmc1_start(struct seq_file *m, loff_t *pos)
+{
+	return cb_pmc_start(m, pos, 1);
+}
+
+static void *cb_pmc2_start(struct seq_file *m, loff_t *pos)
+{
+	return cb_pmc_start(m, pos, 2);
+}
+
+static void *cb_flags_start(struct seq_file *m, loff_t *pos)
+{
+	struct cb_result *res = m->private;
+
+	if (!res || !res->flags || *pos < 0 || *pos >= res->n)
+		return NULL;
+	return &res->flags[*pos];
+}
+
 static void *cb_cycles_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	++*pos;
@@ -244,6 +290,29 @@ static int cb_cycles_show(struct seq_file *m, void *v)
 	seq_putc(m, '\n');
 	return 0;
 }
+
+static int cb_flags_show(struct seq_file *m, void *v)
+{
+	seq_put_decimal_ull(m, "", *(u8 *)v);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations cb_flags_sops = {
+	.start = cb_flags_start,
+	.next = cb_cycles_next,
+	.stop = cb_cycles_stop,
+	.show = cb_flags_show,
+};
+
+static const struct seq_operations cb_pmc_sops[CB_NR_PMC] = {
+	{ .start = cb_pmc0_start, .next = cb_cycles_next,
+	  .stop = cb_cycles_stop, .show = cb_cycles_show },
+	{ .start = cb_pmc1_start, .next = cb_cycles_next,
+	  .stop = cb_cycles_stop, .show = cb_cycles_show },
+	{ .start = cb_pmc2_start, .next = cb_cycles_next,
+	  .stop = cb_cycles_stop, .show = cb_cycles_show },
+};
 
 static const struct seq_operations cb_cycles_sops = {
 	.start = cb_cycles_start,
@@ -282,6 +351,26 @@ static int cb_cycles_long_open(struct inode *inode, struct file *file)
 	return cb_seq_open(inode, file, &cb_cycles_long_sops);
 }
 
+static int cb_flags_open(struct inode *inode, struct file *file)
+{
+	return cb_seq_open(inode, file, &cb_flags_sops);
+}
+
+static int cb_pmc0_open(struct inode *inode, struct file *file)
+{
+	return cb_seq_open(inode, file, &cb_pmc_sops[0]);
+}
+
+static int cb_pmc1_open(struct inode *inode, struct file *file)
+{
+	return cb_seq_open(inode, file, &cb_pmc_sops[1]);
+}
+
+static int cb_pmc2_open(struct inode *inode, struct file *file)
+{
+	return cb_seq_open(inode, file, &cb_pmc_sops[2]);
+}
+
 static int cb_cycles_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
@@ -306,6 +395,28 @@ static const struct file_operations cb_cycles_long_fops = {
 	.release = cb_cycles_release,
 };
 
+static const struct file_operations cb_flags_fops = {
+	.owner = THIS_MODULE,
+	.open = cb_flags_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = cb_cycles_release,
+};
+
+#define CB_PMC_FOPS(_open) {		\
+	.owner = THIS_MODULE,		\
+	.open = _open,			\
+	.read = seq_read,		\
+	.llseek = seq_lseek,		\
+	.release = cb_cycles_release,	\
+}
+
+static const struct file_operations cb_pmc_fops[CB_NR_PMC] = {
+	CB_PMC_FOPS(cb_pmc0_open),
+	CB_PMC_FOPS(cb_pmc1_open),
+	CB_PMC_FOPS(cb_pmc2_open),
+};
+
 /* Directories made so far: slot i's is made once, after slot i - 1's. */
 static unsigned int cb_dirs_made;
 static DEFINE_MUTEX(cb_dirs_lock);
@@ -326,6 +437,7 @@ static void cb_make_dir(struct cb_slot *slot)
 {
 	struct dentry *gdir, *fdir, *dir;
 	char arg[24];
+	int k;
 
 	gdir = cb_dir_get(slot->group->name, cb_dir);
 	fdir = gdir ? cb_dir_get(slot->frag->name, gdir) : NULL;
@@ -342,6 +454,9 @@ static void cb_make_dir(struct cb_slot *slot)
 	if (!slot->frag->no_long)
 		debugfs_create_file("cycles_long", 0400, dir, slot,
 				    &cb_cycles_long_fops);
+	debugfs_create_file("flags", 0400, dir, slot, &cb_flags_fops);
+	for (k = 0; k < CB_NR_PMC; k++)
+		debugfs_create_file(cb_pmc_names[k], 0400, dir, slot, &cb_pmc_fops[k]);
 	debugfs_create_file("info", 0400, dir, slot, &cb_frag_info_fops);
 	dput(fdir);
 	dput(gdir);

@@ -29,28 +29,67 @@
 
 /**
  * struct cb_job - a run in progress, shared by the writer and the kthread.
- * @done: completed by the kthread as it exits.
- * @abort: set by the writer on a signal; checked between samples.
+ * @ref: one for the writer, one for the kthread; the last put frees it.
+ * @done: completed by the kthread once the run is published.
  * @ret: 0, or why the run stopped early.
  * @failed: the slot whose setup failed, or -1.
- * @req: the request (the writer's, alive until @done).
+ * @req: the request, the job's own (freed with it).
  * @res: the results being filled, one per request entry.
  * @limit: the longest sample, in TSC ticks.
+ * @pmu: the hardware counters, while the run counts.
+ *
+ * The kthread publishes the run itself, so a writer that a signal takes
+ * away need not wait for it: the job outlives whichever leaves first.
  */
 struct cb_job {
+	struct kref ref;
 	struct completion done;
-	bool abort;
 	int ret;
 	int failed;
-	const struct cb_req *req;
+	struct cb_req *req;
 	struct cb_result **res;
 	u64 limit;
+	struct cb_pmu pmu;
 };
 
-/* One mutex guards runs (and adding slots); the store guards results. */
+/*
+ * One mutex guards starting a run (and adding slots); cb_busy says a run
+ * is in flight, from its start until its kthread has published it; the
+ * store guards results.
+ */
 static DEFINE_MUTEX(cb_run_lock);
+static atomic_t cb_busy = ATOMIC_INIT(0);
 
-/* Number of the last completed run, under cb_run_lock. */
+/*
+ * Set to stop the run in flight (a signal to its writer, or rmmod);
+ * checked between samples.  cb_gone is complete while no run's kthread
+ * exists: it completes it as it exits, in core code, so whoever waits for
+ * it (the module's init and exit, the next run) knows no module code
+ * runs in that thread any more.
+ */
+static bool cb_abort;
+static DECLARE_COMPLETION(cb_gone);
+
+/* Waits until no kthread of ours runs, and leaves it said. */
+static void cb_wait_gone(void)
+{
+	wait_for_completion(&cb_gone);
+	complete(&cb_gone);
+}
+
+void cb_engine_init(void)
+{
+	complete(&cb_gone);
+}
+
+/* rmmod: no writer is left (their files hold the module), maybe a run. */
+void cb_engine_exit(void)
+{
+	WRITE_ONCE(cb_abort, true);
+	cb_wait_gone();
+}
+
+/* Number of the last completed run; written by the one run in flight. */
 static u64 cb_run_id;
 
 /* For the status file; written by the run's kthread. */
@@ -112,7 +151,7 @@ void cb_get_status(int *slot, u64 *done, u64 *total)
 
 int cb_between_samples(struct cb_ctx *ctx, u64 i)
 {
-	if (unlikely(READ_ONCE(ctx->job->abort)))
+	if (unlikely(READ_ONCE(cb_abort)))
 		return -EINTR;
 	/* kthread_bind() pins us, but CPU hotplug can still move us. */
 	if (unlikely(raw_smp_processor_id() != ctx->cpu))
@@ -157,6 +196,11 @@ static int cb_measure(struct cb_job *job, unsigned int i)
 		.ops = res->ops,
 		.cpu = req->cpu,
 	};
+	struct cb_disturb dist = {
+		.ev = job->pmu.ev[0] ? job->pmu.ev : NULL,
+		.gp_mask = job->pmu.gp_mask,
+		.fixed_mask = job->pmu.fixed_mask,
+	};
 	struct cb_ctx ctx = {
 		.n = req->samples,
 		.limit = job->limit,
@@ -164,9 +208,10 @@ static int cb_measure(struct cb_job *job, unsigned int i)
 		.cpu = req->cpu,
 		.env = &env,
 		.job = job,
+		.dist = &dist,
 	};
 	bool each = frag->setup_each_ensemble, set_up = false;
-	int ret = 0;
+	int ret = 0, k;
 	u32 e;
 
 	if (frag->state_size) {
@@ -187,6 +232,9 @@ static int cb_measure(struct cb_job *job, unsigned int i)
 		ctx.out = res->cycles + (u64)e * req->samples;
 		ctx.out_long = res->cycles_long ?
 			       res->cycles_long + (u64)e * req->samples : NULL;
+		ctx.flags = res->flags + (u64)e * req->samples;
+		for (k = 0; dist.ev && k < CB_NR_PMC; k++)
+			dist.pmc_out[k] = res->pmc[k] + (u64)e * req->samples;
 		/* A new layout is cold again: warm it up too. */
 		ctx.warmup = (!e || each) ? req->warmup : 0;
 		ctx.done = (u64)i * res->n + (u64)e * req->samples;
@@ -197,8 +245,16 @@ static int cb_measure(struct cb_job *job, unsigned int i)
 	if (frag->teardown && set_up)
 		cb_teardown(frag, &env);
 	kfree(env.state);
+	res->pmu = job->pmu.why;
+	res->pmu_err = job->pmu.err;
+	res->nmi_in = dist.nmi_in;
+	res->nmi_out = dist.nmi_out;
+	memcpy(res->flagged, dist.flagged, sizeof(res->flagged));
 	return ret;
 }
+
+static void cb_finish(struct cb_job *job);
+static void cb_job_release(struct kref *ref);
 
 static int cb_thread(void *data)
 {
@@ -207,6 +263,7 @@ static int cb_thread(void *data)
 	unsigned int i;
 	int ret = 0;
 
+	cb_pmu_open(&job->pmu, req, job->res);
 	for (i = 0; i < req->nr && !ret; i++) {
 		struct cb_result *res = job->res[i];
 
@@ -228,9 +285,15 @@ static int cb_thread(void *data)
 				cb_slot(req->slot[i])->group->name,
 				req->frag[i]->name, ret);
 	}
+	/* Released on every way out: done, error, abort. */
+	cb_pmu_close(&job->pmu);
 	job->ret = ret;
+	cb_finish(job);
+	complete(&job->done);
+	kref_put(&job->ref, cb_job_release);
+	atomic_set_release(&cb_busy, 0);
 	/* Completes and exits without returning into module text. */
-	kthread_complete_and_exit(&job->done, 0);
+	kthread_complete_and_exit(&cb_gone, 0);
 }
 
 static void cb_job_free(struct cb_job *job)
@@ -240,7 +303,13 @@ static void cb_job_free(struct cb_job *job)
 	for (i = 0; job->res && i < job->req->nr; i++)
 		cb_result_put(job->res[i]);
 	kfree(job->res);
+	kfree(job->req);
 	kfree(job);
+}
+
+static void cb_job_release(struct kref *ref)
+{
+	cb_job_free(container_of(ref, struct cb_job, ref));
 }
 
 static struct cb_result *cb_result_alloc(const struct cb_req *req,
@@ -268,22 +337,28 @@ static struct cb_result *cb_result_alloc(const struct cb_req *req,
 	res->cycles = __vmalloc(n * sizeof(u64), gfp);
 	if (res->cycles && !frag->no_long)
 		res->cycles_long = __vmalloc(n * sizeof(u64), gfp);
-	if (!res->cycles || (!frag->no_long && !res->cycles_long)) {
+	res->flags = __vmalloc(n, gfp);
+	if (!res->cycles || (!frag->no_long && !res->cycles_long) ||
+	    !res->flags) {
 		cb_result_put(res);
 		return NULL;
 	}
 	return res;
 }
 
-static struct cb_job *cb_job_alloc(const struct cb_req *req)
+/* Takes @req over: the job frees it. */
+static struct cb_job *cb_job_alloc(struct cb_req *req)
 {
 	struct cb_defaults d;
 	struct cb_job *job;
 	unsigned int i;
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
+	if (!job) {
+		kfree(req);
 		return NULL;
+	}
+	kref_init(&job->ref);
 	init_completion(&job->done);
 	job->req = req;
 	job->failed = -1;
@@ -305,20 +380,21 @@ free_job:
 }
 
 /*
- * Memory the run would allocate: the sample arrays, plus the largest
- * buffer one setup allocates (setups run one at a time).  U64_MAX on
- * overflow.
+ * Memory the run would allocate: the sample arrays (cycles, cycles_long,
+ * a byte of flags per sample), plus the largest buffer one setup
+ * allocates (setups run one at a time).  U64_MAX on overflow.
  */
 u64 cb_req_bytes(const struct cb_req *req)
 {
-	u64 per = (u64)req->samples * req->ensembles * sizeof(u64);
+	u64 n = (u64)req->samples * req->ensembles;
 	u64 bytes = 0, buf = 0, b;
 	unsigned int i;
 
 	for (i = 0; i < req->nr; i++) {
 		const struct cb_fragment *frag = req->frag[i];
+		u64 per = (frag->no_long ? 1 : 2) * sizeof(u64) + 1;
 
-		if (check_mul_overflow(per, (u64)(frag->no_long ? 1 : 2), &b) ||
+		if (check_mul_overflow(n, per, &b) ||
 		    check_add_overflow(bytes, b, &bytes))
 			return U64_MAX;
 		if (frag->arg_bytes)
@@ -354,8 +430,15 @@ static bool cb_real_signal(void)
 	return !sigisemptyset(&pend);
 }
 
-/* Waits for the kthread; a real signal to the writer aborts the run. */
-static void cb_wait(struct cb_job *job)
+/*
+ * Waits for the run; a real signal to the writer aborts it.  The kthread
+ * sees the abort before its next sample and publishes the run itself: the
+ * writer waits for that a little (so that, as a rule, what it reads next
+ * is already there; not when it is being killed), then leaves, even while
+ * something starves the run's CPU.  The module's init (@may_leave false) waits to the end: the thread
+ * runs module code, which a failed init frees.
+ */
+static int cb_wait(struct cb_job *job, bool may_leave)
 {
 	long left;
 
@@ -363,11 +446,16 @@ static void cb_wait(struct cb_job *job)
 	do {
 		left = wait_for_completion_killable_timeout(&job->done, HZ / 50);
 	} while (!left && !cb_real_signal());
-	if (left <= 0) {
-		WRITE_ONCE(job->abort, true);
-		/* The thread sees @abort before its next sample. */
-		wait_for_completion(&job->done);
+	if (left <= 0)
+		WRITE_ONCE(cb_abort, true);
+	if (!may_leave) {
+		cb_wait_gone();
+		return job->ret;
 	}
+	if (left > 0 || (!fatal_signal_pending(current) &&
+			 wait_for_completion_timeout(&job->done, HZ / 20)))
+		return job->ret;
+	return -EINTR;
 }
 
 static int cb_check(const struct cb_req *req)
@@ -396,7 +484,32 @@ static int cb_check(const struct cb_req *req)
 	return 0;
 }
 
-static int cb_run_locked(struct cb_req *req)
+/* In the kthread, when the run is over: all or nothing, never part of it. */
+static void cb_finish(struct cb_job *job)
+{
+	const struct cb_req *req = job->req;
+	unsigned int i;
+
+	if (job->ret == -EAGAIN)
+		cb_warn("cpu %u went offline during the run; results discarded\n",
+			req->cpu);
+	if (!job->ret)
+		cb_run_id++;
+	for (i = 0; i < req->nr; i++)
+		job->res[i]->run_id = cb_run_id;
+	for (i = 0; i < req->nr; i++)
+		if (!job->res[i]->cycles) {
+			cb_result_put(job->res[i]);	/* skipped: no data */
+			job->res[i] = NULL;
+		}
+	cb_publish(req->slot, job->res, req->nr,
+		   job->ret ? CB_STATE_ABORTED : CB_STATE_OK, job->failed, job->ret);
+	/* idle in the status file: the run is there to read */
+	atomic_set(&cb_status_slot, -1);
+}
+
+/* Under cb_run_lock, with cb_busy set: the job and its kthread. */
+static int cb_launch(struct cb_req *req, struct cb_job **jobp)
 {
 	struct task_struct *task;
 	struct cb_job *job;
@@ -404,60 +517,64 @@ static int cb_run_locked(struct cb_req *req)
 	int ret;
 
 	ret = cb_check(req);
-	if (ret)
-		return ret;
-	for (i = 0; i < req->nr; i++) {
+	for (i = 0; i < req->nr && !ret; i++) {
 		ret = cb_slot_find(req->frag[i], req->arg[i], true);
-		if (ret < 0)
-			return ret;
 		req->slot[i] = ret;
+		ret = min(ret, 0);
+	}
+	if (ret) {
+		kfree(req);
+		return ret;
 	}
 	job = cb_job_alloc(req);
 	if (!job)
 		return -ENOMEM;
-
+	/* The last run's thread is gone, or about to be: busy was clear. */
+	cb_wait_gone();
+	reinit_completion(&cb_gone);
 	task = kthread_create(cb_thread, job, "cyclebench/%u", req->cpu);
 	if (IS_ERR(task)) {
-		ret = PTR_ERR(task);
-		goto free_job;
+		complete(&cb_gone);
+		cb_job_free(job);
+		return PTR_ERR(task);
 	}
 	kthread_bind(task, req->cpu);
+	WRITE_ONCE(cb_abort, false);
+	kref_get(&job->ref);
 	atomic64_set(&cb_status_done, 0);
 	atomic64_set(&cb_status_total, (u64)req->nr * job->res[0]->n);
 	atomic_set(&cb_status_slot, req->slot[0]);
+	*jobp = job;
 	wake_up_process(task);
-	cb_wait(job);
-	atomic_set(&cb_status_slot, -1);
-	ret = job->ret;
-	if (ret == -EAGAIN)
-		cb_warn("cpu %u went offline during the run; results discarded\n",
-			req->cpu);
-
-	/* All or nothing: readers never see part of a run. */
-	if (!ret)
-		cb_run_id++;
-	for (i = 0; i < req->nr; i++)
-		job->res[i]->run_id = cb_run_id;
-	for (i = 0; i < req->nr; i++)
-		if (job->res[i] && !job->res[i]->cycles) {
-			cb_result_put(job->res[i]);	/* skipped: no data */
-			job->res[i] = NULL;
-		}
-	cb_publish(req->slot, job->res, req->nr,
-		   ret ? CB_STATE_ABORTED : CB_STATE_OK, job->failed, ret);
-free_job:
-	cb_job_free(job);
-	return ret;
+	return 0;
 }
 
-int cb_run(struct cb_req *req)
+/*
+ * Runs @req, which it takes over (and frees).  -EBUSY while another run
+ * is in flight, including one whose writer has gone.
+ */
+int cb_run(struct cb_req *req, bool may_leave)
 {
+	struct cb_job *job;
 	int ret;
 
-	if (!mutex_trylock(&cb_run_lock))
+	if (!mutex_trylock(&cb_run_lock)) {
+		kfree(req);
 		return -EBUSY;
-	ret = cb_run_locked(req);
+	}
+	if (atomic_cmpxchg_acquire(&cb_busy, 0, 1)) {
+		mutex_unlock(&cb_run_lock);
+		kfree(req);
+		return -EBUSY;
+	}
+	ret = cb_launch(req, &job);
+	if (ret)
+		atomic_set(&cb_busy, 0);
 	mutex_unlock(&cb_run_lock);
+	if (ret)
+		return ret;
+	ret = cb_wait(job, may_leave);
+	kref_put(&job->ref, cb_job_release);
 	return ret;
 }
 
@@ -470,8 +587,9 @@ int cb_run_command(char *cmd)
 	if (!req)
 		return -ENOMEM;
 	ret = cb_parse_request(cmd, req);
-	if (!ret)
-		ret = cb_run(req);
-	kfree(req);
-	return ret;
+	if (ret) {
+		kfree(req);
+		return ret;
+	}
+	return cb_run(req, true);
 }

@@ -28,6 +28,10 @@
 /* Values in one args= list. */
 #define CB_MAX_ARGS 64
 
+/* Hardware counters read beside the TSC: core cycles, instructions, ref cycles. */
+#define CB_NR_PMC 3
+extern const char *const cb_pmc_names[CB_NR_PMC];
+
 /* Bounds of the parameters and of the run file's keys. */
 #define CB_MAX_SAMPLES 100000000U
 #define CB_MAX_ENSEMBLES 100000U
@@ -53,6 +57,8 @@ const char *cb_only_spec(void);
 bool cb_run_on_load_param(void);
 const char *cb_method_name(enum cb_method m);
 enum cb_method cb_method_used(enum cb_method requested);
+void cb_probe_lfence(void);
+const char *cb_lfence_note(void);
 int cb_parse_method(const char *s, enum cb_method *m);
 int cb_parse_cpu(const char *s, unsigned int *cpu);
 
@@ -75,6 +81,13 @@ int cb_parse_cpu(const char *s, unsigned int *cpu);
  * @smi_before: MSR_SMI_COUNT before the fragment's run.
  * @smi_after: MSR_SMI_COUNT after it.
  * @run_id: the number of the run that produced it (1 for the first).
+ * @flags: @n bytes of CB_SAMPLE_* bits, what disturbed each sample.
+ * @nmi_in: NMIs that arrived inside kept samples.
+ * @nmi_out: NMIs between samples and in warm-up samples.
+ * @flagged: kept samples with each CB_SAMPLE_* bit set, by bit number.
+ * @pmc: @n deltas of each hardware counter (cb_pmc_names), or NULL.
+ * @pmu: which counters @pmc holds, or why none (a static string).
+ * @pmu_err: the error that stopped the counters, or 0.
  *
  * Never changed once published: a new run publishes a new result.
  */
@@ -94,6 +107,13 @@ struct cb_result {
 	u64 smi_before;
 	u64 smi_after;
 	u64 run_id;
+	u8 *flags;
+	u64 *pmc[CB_NR_PMC];
+	const char *pmu;
+	int pmu_err;
+	u64 nmi_in;
+	u64 nmi_out;
+	u64 flagged[CB_NR_SAMPLE_FLAGS];
 };
 
 enum cb_state {
@@ -172,6 +192,7 @@ struct cb_req {
 	u32 warmup;
 	enum cb_method method;
 	unsigned int cpu;
+	bool pmu;
 };
 
 int cb_parse_request(char *cmd, struct cb_req *req);
@@ -181,11 +202,75 @@ void cb_req_defaults(struct cb_req *req);
 
 /* --- engine.c ------------------------------------------------------------ */
 
-int cb_run(struct cb_req *req);
+int cb_run(struct cb_req *req, bool may_leave);
+void cb_engine_init(void);
+void cb_engine_exit(void);
 int cb_run_command(char *cmd);
 void cb_get_status(int *slot, u64 *done, u64 *total);
 void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns);
 u64 cb_req_bytes(const struct cb_req *req);
+
+/* --- sample.c ------------------------------------------------------------ */
+
+/**
+ * struct cb_pmu - a run's hardware counters.
+ * @ev: pinned kernel counters on the run's CPU (cb_pmc_names), or NULL.
+ * @why: which counters, or why none (a static string).
+ * @err: the error that stopped the counters, or 0.
+ * @gp_mask: general-purpose counter width, as a mask.
+ * @fixed_mask: fixed counter width, as a mask.
+ */
+struct cb_pmu {
+	struct perf_event *ev[CB_NR_PMC];
+	const char *why;
+	int err;
+	u64 gp_mask;
+	u64 fixed_mask;
+};
+
+/**
+ * struct cb_disturb - what happened around the samples of one result.
+ * @irqs: interrupts handled on the CPU, read as the last sample began.
+ * @csw: context switches of the run's thread, likewise.
+ * @nmi_start: NMIs on the CPU as this sample began.
+ * @nmi_end: NMIs as the previous sample ended.
+ * @cold: this sample's CB_SAMPLE_IRQ and CB_SAMPLE_SWITCH bits.
+ * @nmi_in: NMIs inside kept samples.
+ * @nmi_out: NMIs between samples and in warm-up samples.
+ * @flagged: kept samples with each CB_SAMPLE_* bit (NMI, IRQ, SWITCH, CPU,
+ *	NOPMC).
+ * @ev: the run's counters (struct cb_pmu), or NULL.
+ * @pmc_out: where this ensemble's counter deltas go.
+ * @pmc0: the counters as this sample began.
+ * @idx: their RDPMC indices for this sample.
+ * @gp_mask: the width of general-purpose counters, as a mask.
+ * @fixed_mask: the width of fixed counters (RDPMC index bit 30).
+ * @pmc_ok: every counter was active on this CPU as this sample began.
+ *
+ * Interrupts cannot arrive while a sample holds them off, so @irqs and
+ * @csw change only between samples; NMIs can, and are told apart.
+ */
+struct cb_disturb {
+	unsigned long irqs;
+	unsigned long csw;
+	unsigned int nmi_start;
+	unsigned int nmi_end;
+	u8 cold;
+	u64 nmi_in;
+	u64 nmi_out;
+	u64 flagged[CB_NR_SAMPLE_FLAGS];
+	struct perf_event * const *ev;
+	u64 *pmc_out[CB_NR_PMC];
+	u64 pmc0[CB_NR_PMC];
+	u32 idx[CB_NR_PMC];
+	u64 gp_mask;
+	u64 fixed_mask;
+	bool pmc_ok;
+};
+
+void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
+		 struct cb_result **res);
+void cb_pmu_close(struct cb_pmu *pmu);
 
 /* --- debugfs.c ----------------------------------------------------------- */
 

@@ -48,8 +48,11 @@ static int __init cb_init(void)
 	struct cb_defaults d;
 	struct cb_req *req;
 	char only[CB_CMD_MAX];
+	unsigned int nr, cpu;
 	int ret;
 
+	cb_probe_lfence();
+	cb_engine_init();
 	cb_get_defaults(&d);
 	ret = cb_results_init(d.max_mb);
 	if (ret)
@@ -76,11 +79,15 @@ static int __init cb_init(void)
 	 * Measure before debugfs exists: if this run fails, init fails, and
 	 * the module is freed at once, even under a file someone had opened.
 	 */
+	nr = req->nr;
+	cpu = req->cpu;
 	if (cb_run_on_load_param()) {
-		ret = cb_run(req);
+		/* It takes req over; waits until its thread is gone. */
+		ret = cb_run(req, false);
+		req = NULL;
 		if (ret) {
 			pr_err("run at load failed (%d)\n", ret);
-			goto free_req;
+			goto free_results;
 		}
 	}
 	ret = cb_debugfs_init();
@@ -91,8 +98,8 @@ static int __init cb_init(void)
 		pr_notice("kernel lockdown: debugfs refuses writes, so the run file gives EPERM; choose what to measure with only= at insmod (run_on_load), or use userspace/runner/cyclebench-user\n");
 	if (cb_run_on_load_param())
 		pr_info("measured %u results: %u x %u samples on cpu %u, method %s\n",
-			req->nr, req->ensembles, req->samples, req->cpu,
-			cb_method_name(cb_method_used(req->method)));
+			nr, d.ensembles, d.samples, cpu,
+			cb_method_name(cb_method_used(d.method)));
 	else
 		pr_info("%u results ready; write to /sys/kernel/debug/cyclebench/run to measure\n",
 			cb_nr_slots());
@@ -108,6 +115,7 @@ free_results:
 
 static void __exit cb_exit(void)
 {
+	cb_engine_exit();	/* a run whose writer left: stop it */
 	cb_debugfs_exit();
 	cb_results_exit();
 }

@@ -12,6 +12,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include <asm/processor.h>
 
 #include "internal.h"
 
@@ -113,8 +115,48 @@ int cb_parse_method(const char *s, enum cb_method *m)
 }
 
 /* RDTSCP is an invalid opcode where the CPU lacks it: never run it there. */
+/*
+ * Whether LFENCE keeps RDTSC in order, set once at load.  Intel: always.
+ * AMD: only with DE_CFG bit 1 set (families 0fh and 11h have no such bit
+ * and LFENCE serialises there).  The kernel sets the bit and then its
+ * LFENCE_RDTSC flag unconditionally, even where a hypervisor ignored the
+ * write, which is the very VM case the lfence method is meant for: read
+ * the bit back, and use the CPUID methods when it is clear.
+ */
+static bool cb_lfence_ok = true;
+static const char *cb_lfence_why = "LFENCE orders RDTSC (Intel)";
+
+void cb_probe_lfence(void)
+{
+	const struct cpuinfo_x86 *c = &boot_cpu_data;
+	u64 de_cfg;
+
+	if (c->x86_vendor != X86_VENDOR_AMD && c->x86_vendor != X86_VENDOR_HYGON)
+		return;
+	if (c->x86 == 0xf || c->x86 == 0x11) {
+		cb_lfence_why = "LFENCE orders RDTSC (AMD family 0fh/11h: no DE_CFG bit needed)";
+		return;
+	}
+	if (rdmsrl_safe(MSR_AMD64_DE_CFG, &de_cfg)) {
+		cb_lfence_ok = false;
+		cb_lfence_why = "DE_CFG unreadable: LFENCE may not order RDTSC; using paoloni";
+	} else if (!(de_cfg & BIT_ULL(MSR_AMD64_DE_CFG_LFENCE_SERIALIZE_BIT))) {
+		cb_lfence_ok = false;
+		cb_lfence_why = "DE_CFG bit 1 clear: LFENCE does not order RDTSC; using paoloni";
+	} else {
+		cb_lfence_why = "LFENCE orders RDTSC (AMD, DE_CFG bit 1 set)";
+	}
+}
+
+const char *cb_lfence_note(void)
+{
+	return cb_lfence_why;
+}
+
 enum cb_method cb_method_used(enum cb_method requested)
 {
+	if (requested == CB_LFENCE && !cb_lfence_ok)
+		requested = CB_PAOLONI;
 	if (boot_cpu_has(X86_FEATURE_RDTSCP))
 		return requested;
 	return requested == CB_LFENCE ? CB_LFENCE_NORDTSCP : CB_PAOLONI_NORDTSCP;

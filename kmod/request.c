@@ -25,6 +25,7 @@ void cb_req_defaults(struct cb_req *req)
 	req->ensembles = d.ensembles;
 	req->warmup = d.warmup;
 	req->method = d.method;
+	req->pmu = true;
 	req->cpu = d.cpu;
 }
 
@@ -186,9 +187,9 @@ static int cb_parse_args(char *s, u64 *args, unsigned int *nr)
 
 int cb_parse_request(char *cmd, struct cb_req *req)
 {
-	enum { K_SAMPLES, K_ENSEMBLES, K_WARMUP, K_METHOD, K_CPU, K_ARGS, K_NR };
+	enum { K_SAMPLES, K_ENSEMBLES, K_WARMUP, K_METHOD, K_CPU, K_ARGS, K_PMU, K_NR };
 	static const char *const keys[K_NR] = {
-		"samples", "ensembles", "warmup", "method", "cpu", "args",
+		"samples", "ensembles", "warmup", "method", "cpu", "args", "pmu",
 	};
 	u64 args[CB_MAX_ARGS];
 	unsigned int seen = 0, nr_args = 0;
@@ -228,6 +229,13 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 			break;
 		case K_CPU:
 			ret = cb_parse_cpu(val, &req->cpu);
+			break;
+		case K_PMU:
+			ret = -EINVAL;
+			if (!strcmp(val, "on") || !strcmp(val, "off")) {
+				req->pmu = val[1] == 'n';
+				ret = 0;
+			}
 			break;
 		default:
 			ret = cb_parse_args(val, args, &nr_args);

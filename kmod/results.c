@@ -185,9 +185,13 @@ bad:
 static void cb_result_release(struct kref *ref)
 {
 	struct cb_result *res = container_of(ref, struct cb_result, ref);
+	int k;
 
 	vfree(res->cycles);
 	vfree(res->cycles_long);
+	vfree(res->flags);
+	for (k = 0; k < CB_NR_PMC; k++)
+		vfree(res->pmc[k]);
 	kfree(res);
 }
 

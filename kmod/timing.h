@@ -89,27 +89,33 @@ static __always_inline void cb_start_lfence(u32 *hi, u32 *lo)
 		     : "rax", "rdx", "memory");
 }
 
-/* RDTSCP waits for the body; CPUID keeps what follows out of the region. */
-static __always_inline void cb_stop_rdtscp_cpuid(u32 *hi, u32 *lo)
+/*
+ * RDTSCP waits for the body; CPUID keeps what follows out of the region.
+ * RDTSCP also loads TSC_AUX into ECX, which Linux sets to the CPU number
+ * (and node): *aux says which CPU's TSC was read.
+ */
+static __always_inline void cb_stop_rdtscp_cpuid(u32 *hi, u32 *lo, u32 *aux)
 {
 	asm volatile("rdtscp\n\t"
 		     "mov %%edx, %0\n\t"
 		     "mov %%eax, %1\n\t"
+		     "mov %%ecx, %2\n\t"
 		     "xor %%eax, %%eax\n\t"
 		     "cpuid"
-		     : "=r" (*hi), "=r" (*lo)
+		     : "=r" (*hi), "=r" (*lo), "=r" (*aux)
 		     :
 		     : "rax", "rbx", "rcx", "rdx", "memory");
 }
 
 /* RDTSCP waits for the body; LFENCE keeps what follows out of the region. */
-static __always_inline void cb_stop_rdtscp_lfence(u32 *hi, u32 *lo)
+static __always_inline void cb_stop_rdtscp_lfence(u32 *hi, u32 *lo, u32 *aux)
 {
 	asm volatile("rdtscp\n\t"
 		     "lfence\n\t"
 		     "mov %%edx, %0\n\t"
-		     "mov %%eax, %1"
-		     : "=r" (*hi), "=r" (*lo)
+		     "mov %%eax, %1\n\t"
+		     "mov %%ecx, %2"
+		     : "=r" (*hi), "=r" (*lo), "=r" (*aux)
 		     :
 		     : "rax", "rcx", "rdx", "memory");
 }
@@ -153,20 +159,26 @@ static __always_inline void cb_start(const enum cb_method m, u32 *hi, u32 *lo)
 		cb_start_cpuid(hi, lo);
 }
 
-static __always_inline void cb_stop(const enum cb_method m, u32 *hi, u32 *lo)
+/* Without RDTSCP there is no TSC_AUX: *aux is CB_NO_AUX. */
+#define CB_NO_AUX	0xffffffffU
+
+static __always_inline void cb_stop(const enum cb_method m, u32 *hi, u32 *lo,
+				    u32 *aux)
 {
 	switch (m) {
 	case CB_LFENCE:
-		cb_stop_rdtscp_lfence(hi, lo);
+		cb_stop_rdtscp_lfence(hi, lo, aux);
 		break;
 	case CB_PAOLONI_NORDTSCP:
 		cb_stop_lfence_cpuid(hi, lo);
+		*aux = CB_NO_AUX;
 		break;
 	case CB_LFENCE_NORDTSCP:
 		cb_stop_lfence_lfence(hi, lo);
+		*aux = CB_NO_AUX;
 		break;
 	default:
-		cb_stop_rdtscp_cpuid(hi, lo);
+		cb_stop_rdtscp_cpuid(hi, lo, aux);
 		break;
 	}
 }
@@ -174,6 +186,16 @@ static __always_inline void cb_stop(const enum cb_method m, u32 *hi, u32 *lo)
 static __always_inline u64 cb_tsc(u32 hi, u32 lo)
 {
 	return (u64)hi << 32 | lo;
+}
+
+/*
+ * A hardware counter's advance from @start to @end, for a counter @mask
+ * wide (GENMASK_ULL(width - 1, 0)): right across one wrap, and RDPMC's
+ * bits above the width do not matter.  tests/kmod/pmc.c checks it.
+ */
+static __always_inline u64 cb_counter_delta(u64 start, u64 end, u64 mask)
+{
+	return (end - start) & mask;
 }
 
 #endif /* CYCLEBENCH_TIMING_H */

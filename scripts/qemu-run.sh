@@ -32,6 +32,8 @@
 #                   6.12.117+deb12-rt); default: the 6.1 one
 #                   (scripts/deps.sh --kernel K fetches others)
 #   --accel A       tcg (default) or kvm
+#   --monitor P     QEMU's monitor on the FIFOs P.in and P.out (the caller
+#                   makes them; tests/e2e/run.sh nmi writes "nmi" there)
 #   --quiet         do not echo the guest console
 #
 # Exit status: 0 when results came back (whatever they say), 1 when none
@@ -42,7 +44,7 @@ set -euo pipefail
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-out= icount=0 cpu=max smp='' mem=512 timeout=600 accel=tcg quiet=0
+out= icount=0 cpu=max smp='' mem=512 timeout=600 accel=tcg quiet=0 monitor=
 ko=$top/cyclebench.ko
 cyclestat=$top/userspace/cyclestat.static
 abi=
@@ -73,6 +75,7 @@ while [ $# -gt 0 ]; do
 	--add) adds+=("$2"); shift 2 ;;
 	--kernel) abi=$2; shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
+	--monitor) monitor=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
@@ -160,6 +163,7 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-serial mon:stdio -serial "file:$work/out.tar.gz"
 	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet")
 [ $icount = 1 ] && qemu+=(-icount shift=0)
+[ -n "$monitor" ] && qemu+=(-monitor "pipe:$monitor")
 
 log=$out/console.log
 [ "$accel" = tcg ] || log=$out/console-$accel.log

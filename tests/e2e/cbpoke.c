@@ -13,9 +13,15 @@
  *                                   the TEXTs; prints a tally of the results
  *   cbpoke read1 FILE               reads 1 byte at a time, prints the data
  *   cbpoke readoff FILE OFF LEN     pread() at an odd offset, prints the data
+ *   cbpoke hog CPU SECONDS          spins on CPU as SCHED_FIFO 50 for at most
+ *                                   SECONDS (busybox has no chrt): a
+ *                                   real-time hog that starves CPU's others
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <time.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -196,6 +202,26 @@ static int repeat(const char *path, long n, char **texts, int nr)
 	return 0;
 }
 
+static int hog(int cpu, int seconds)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	struct timespec t0, t;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		printf("%s\n", errname(errno));
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while (t.tv_sec - t0.tv_sec < seconds);
+	return 0;
+}
+
 static void on_sigint(int sig)
 {
 	(void)sig;
@@ -273,6 +299,8 @@ int main(int argc, char **argv)
 		fwrite(buf, 1, r, stdout);
 		return 0;
 	}
-	fprintf(stderr, "usage: cbpoke write|writes|writenul|fuzz|repeat|read1|readoff ...\n");
+	if (argc == 4 && !strcmp(argv[1], "hog"))
+		return hog(atoi(argv[2]), atoi(argv[3]));
+	fprintf(stderr, "usage: cbpoke write|writes|writenul|fuzz|repeat|read1|readoff|hog ...\n");
 	return 2;
 }

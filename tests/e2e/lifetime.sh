@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0
+# A run's lifetime against its writer (issue 11, from a kernel review):
+# a stop (SIGSTOP, Ctrl-Z, a debugger) does not end a run; a SIGKILL gets
+# the writer out at once even while a real-time hog starves the run's CPU,
+# because the job has its own request and the kthread publishes the run
+# itself; rmmod waits for such a run and stops it.
+. /lib.sh
+
+now() { cut -d' ' -f1 /proc/uptime; }
+elapsed_ms() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
+state() { cut -d' ' -f1 "$CB/status"; }
+wait_state() {	# wait_state STATE [TENTHS]: 0 once the status file says STATE
+	t=0
+	until [ "$(state)" = "$1" ]; do
+		[ $t -ge "${2:-600}" ] && return 1
+		sleep 0.1
+		t=$((t + 1))
+	done
+}
+R=$CB/loop/dec_jnz_1m
+
+check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
+check "a first run of base" ok "$(run_write "base samples=100 ensembles=2")"
+
+# SIGSTOP and SIGCONT mid-run: the run goes on and the write succeeds.
+taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m samples=600 ensembles=1 warmup=0 cpu=1" > /tmp/w1 &
+pid=$!
+wait_state running
+sleep 0.3
+kill -STOP $pid
+sleep 1
+kill -CONT $pid
+wait $pid
+check "SIGSTOP/SIGCONT of the writer mid-run: the write succeeds" ok "$(cat /tmp/w1)"
+check "and the run is complete: 600 samples, ok" "600 ok" \
+	"$(lines $R/cycles) $(info_get $R/info state)"
+
+# SIGKILL while a SCHED_FIFO hog holds the run's CPU: the writer leaves
+# within 100 ms; the run goes on, refusing others (EBUSY), until it
+# sees the abort and publishes itself.
+taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m samples=100000 ensembles=1 warmup=0 cpu=1" > /tmp/w2 &
+pid=$!
+wait_state running
+sleep 0.3
+cbpoke hog 1 6 > /tmp/hog &
+hog=$!
+sleep 0.5
+t0=$(now)
+kill -KILL $pid
+wait $pid 2>/dev/null
+ms=$(elapsed_ms "$t0")
+echo "SIGKILL with cpu 1 hogged: the writer was gone in $ms ms" >> /out/figures.txt
+check_le "SIGKILL with the run's CPU hogged: the writer is gone within 100 ms" 100 "$ms"
+check "the hog really ran as SCHED_FIFO (no error)" "" "$(cat /tmp/hog)"
+check "a run meanwhile is EBUSY or waits for the starved one" EBUSY \
+	"$(run_write "base samples=10")"
+kill $hog 2>/dev/null
+wait $hog 2>/dev/null
+wait_state idle
+check "once the CPU is free, the killed run ends: status idle" idle "$(state)"
+check "the killed run is published as aborted, old data kept" "aborted 600" \
+	"$(info_get $R/info state) $(lines $R/cycles)"
+check "and the next run works" ok "$(run_write "base samples=100 ensembles=2")"
+
+# rmmod while a writer-less run is starved: it stops the run, waits for
+# its thread, and unloads; nothing is left.
+taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m samples=100000 ensembles=1 warmup=0 cpu=1" > /tmp/w3 &
+pid=$!
+wait_state running
+cbpoke hog 1 3 > /tmp/hog &
+hog=$!
+sleep 0.5
+kill -KILL $pid
+wait $pid 2>/dev/null
+t0=$(now)
+rmmod cyclebench
+rc=$?
+echo "rmmod with a starved writer-less run: $(elapsed_ms "$t0") ms" >> /out/figures.txt
+wait $hog 2>/dev/null
+check "rmmod with a writer-less run in flight succeeds" 0 "$rc"
+check "and leaves no directory, no module" "no no" \
+	"$([ -e $CB ] && echo yes || echo no) $(grep -q '^cyclebench ' /proc/modules && echo yes || echo no)"
+check "no cyclebench thread is left" 0 "$(grep -l cyclebench /proc/[0-9]*/comm 2>/dev/null | wc -l | tr -d ' ')"
+check_cmd "insmod again" insmod /cyclebench.ko run_on_load=0
+check "and it runs" ok "$(run_write "base samples=100 ensembles=2")"
+check_unload
