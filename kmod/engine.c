@@ -435,8 +435,9 @@ static bool cb_real_signal(void)
  * sees the abort before its next sample and publishes the run itself: the
  * writer waits for that a little (so that, as a rule, what it reads next
  * is already there; not when it is being killed), then leaves, even while
- * something starves the run's CPU.  The module's init (@may_leave false) waits to the end: the thread
- * runs module code, which a failed init frees.
+ * something starves the run's CPU.  The module's init (@may_leave false)
+ * waits to the end: the thread runs module code, which a failed init
+ * frees.
  */
 static int cb_wait(struct cb_job *job, bool may_leave)
 {
