@@ -12,7 +12,12 @@
 #   scripts/deps.sh --kernels "6.1 6.12"   (repeatable; default 6.1)
 #
 # A series is Debian's cloud flavour (6.1, 6.12: LZ4, boots fastest), or
-# with -rt its PREEMPT_RT flavour (6.12-rt: linux-image-*-rt-amd64).
+# with -rt its PREEMPT_RT flavour (6.12-rt: linux-image-*-rt-amd64), or
+# 6.1-debug: a kernel built here from Debian's linux-source-6.1 with
+# tinyconfig + scripts/debug-kernel.config (KASAN, kmemleak, lockdep, fault
+# injection...); about 15 minutes on 2 cores the first time, then cached
+# under $CB_CACHE/6.1.V-debug/ (KEY 6.1.V-debug, the source's version) with
+# the whole build tree as its headers.
 # Prints, on its last line, nothing; the paths it sets up, where KEY is the
 # ABI for the cloud flavour (6.12.117+deb12) and ABI-rt for RT
 # (6.12.117+deb12-rt), i.e. the kernel release less "-cloud-amd64"/"-amd64":
@@ -48,8 +53,8 @@ done
 [ ${#series[@]} -gt 0 ] || series=(6.1)
 for s in "${series[@]}"; do
 	case $s in
-	[0-9].[0-9]|[0-9].[0-9][0-9]|[0-9].[0-9]-rt|[0-9].[0-9][0-9]-rt) ;;
-	*) echo "deps.sh: '$s' is not a kernel series like 6.1, 6.12 or 6.12-rt" >&2; exit 2 ;;
+	[0-9].[0-9]|[0-9].[0-9][0-9]|[0-9].[0-9]-rt|[0-9].[0-9][0-9]-rt|6.1-debug) ;;
+	*) echo "deps.sh: '$s' is not a kernel series like 6.1, 6.12, 6.12-rt or 6.1-debug" >&2; exit 2 ;;
 	esac
 done
 
@@ -98,7 +103,9 @@ meta_of() {
 depends_out=
 load_depends() {
 	local metas=() s
-	for s in "${series[@]}"; do metas+=("$(meta_of "$s")"); done
+	for s in "${series[@]}"; do
+		[ "$s" = 6.1-debug ] || metas+=("$(meta_of "$s")")
+	done
 	depends_out=$(apt-cache depends "${metas[@]}" 2>/dev/null || true)
 }
 abi_of() {
@@ -207,8 +214,74 @@ if [ $want_check = 1 ] && [ ! -s "$cp_dir/checkpatch.pl" ]; then
 		linux-source-6.1/scripts/const_structs.checkpatch
 fi
 
+# The debug kernel (6.1-debug): built from Debian's linux-source-6.1, in
+# place, under $CB_CACHE/$KEY/headers/usr/src/linux-headers-$KEY-amd64 (the
+# name kdir.sh looks for), so an external module builds against the tree
+# itself (M=). Skipped when the stamp says this source and this config
+# fragment were built; a changed fragment rebuilds incrementally.
+build_debug_kernel() {
+	local frag=$top/scripts/debug-kernel.config ver key dir src stamp want t0
+	# what the kernel build needs; pahole because build-ko.sh asks for it
+	# wherever the tree has a vmlinux
+	apt_install linux-source-6.1 xz-utils gcc make bc flex bison libelf-dev libssl-dev dwarves
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+	want="linux-source-6.1 $ver $(md5sum < "$frag" | cut -d' ' -f1)"
+	key=$(tar -xJOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/Makefile |
+		awk '/^VERSION =/ { v = $3 } /^PATCHLEVEL =/ { p = $3 } /^SUBLEVEL =/ { s = $3 }
+			END { print v "." p "." s }')-debug
+	dir=$CB_CACHE/$key
+	src=$dir/headers/usr/src/linux-headers-$key-amd64
+	stamp=$dir/.built
+	if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && [ -s "$dir/vmlinuz" ]; then
+		debug_key=$key
+		return 0
+	fi
+	need_root "building the debug kernel in $dir"
+	t0=$SECONDS
+	echo "deps.sh: building the 6.1-debug kernel from linux-source-6.1 $ver in $src (about 15 min on 2 cores; once)" >&2
+	rm -f "$stamp"
+	if [ ! -e "$src/Makefile" ]; then
+		rm -rf "$src"
+		mkdir -p "$src"
+		tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$src" --strip-components=1
+	fi
+	cp "$frag" "$src/kernel/configs/cyclebench-debug.config"
+	local log=$dir/build.log
+	if ! { make -C "$src" -s tinyconfig &&
+		make -C "$src" -s cyclebench-debug.config &&
+		make -C "$src" -j"$(nproc)" bzImage modules; } > "$log" 2>&1; then
+		tail -n 30 "$log" >&2
+		echo "deps.sh: the 6.1-debug kernel build failed; see $log (then: sudo scripts/deps.sh --kernel 6.1-debug)" >&2
+		exit 1
+	fi
+	# olddefconfig drops an option whose dependencies are unmet, silently
+	local o missing=()
+	while read -r o; do
+		grep -qxF "$o" "$src/.config" || missing+=("$o")
+	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag")
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "deps.sh: the 6.1-debug .config lacks ${missing[*]} (an unmet dependency: see 'make -C $src menuconfig', search for it, and add what it depends on to scripts/debug-kernel.config)" >&2
+		exit 1
+	fi
+	cp "$src/.config" "$dir/config"
+	cp "$src/arch/x86/boot/bzImage" "$dir/vmlinuz.new"
+	mv "$dir/vmlinuz.new" "$dir/vmlinuz"
+	echo "$want" > "$stamp"
+	echo "deps.sh: built the 6.1-debug kernel $(make -C "$src" -s kernelrelease) in $((SECONDS - t0)) s" >&2
+	debug_key=$key
+}
+top=$(cd "$(dirname "$0")/.." && pwd)
+
 load_depends
 for s in "${series[@]}"; do
+	if [ "$s" = 6.1-debug ]; then
+		build_debug_kernel
+		if [ "$(cat "$CB_CACHE/kernel-$s" 2>/dev/null)" != "$debug_key" ]; then
+			need_root "writing $CB_CACHE/kernel-$s"
+			echo "$debug_key" > "$CB_CACHE/kernel-$s"
+		fi
+		continue
+	fi
 	if [ "$s" = 6.1 ]; then
 		ABI=${CB_ABI:-$(resolve 6.1)}
 		apt_install "linux-headers-$ABI-cloud-amd64"

@@ -6,7 +6,7 @@
 #
 #   scripts/kdir.sh                  that default
 #   scripts/kdir.sh --kernel SERIES  the headers of a QEMU kernel series (6.1,
-#                                    6.12, 6.12-rt) that 'scripts/deps.sh
+#                                    6.12, 6.12-rt, 6.1-debug) that 'scripts/deps.sh
 #                                    --kernel SERIES' set up; exits 1 with a
 #                                    hint when it did not
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
