@@ -135,12 +135,7 @@ static void cb_teardown(const struct cb_fragment *frag, struct cb_env *env)
 }
 
 /* Rejected writes are the writer's to see (an errno), not the log's. */
-static DEFINE_RATELIMIT_STATE(cb_warn_rs, 5 * HZ, 3);
-#define cb_warn(fmt, ...)						\
-	do {								\
-		if (__ratelimit(&cb_warn_rs))				\
-			pr_warn(fmt, ##__VA_ARGS__);			\
-	} while (0)
+DEFINE_RATELIMIT_STATE(cb_warn_rs, 5 * HZ, 3);
 
 void cb_get_status(int *slot, u64 *done, u64 *total)
 {
@@ -380,32 +375,6 @@ free_job:
 }
 
 /*
- * Memory the run would allocate: the sample arrays (cycles, cycles_long,
- * a byte of flags per sample), plus the largest buffer one setup
- * allocates (setups run one at a time).  U64_MAX on overflow.
- */
-u64 cb_req_bytes(const struct cb_req *req)
-{
-	u64 n = (u64)req->samples * req->ensembles;
-	u64 bytes = 0, buf = 0, b;
-	unsigned int i;
-
-	for (i = 0; i < req->nr; i++) {
-		const struct cb_fragment *frag = req->frag[i];
-		u64 per = (frag->no_long ? 1 : 2) * sizeof(u64) + 1;
-
-		if (check_mul_overflow(n, per, &b) ||
-		    check_add_overflow(bytes, b, &bytes))
-			return U64_MAX;
-		if (frag->arg_bytes)
-			buf = max(buf, req->arg[i]);
-	}
-	if (check_add_overflow(bytes, buf, &bytes))
-		return U64_MAX;
-	return bytes;
-}
-
-/*
  * Whether the writer has a signal to act on: fatal, or one it will
  * handle.  A stop (SIGSTOP, Ctrl-Z), ptrace or the freezer also wakes the
  * wait, but must not end a run: the writer stops once the write returns.
@@ -459,32 +428,6 @@ static int cb_wait(struct cb_job *job, bool may_leave)
 	return -EINTR;
 }
 
-static int cb_check(const struct cb_req *req)
-{
-	u64 bytes = cb_req_bytes(req);
-	struct cb_defaults d;
-
-	cb_get_defaults(&d);
-	if (!req->nr)
-		return -EINVAL;
-	if (bytes > (u64)d.max_mb << 20) {
-		cb_warn("a run of %u results x %u ensembles x %u samples needs %llu MiB, over max_mb=%u: lower samples, ensembles or the arguments, or reload with a larger max_mb\n",
-			req->nr, req->ensembles, req->samples,
-			DIV_ROUND_UP_ULL(bytes, 1 << 20), d.max_mb);
-		return -E2BIG;
-	}
-	if (bytes >> PAGE_SHIFT > si_mem_available() / 2) {
-		cb_warn("a run needing %llu MiB would take over half of the available memory: lower samples or ensembles\n",
-			DIV_ROUND_UP_ULL(bytes, 1 << 20));
-		return -ENOMEM;
-	}
-	if (!cpu_online(req->cpu)) {
-		cb_warn("cpu %u is offline: pick an online cpu=\n", req->cpu);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* In the kthread, when the run is over: all or nothing, never part of it. */
 static void cb_finish(struct cb_job *job)
 {
@@ -517,7 +460,7 @@ static int cb_launch(struct cb_req *req, struct cb_job **jobp)
 	unsigned int i;
 	int ret;
 
-	ret = cb_check(req);
+	ret = cb_req_check(req);
 	for (i = 0; i < req->nr && !ret; i++) {
 		ret = cb_slot_find(req->frag[i], req->arg[i], true);
 		req->slot[i] = ret;

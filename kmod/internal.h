@@ -15,6 +15,7 @@
 #define CYCLEBENCH_INTERNAL_H
 
 #include <linux/kref.h>
+#include <linux/ratelimit.h>
 #include <linux/types.h>
 
 #include "cyclebench.h"
@@ -38,6 +39,14 @@ extern const char *const cb_pmc_names[CB_NR_PMC];
 #define CB_MAX_WARMUP 10000000U
 #define CB_MAX_MB 65536U
 #define CB_MAX_SAMPLE_US 10000000U
+
+/* Rejected writes are the writer's to see (an errno), not the log's. */
+extern struct ratelimit_state cb_warn_rs;
+#define cb_warn(fmt, ...)						\
+	do {								\
+		if (__ratelimit(&cb_warn_rs))				\
+			pr_warn(fmt, ##__VA_ARGS__);			\
+	} while (0)
 
 /* --- params.c ------------------------------------------------------------ */
 
@@ -196,6 +205,8 @@ struct cb_req {
 };
 
 int cb_parse_request(char *cmd, struct cb_req *req);
+int cb_req_check(const struct cb_req *req);
+u64 cb_req_bytes(const struct cb_req *req);
 int cb_parse_selection(char *spec, const u64 *args, unsigned int nr_args,
 		       struct cb_req *req);
 void cb_req_defaults(struct cb_req *req);
@@ -208,7 +219,6 @@ void cb_engine_exit(void);
 int cb_run_command(char *cmd);
 void cb_get_status(int *slot, u64 *done, u64 *total);
 void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns);
-u64 cb_req_bytes(const struct cb_req *req);
 
 /* --- sample.c ------------------------------------------------------------ */
 

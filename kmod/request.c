@@ -8,9 +8,15 @@
  * ones), a group (all of its fragments), group:name, group:name/ARG.  A
  * fragment with arguments runs its default list, or the list args= gives.
  * Unknown or repeated keys are errors, so a typo never silently runs with a
- * default.
+ * default.  And what a request needs: its memory, checked against max_mb
+ * and the memory available.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/string.h>
 
 #include "internal.h"
@@ -247,4 +253,57 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 	if (!sel)
 		return -EINVAL;
 	return cb_parse_selection(sel, nr_args ? args : NULL, nr_args, req);
+}
+
+/*
+ * Memory the run would allocate: the sample arrays (cycles, cycles_long,
+ * a byte of flags per sample), plus the largest buffer one setup
+ * allocates (setups run one at a time).  U64_MAX on overflow.
+ */
+u64 cb_req_bytes(const struct cb_req *req)
+{
+	u64 n = (u64)req->samples * req->ensembles;
+	u64 bytes = 0, buf = 0, b;
+	unsigned int i;
+
+	for (i = 0; i < req->nr; i++) {
+		const struct cb_fragment *frag = req->frag[i];
+		u64 per = (frag->no_long ? 1 : 2) * sizeof(u64) + 1;
+
+		if (check_mul_overflow(n, per, &b) ||
+		    check_add_overflow(bytes, b, &bytes))
+			return U64_MAX;
+		if (frag->arg_bytes)
+			buf = max(buf, req->arg[i]);
+	}
+	if (check_add_overflow(bytes, buf, &bytes))
+		return U64_MAX;
+	return bytes;
+}
+
+/* Whether the machine can take the run: memory, max_mb, the CPU. */
+int cb_req_check(const struct cb_req *req)
+{
+	u64 bytes = cb_req_bytes(req);
+	struct cb_defaults d;
+
+	cb_get_defaults(&d);
+	if (!req->nr)
+		return -EINVAL;
+	if (bytes > (u64)d.max_mb << 20) {
+		cb_warn("a run of %u results x %u ensembles x %u samples needs %llu MiB, over max_mb=%u: lower samples, ensembles or the arguments, or reload with a larger max_mb\n",
+			req->nr, req->ensembles, req->samples,
+			DIV_ROUND_UP_ULL(bytes, 1 << 20), d.max_mb);
+		return -E2BIG;
+	}
+	if (bytes >> PAGE_SHIFT > si_mem_available() / 2) {
+		cb_warn("a run needing %llu MiB would take over half of the available memory: lower samples or ensembles\n",
+			DIV_ROUND_UP_ULL(bytes, 1 << 20));
+		return -ENOMEM;
+	}
+	if (!cpu_online(req->cpu)) {
+		cb_warn("cpu %u is offline: pick an online cpu=\n", req->cpu);
+		return -EINVAL;
+	}
+	return 0;
 }
