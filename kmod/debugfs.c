@@ -379,31 +379,8 @@ static int cb_cycles_release(struct inode *inode, struct file *file)
 	return seq_release(inode, file);
 }
 
-static const struct file_operations cb_cycles_fops = {
-	.owner = THIS_MODULE,
-	.open = cb_cycles_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = cb_cycles_release,
-};
-
-static const struct file_operations cb_cycles_long_fops = {
-	.owner = THIS_MODULE,
-	.open = cb_cycles_long_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = cb_cycles_release,
-};
-
-static const struct file_operations cb_flags_fops = {
-	.owner = THIS_MODULE,
-	.open = cb_flags_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = cb_cycles_release,
-};
-
-#define CB_PMC_FOPS(_open) {		\
+/* Every per-sample file: a seq_file over the result open() found. */
+#define CB_ARRAY_FOPS(_open) {		\
 	.owner = THIS_MODULE,		\
 	.open = _open,			\
 	.read = seq_read,		\
@@ -411,10 +388,13 @@ static const struct file_operations cb_flags_fops = {
 	.release = cb_cycles_release,	\
 }
 
+static const struct file_operations cb_cycles_fops = CB_ARRAY_FOPS(cb_cycles_open);
+static const struct file_operations cb_cycles_long_fops = CB_ARRAY_FOPS(cb_cycles_long_open);
+static const struct file_operations cb_flags_fops = CB_ARRAY_FOPS(cb_flags_open);
 static const struct file_operations cb_pmc_fops[CB_NR_PMC] = {
-	CB_PMC_FOPS(cb_pmc0_open),
-	CB_PMC_FOPS(cb_pmc1_open),
-	CB_PMC_FOPS(cb_pmc2_open),
+	CB_ARRAY_FOPS(cb_pmc0_open),
+	CB_ARRAY_FOPS(cb_pmc1_open),
+	CB_ARRAY_FOPS(cb_pmc2_open),
 };
 
 /* Directories made so far: slot i's is made once, after slot i - 1's. */
