@@ -52,6 +52,7 @@ static const char usage_text[] =
 	"      --allow-missing  compare: a fragment missing from NEW does not fail\n"
 	"      --ensembles      compare: one run's ensembles as repetitions (within-run spread only)\n"
 	"      --per-sample     compare: the old U test over raw samples (to measure it; cries wolf)\n"
+	"      --ticks          compare: TSC ticks, even where every run has its calib:add_chain\n"
 	"      --sysroot DIR    doctor: read /proc, /sys, /dev below DIR ($CYCLESTAT_SYSROOT)\n"
 	"      --color WHEN     auto (default), always or never\n"
 	"  -q, --quiet          no warnings, no progress bar\n"
@@ -77,7 +78,7 @@ static int usage(const char *fmt, ...)
 }
 
 enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP,
-       OPT_PER_SAMPLE, OPT_ENSEMBLES };
+       OPT_PER_SAMPLE, OPT_ENSEMBLES, OPT_TICKS };
 
 static const struct option long_options[] = {
 	{ "format",	required_argument,	NULL, 'f' },
@@ -92,6 +93,7 @@ static const struct option long_options[] = {
 	{ "allow-missing", no_argument,		NULL, OPT_ALLOW_MISSING },
 	{ "per-sample",	no_argument,		NULL, OPT_PER_SAMPLE },
 	{ "ensembles",	no_argument,		NULL, OPT_ENSEMBLES },
+	{ "ticks",	no_argument,		NULL, OPT_TICKS },
 	{ "sysroot",	required_argument,	NULL, OPT_SYSROOT },
 	{ "color",	required_argument,	NULL, OPT_COLOR },
 	{ "quiet",	no_argument,		NULL, 'q' },
@@ -239,7 +241,7 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 	for (int k = 0; k < 2; k++)
 		if (set[k] && !compare)
 			return usage("%s is for compare only", set[k]);
-	for (int k = 4; k < 8; k++)
+	for (int k = 4; k < 9; k++)
 		if (k != 5 && set[k] && !compare)
 			return usage("%s is for compare only", set[k]);
 	if ((set[2] || set[5]) && !doctor)
@@ -369,6 +371,10 @@ int main(int argc, char **argv)
 		case OPT_PER_SAMPLE:
 			o.per_sample = 1;
 			set[6] = "--per-sample";
+			break;
+		case OPT_TICKS:
+			o.ticks = 1;
+			set[8] = "--ticks";
 			break;
 		case OPT_SYSROOT:
 			set[5] = "--sysroot";

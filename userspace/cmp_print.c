@@ -89,9 +89,10 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 		json_num(f, c[i].hi);
 		fputs(", \"p_value\": ", f);
 		json_num(f, c[i].basis ? c[i].t.p : NAN);
-		fprintf(f, ", \"p_text\": \"%s\", \"test\": \"%s\", \"smi\": %s}%s\n",
+		fprintf(f, ", \"p_text\": \"%s\", \"test\": \"%s\", \"unit\": \"%s\", \"smi\": %s}%s\n",
 			c[i].basis ? cs_fmt_p(b, sizeof(b), c[i].t.p) : "",
 			!c[i].basis ? "" : c[i].t.exact ? "exact" : "normal",
+			!c[i].basis ? "" : c[i].cal ? "core cycles (calibrated)" : "ticks",
 			c[i].smi ? "true" : "false", i + 1 < n ? "," : "");
 	}
 	fputs("  ],\n  \"only_in_base\": [", f);
@@ -187,8 +188,15 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		if (wn + rest > 80)
 			wn = 80 - rest < 12 ? 12 : 80 - rest;
 	}
-	fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions, ticks per body run\n",
-		s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees");
+	{
+		int ncal = 0;
+
+		for (size_t i = 0; i < n; i++)
+			ncal += c[i].cal;
+		fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions, %s per body run\n",
+			s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees",
+			!ncal ? "ticks" : (size_t)ncal == n ? "core cycles" : "ticks or core cycles");
+	}
 	fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %6s  %s\n", wn, "fragment", "n", wb, "base",
 		"change", wi, "95% CI, %", "p", "verdict");
 	for (size_t i = 0; i < n; i++) {
@@ -213,6 +221,11 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4]);
 	fprintf(f, "same: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
 		o->threshold * 100, need);
+	for (size_t i = 0; i < n; i++)
+		if (c[i].cal) {
+			fprintf(f, "in core cycles: each run's figure over its own calib:add_chain (ticks per\ncore cycle, same run and method), so a run's clock speed cancels out\n");
+			break;
+		}
 	for (int k = 0; k < 3 && bases[k]; k++)
 		fprintf(f, "%s\n", !strcmp(bases[k], "per-op") ?
 			"compared: the two-length cost (cycles_long): (long - short) / (R - 1)" :

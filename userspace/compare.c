@@ -66,20 +66,21 @@ static long double median_of(long double *v, size_t n)
  * and equal ops give the same ratio as per op.
  */
 static size_t figures(const struct cs_input *in, const struct cs_frag *fr, const char *b,
-		      int per_run, long double *out)
+		      int per_run, int cal, long double *out)
 {
 	long double ov = fr->net_ok ? cs_q_ld(in->overhead) : 0;
+	long double sc = cal ? fr->calib : 1;
 
 	if (per_run) {
 		if (!strcmp(b, "per-op"))
-			out[0] = cs_q_ld(fr->perop.med.value) * fr->ops;
+			out[0] = cs_q_ld(fr->perop.med.value) * fr->ops / sc;
 		else
-			out[0] = cs_q_ld(fr->raw.median) - (*b == 'n' ? ov : 0);
+			out[0] = (cs_q_ld(fr->raw.median) - (*b == 'n' ? ov : 0)) / sc;
 		return 1;
 	}
 	for (uint64_t e = 0; e < fr->ens.count; e++)
-		out[e] = !strcmp(b, "per-op") ? fr->perop.each[e] * fr->ops :
-			 (long double)fr->ens.med2[e] / 2 - (*b == 'n' ? ov : 0);
+		out[e] = (!strcmp(b, "per-op") ? fr->perop.each[e] * fr->ops :
+			  (long double)fr->ens.med2[e] / 2 - (*b == 'n' ? ov : 0)) / sc;
 	return fr->ens.count;
 }
 
@@ -96,7 +97,7 @@ static int ens_are_reps(const struct cs_opts *o, const struct cs_frag *fr)
 
 /* gather one side's repetitions of NAME; NULL when no tree has data */
 static long double *gather(const struct cs_opts *o, const struct side *s, const char *name,
-			   int any, const char *b, size_t *n, int *smi, int *by_ens)
+			   int any, const char *b, int cal, size_t *n, int *smi, int *by_ens)
 {
 	size_t cap = 0;
 	long double *v;
@@ -114,12 +115,34 @@ static long double *gather(const struct cs_opts *o, const struct side *s, const 
 		const struct cs_frag *fr = find(&s->in[i], name, any);
 
 		if (fr) {
-			*n += figures(&s->in[i], fr, b, !ens_are_reps(o, fr), v + *n);
+			*n += figures(&s->in[i], fr, b, !ens_are_reps(o, fr), cal, v + *n);
 			*smi |= fr->smi;
 			*by_ens |= ens_are_reps(o, fr) && fr->ens.count > 1;
 		}
 	}
 	return v;
+}
+
+/*
+ * In core cycles when every run on both sides has a calib:add_chain of its
+ * own (same run and method): a run's clock speed (turbo, governor; under
+ * TCG the host's load, which moves every run of a boot alike) then cancels
+ * out of each figure instead of passing for a change.
+ */
+static int calibrated(const struct side *s, size_t ns, const char *name, int any)
+{
+	int all = 1, seen = 0;
+
+	for (size_t k = 0; k < ns; k++)
+		for (size_t i = 0; i < s[k].n; i++) {
+			const struct cs_frag *fr = find(&s[k].in[i], name, any);
+
+			if (!fr)
+				continue;
+			seen = 1;
+			all &= fr->calib > 0 && strcmp(fr->name, "calib:add_chain") != 0;
+		}
+	return seen && all;
 }
 
 /* per-op when every tree has it, net when every tree can, else raw */
@@ -242,8 +265,9 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 	int pos = 1, by_ens = 0;
 
 	c->basis = basis_of(s, 2, name, any);
-	x = gather(o, &s[0], name, any, c->basis, &c->nb, &c->smi, &by_ens);
-	y = gather(o, &s[1], name, any, c->basis, &c->nn, &c->smi, &by_ens);
+	c->cal = !o->ticks && calibrated(s, 2, name, any);
+	x = gather(o, &s[0], name, any, c->basis, c->cal, &c->nb, &c->smi, &by_ens);
+	y = gather(o, &s[1], name, any, c->basis, c->cal, &c->nn, &c->smi, &by_ens);
 	c->reps = by_ens ? "ensembles" : "runs";
 	c->change = c->lo = c->hi = NAN;
 	if (!x || !y || !(t = malloc((c->nb > c->nn ? c->nb : c->nn) * sizeof(*t)))) {

@@ -18,6 +18,7 @@ struct cmp {
 	const char *name;
 	const char *basis;	/* per-op, net, raw */
 	const char *reps;	/* runs, ensembles */
+	int cal;		/* in core cycles: each run's ticks over its calib:add_chain */
 	size_t nb, nn;
 	long double mb, mn;	/* median of the repetitions' figures */
 	double change, lo, hi;	/* relative; NaN when not compared */

@@ -57,6 +57,7 @@ struct cs_opts {
 	int allow_missing;
 	int per_sample;		/* compare: the old per-sample U test, for measuring it */
 	int ensembles;		/* compare: ensembles as repetitions (--ensembles) */
+	int ticks;		/* compare: ticks even where every run is calibrated (--ticks) */
 	char **filter;		/* fragment names, groups or globs; NULL: all */
 	size_t nfilter;
 	unsigned int cpu;

@@ -355,6 +355,55 @@ void cs_input_free(struct cs_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
+/*
+ * A result given by its own directory (TREE/loop/dec_jnz/100) is one
+ * fragment, but its run's calib:add_chain is beside it in the tree: take
+ * the ticks per core cycle from there, under the same rule (same run_id
+ * and method), so that one argument compared with another is calibrated
+ * as the whole tree would be. Nothing when there is no such fragment.
+ */
+static void calib_from_tree(const char *path, struct cs_frag *fr)
+{
+	char *root = strdup(path), *cal = NULL;
+	size_t len, up = strchr(fr->name, '/') ? 3 : 2;
+	struct cs_loc *loc = NULL;
+	struct cs_info info = { 0 };
+	struct cs_frag c = { 0 };
+	struct cs_err e;
+	size_t n = 0;
+
+	if (!root)
+		return;
+	len = strlen(root);
+	if (len > 7 && !strcmp(root + len - 7, "/cycles"))
+		root[len -= 7] = 0;
+	while (up--) {
+		while (len > 1 && root[len - 1] == '/')
+			root[--len] = 0;
+		while (len && root[len - 1] != '/')
+			root[--len] = 0;
+	}
+	if (!len || asprintf(&cal, "%scalib/add_chain", root) < 0) {
+		cal = NULL;
+		goto out;
+	}
+	if (!cs_is_dir(cal) || cs_locate(cal, &loc, &n, &info, &e) || n != 1)
+		goto out;
+	if (cs_load_frag(&loc[0], &c, NULL, &e) == 0) {
+		if (c.perop.ok && cs_q_ld(c.perop.med.value) > 0 &&
+		    cs_info_get(&c.info, "run_id") && same_key(fr, &c, "run_id") &&
+		    same_key(fr, &c, "method"))
+			fr->calib = cs_q_ld(c.perop.med.value);
+		cs_frag_free(&c);
+	}
+out:
+	if (loc)
+		cs_locs_free(loc, n);
+	cs_info_free(&info);
+	free(cal);
+	free(root);
+}
+
 int cs_load_input(const char *path, struct cs_input *in,
 		  struct cs_err *err)
 {
@@ -395,6 +444,9 @@ int cs_load_input(const char *path, struct cs_input *in,
 		cs_seterr(err, path, 0, "out of memory");
 		goto fail;
 	}
+	if (n == 1 && in->nfrag == 1 && in->frag[0].calib <= 0 &&
+	    strcmp(in->frag[0].name, "calib:add_chain"))
+		calib_from_tree(path, &in->frag[0]);
 	if (!in->nfrag) {
 		if (n == 1 && !cs_is_dir(path))
 			cs_seterr(err, path, 0,

@@ -21,7 +21,7 @@
 exec > /dev/ttyS0 2>&1
 
 RUNS=${1:-10}
-SEL=${2:-"base,loop:dec_jnz args=100,110,150 samples=500 ensembles=10 warmup=50"}
+SEL=${2:-"base,calib,loop:dec_jnz args=100,110,150 samples=500 ensembles=10 warmup=50"}
 FIG=/out/figures.txt
 : >"$FIG"
 [ -f /gate-rates.sh ] || fail "gate: /gate-rates.sh is there (qemu-run.sh --add userspace/tests/gate-rates.sh)"

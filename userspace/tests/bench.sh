@@ -7,7 +7,7 @@
 # Target: cyclestat >= 5x faster than both, peak RSS <= 8.5 B/sample + 8 MiB.
 # Then the regression gate's measured false-alarm and detection rates
 # (tests/gate-rates.sh) beside the per-sample U test it replaced: on this
-# machine's real CPU, ten runs of "base,loop:dec_jnz args=100,110,150" by
+# machine's real CPU, ten runs of "base,calib,loop:dec_jnz args=100,110,150" by
 # cyclebench-user (userspace, interrupts on), and on the runs in GATE_RUNS
 # (default: the newest build/e2e-*/gate/runs, which tests/e2e/run.sh gate
 # leaves from a TCG guest; on a machine that loads the module, save ten
@@ -24,13 +24,13 @@ if [ -x "$ub" ]; then
 	mkdir -p out/gate-native
 	k=1
 	while [ "$k" -le 10 ] &&
-	      "$ub" -q -o "out/gate-native/r$k" "base,loop:dec_jnz" args=100,110,150 \
+	      "$ub" -q -o "out/gate-native/r$k" "base,calib,loop:dec_jnz" args=100,110,150 \
 		samples=500 ensembles=10 interleave=1 > out/gate-native.log 2>&1; do
 		k=$((k + 1))
 	done
 	if [ "$k" -gt 10 ]; then
 		echo "bench: the gate's rates on this machine's real CPU (cyclebench-user, userspace,"
-		echo "       interrupts on; ten runs of loop:dec_jnz/100,/110 in ticks; runs: compare"
+		echo "       interrupts on; ten runs of loop:dec_jnz/100,/110, calibrated; runs: compare"
 		echo "       as it is; ensembles: one run's ensembles as repetitions; per-sample: the"
 		echo "       U test it replaced)"
 		sh ./gate-rates.sh ../cyclestat out/gate-native | grep -v '^ aa_' | sed 's/^/  /' || true

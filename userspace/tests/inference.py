@@ -225,6 +225,55 @@ try:
     v, why, _ = verdict(base, [round(a * 1.02 + d) for a, d in zip(base, (-150, 160, -140, 170, -130, 150, -160, 140))])
     check(why.startswith("n = 8; need "), "inference:inconclusive_says_n_and_what_might_decide",
           "got '%s'" % why)
+
+    # ---- calibrated compare: a run's clock speed cancels out ----
+    # Each run: calib:add_chain (64 ops, s ticks per core cycle) and loop:x
+    # (100 ops, c core cycles each, so c * s ticks), both measured in the
+    # same run; s is the run's clock (1 or 1.45: a boot under TCG, a day on
+    # a machine), jittered by +-0.5 %.
+    def cal_runs(sub, speeds, cost, run_id=True):
+        out = []
+        for i, sp in enumerate(speeds):
+            d = os.path.join(top, sub, "r%d" % i)
+            j = 1 + rnd.uniform(-0.005, 0.005)
+            frag_dir(d, "calib:add_chain", 4, 5, [500] * 20, [500 + round(7 * 64 * sp * j)] * 20, 8, 64)
+            frag_dir(d, "loop:x", 4, 5, [600] * 20,
+                     [600 + round(7 * 100 * cost * sp * rnd.uniform(0.995, 1.005))] * 20, 8, 100)
+            if not run_id:
+                info = os.path.join(d, "calib", "add_chain", "info")
+                txt = open(info).read().replace("run_id: 1", "run_id: 2")
+                open(info, "w").write(txt)
+            out.append(d)
+        return out
+
+    def cal_verdict(x, y, *opts, frag=""):
+        p = subprocess.run([tool, "--format", "json", "-q", *opts, "compare",
+                            *[d + frag for d in x], "--", *[d + frag for d in y]],
+                           capture_output=True, text=True)
+        f = {g["name"]: g for g in json.loads(p.stdout)["fragments"]}
+        g = f.get("loop:x") or list(f.values())[0]
+        return g["verdict"], g.get("unit"), g["change"]
+
+    shutil.rmtree(os.path.join(top, "cal"), ignore_errors=True)
+    fast, slow = [1.0] * 6, [1.45] * 6
+    a_fast = cal_runs("cal/af", fast, 1.0)
+    a_slow = cal_runs("cal/as", slow, 1.0)
+    b_fast = cal_runs("cal/bf", fast, 1.5)
+    v = cal_verdict(a_fast, a_slow)
+    check(v[0] == "same" and v[1] == "core cycles (calibrated)",
+          "inference:calibrated_runs_on_a_slower_clock_are_the_same", "got %s" % (v,))
+    v = cal_verdict(a_fast, a_slow, "--ticks")
+    check(v[0] == "slower" and v[1] == "ticks" and close(v[2], 0.45, 0.02),
+          "inference:the_same_runs_in_ticks_show_the_clock", "got %s" % (v,))
+    v = cal_verdict(a_slow, b_fast)
+    check(v[0] == "slower" and close(v[2], 0.5, 0.02),
+          "inference:calibrated_50_percent_slowdown_seen_through_a_faster_clock", "got %s" % (v,))
+    v = cal_verdict(a_slow, b_fast, frag="/loop/x")
+    check(v[0] == "slower" and v[1] == "core cycles (calibrated)",
+          "inference:a_result_directory_takes_its_trees_calibration", "got %s" % (v,))
+    other = cal_runs("cal/other", slow, 1.0, run_id=False)
+    v = cal_verdict(a_fast, other)
+    check(v[1] == "ticks", "inference:a_calibration_from_another_run_is_not_used", "got %s" % (v,))
 finally:
     shutil.rmtree(top)
 
