@@ -89,6 +89,7 @@ for mode in runs per-sample; do
 				$(paths "$r" $k /loop/dec_jnz/110))
 			echo "$a $1 $2"
 		done >"$out/gate-split.txt"
+		# shellcheck disable=SC2046
 		set -- $(awk '{ a += $1; s += ($2 > 0); f += ($3 > 0); n++ } END { print a + 0, s + 0, f + 0, n + 0 }' "$out/gate-split.txt")
 		aa=$((aa + $1)) s10=$((s10 + $2)) f10=$((f10 + $3)) n=$((n + $4))
 		k=$((k + 1))
