@@ -15,7 +15,8 @@
 # one A/A alarm in 45 pairs, at least 19 of 20 A/B pairs slower, none
 # faster. The runs go to /out/runs/ for the across-boot rates the host
 # computes (tests/e2e/run.sh gate, CB_GATE_BOOTS); /150 (50 % more work)
-# is there for the across-boot A/B.
+# is there for the across-boot A/B, calib:add_chain so that compare works
+# in core cycles (each run's clock speed divided out).
 . /lib.sh
 # progress on the console as it goes (the log comes back only at the end)
 exec > /dev/ttyS0 2>&1

@@ -3,7 +3,8 @@
 #
 # gate-rates.sh CYCLESTAT DIR - the regression gate's error rates on runs
 # saved from one boot (or one machine, one day): DIR/r1 ... DIR/rN, N >= 10,
-# each a `cyclestat save` of "base,loop:dec_jnz args=100,110". POSIX sh
+# each a `cyclestat save` of "base,calib,loop:dec_jnz args=100,110" (calib:
+# compare then works in core cycles; without it, in ticks). POSIX sh
 # (busybox too): tests/e2e/gate.sh runs it in a TCG guest, make bench on
 # whatever runs it is given.
 #
