@@ -49,6 +49,10 @@ build/cbpoke: tests/e2e/cbpoke.c
 	@mkdir -p build
 	$(CC) -static -O2 -Wall -Wextra -o $@ $<
 
+build/failnth: tests/e2e/failnth.c
+	@mkdir -p build
+	$(CC) -static -O2 -Wall -Wextra -o $@ $<
+
 deps:
 	@scripts/deps.sh || $(SUDO) scripts/deps.sh
 

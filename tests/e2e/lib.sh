@@ -53,3 +53,22 @@ check_unload() {
 	check_cmd "rmmod succeeds" rmmod cyclebench
 	if [ -e "$CB" ]; then fail "rmmod removes $CB"; else pass "rmmod removes $CB"; fi
 }
+
+# kmemleak_check NAME: on a kernel with kmemleak (the debug lane; elsewhere
+# nothing), scan twice (the second settles what was in flight during the
+# first), keep the report in /out/kmemleak.txt and check that no leaked
+# object involves cyclebench: a backtrace frame in it, its kthread, or a
+# frame of a module that is gone (an unloaded module's addresses print as
+# bare hex: the only module these tests load is cyclebench).
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_check() {
+	[ -w $KMEMLEAK ] || return 0
+	echo scan > $KMEMLEAK
+	echo scan > $KMEMLEAK
+	cat $KMEMLEAK > /out/kmemleak.txt
+	ours=$(awk '/^unreferenced object/ { n += hit; hit = 0 }
+		/cyclebench|\] 0x[0-9a-f]+$/ { hit = 1 } END { print n + hit }' /out/kmemleak.txt)
+	all=$(grep -c '^unreferenced object' /out/kmemleak.txt)
+	echo "kmemleak ($1): $ours of $all unreferenced objects involve cyclebench" >> /out/figures.txt
+	check "$1: kmemleak finds no leaked object of cyclebench's ($all in all)" 0 "$ours"
+}
