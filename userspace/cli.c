@@ -43,6 +43,8 @@ static const char usage_text[] =
 	"  -f, --format FMT     table (default), json, csv or gbench (Google Benchmark JSON)\n"
 	"      --hist           histogram per fragment (with csv: the bins as CSV)\n"
 	"      --sweep          Paoloni's resolution table of each argument sweep (group:name/ARG)\n"
+	"      --undisturbed[=all]  leave out samples an NMI hit or timed on another CPU\n"
+	"                       (flags file); =all: also those right after an interrupt/switch\n"
 	"  -o, --output FILE    write results to FILE instead of stdout\n"
 	"  -d, --tree DIR       the cyclebench debugfs tree (default " CS_DEFAULT_TREE ")\n"
 	"  -t, --threshold PCT  compare: changes within PCT% are 'same' (default 2)\n"
@@ -78,12 +80,13 @@ static int usage(const char *fmt, ...)
 }
 
 enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP,
-       OPT_PER_SAMPLE, OPT_ENSEMBLES, OPT_TICKS };
+       OPT_PER_SAMPLE, OPT_ENSEMBLES, OPT_UNDISTURBED, OPT_TICKS };
 
 static const struct option long_options[] = {
 	{ "format",	required_argument,	NULL, 'f' },
 	{ "hist",	no_argument,		NULL, OPT_HIST },
 	{ "sweep",	no_argument,		NULL, OPT_SWEEP },
+	{ "undisturbed", optional_argument,	NULL, OPT_UNDISTURBED },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "tree",	required_argument,	NULL, 'd' },
 	{ "threshold",	required_argument,	NULL, 't' },
@@ -331,6 +334,11 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SWEEP:
 			o.sweep = 1;
+			break;
+		case OPT_UNDISTURBED:
+			if (optarg && strcmp(optarg, "all"))
+				return usage("--undisturbed: '%s' is not 'all' (or nothing)", optarg);
+			cs_drop_mask = CS_F_NMI | CS_F_CPU | (optarg ? CS_F_IRQ | CS_F_SWITCH : 0);
 			break;
 		case 'o':
 			outfile = optarg;

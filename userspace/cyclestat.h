@@ -188,6 +188,8 @@ struct cs_frag {
 	struct cs_est netop;	/* (ensemble median - overhead) / ops over ensembles */
 	struct cs_counter cnt[CS_NCOUNTERS];
 	long double calib;	/* ticks per core cycle when calibrated, else 0 */
+	uint64_t dropped;	/* samples left out by --undisturbed */
+	uint64_t measured;	/* samples in the files, before that */
 	struct cs_figs raw;
 	struct cs_ens ens;
 	struct cs_hist hist;
@@ -213,8 +215,17 @@ struct cs_input {
 
 /* the per-result data files of tree version 2, all optional but cycles */
 static const char *const cs_data_files[] = {
-	"cycles", "cycles_long", "core_cycles", "instructions", "ref_cycles",
+	"cycles", "cycles_long", "core_cycles", "instructions", "ref_cycles", "flags",
 };
+
+/*
+ * The flags file's bits (kmod/cyclebench.h CB_SAMPLE_*): an NMI inside the
+ * sample, an interrupt or a context switch just before it, TSC_AUX naming
+ * another CPU.  --undisturbed leaves out samples with any bit of
+ * cs_drop_mask set (load.c).
+ */
+enum { CS_F_NMI = 1, CS_F_IRQ = 2, CS_F_SWITCH = 4, CS_F_CPU = 8 };
+extern unsigned int cs_drop_mask;
 
 /* A located fragment, before it is read. */
 struct cs_loc {

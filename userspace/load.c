@@ -56,9 +56,81 @@ static int read_paired(const char *path, size_t n, struct cs_samples *s, struct 
 	return 0;
 }
 
+unsigned int cs_drop_mask;
+
+/*
+ * --undisturbed: the samples kept, as indices into the files, the same
+ * number from each ensemble (the first m undisturbed of each, m the
+ * fewest any ensemble has), so ensembles stay equal and the paired files
+ * stay paired.  Returns the number kept per ensemble, 0 with *idx NULL
+ * when nothing is left out, -1 on error.
+ */
+static long long undisturbed(const struct cs_loc *loc, uint64_t ens, uint64_t size,
+			     size_t **idx, struct cs_err *err)
+{
+	char *path = beside(loc, "flags");
+	struct cs_samples f = { 0 };
+	uint64_t m = size;
+	long long ret = -1;
+	size_t k = 0;
+
+	*idx = NULL;
+	if (!cs_drop_mask || !path) {
+		free(path);
+		return 0;
+	}
+	if (read_paired(path, ens * size, &f, err))
+		goto out;
+	for (uint64_t e = 0; e < ens; e++) {
+		uint64_t good = 0;
+
+		for (uint64_t j = 0; j < size; j++)
+			good += !(f.v[e * size + j] & cs_drop_mask);
+		m = good < m ? good : m;
+	}
+	if (m == size) {
+		ret = 0;
+		goto out;
+	}
+	if (m < 1) {
+		cs_seterr(err, path, 0,
+			  "every sample of an ensemble is flagged as disturbed: nothing is left to summarise (run again, or drop --undisturbed)");
+		goto out;
+	}
+	*idx = malloc(ens * m * sizeof(**idx));
+	if (!*idx) {
+		cs_seterr(err, path, 0, "out of memory");
+		goto out;
+	}
+	for (uint64_t e = 0; e < ens; e++) {
+		uint64_t got = 0;
+
+		for (uint64_t j = 0; j < size && got < m; j++)
+			if (!(f.v[e * size + j] & cs_drop_mask)) {
+				(*idx)[k++] = e * size + j;
+				got++;
+			}
+	}
+	ret = (long long)m;
+out:
+	cs_samples_free(&f);
+	free(path);
+	return ret;
+}
+
+/* keep the samples idx names, in order (idx increases: in place is safe) */
+static void compact(struct cs_samples *s, const size_t *idx, size_t n)
+{
+	if (!idx)
+		return;
+	for (size_t j = 0; j < n; j++)
+		s->v[j] = s->v[idx[j]];
+	s->n = n;
+}
+
 /* cycles_long: the per-op cost per ensemble (issue 9's two-length differencing) */
 static int load_long(const struct cs_loc *loc, struct cs_frag *fr,
-		     size_t n, struct cs_err *err)
+		     size_t n, const size_t *idx, size_t kept, struct cs_err *err)
 {
 	char *path = beside(loc, "cycles_long");
 	struct cs_samples l = { 0 };
@@ -84,6 +156,7 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr,
 	}
 	if (read_paired(path, n, &l, err))
 		goto out;
+	compact(&l, idx, kept);
 	med2 = calloc(fr->ens.count, sizeof(*med2));
 	min = calloc(fr->ens.count, sizeof(*min));
 	if (!med2 || !min || cs_ens_aggs(l.v, fr->ens.count, fr->ens.size, med2, min) ||
@@ -104,8 +177,13 @@ static const char *const counter_file[CS_NCOUNTERS] = { "core_cycles", "instruct
 
 /* the optional PMU counter files: sums (IPC) and medians */
 static int load_counters(const struct cs_loc *loc, struct cs_frag *fr, size_t n,
-			 struct cs_err *err)
+			 const size_t *idx, size_t kept, struct cs_err *err)
 {
+	const char *pmu = cs_info_get(&fr->info, "pmu");
+
+	/* debugfs shows the files for every result; info says when they have data */
+	if (pmu && !strncmp(pmu, "none", 4))
+		return 0;
 	for (int k = 0; k < CS_NCOUNTERS; k++) {
 		char *path = beside(loc, counter_file[k]);
 		struct cs_samples c = { 0 };
@@ -118,6 +196,7 @@ static int load_counters(const struct cs_loc *loc, struct cs_frag *fr, size_t n,
 			free(path);
 			return -1;
 		}
+		compact(&c, idx, kept);
 		fr->cnt[k].present = 1;
 		for (size_t i = 0; i < c.n; i++)
 			fr->cnt[k].sum += c.v[i];
@@ -140,6 +219,8 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 	struct cs_samples s = { 0 };
 	const char *state, *name, *slash;
 	uint64_t ens = 0, size = 0;
+	size_t *idx = NULL, n;
+	long long m;
 	int re, rs, rb, ra, rg;
 
 	memset(fr, 0, sizeof(*fr));
@@ -198,13 +279,25 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 		ens = 1;
 		size = s.n;
 	}
+	n = s.n;
+	fr->measured = n;
+	m = undisturbed(loc, ens, size, &idx, err);
+	if (m < 0)
+		goto fail;
+	if (m) {
+		compact(&s, idx, ens * (uint64_t)m);
+		fr->dropped = n - s.n;
+		size = (uint64_t)m;
+	}
 	if (cs_ensembles(s.v, ens, size, &fr->ens) ||
 	    cs_ens_aggs(s.v, ens, size, fr->ens.med2, fr->ens.min)) {
 		cs_seterr(err, loc->cycles, 0, "out of memory");
 		goto fail;
 	}
-	if (load_long(loc, fr, s.n, err) || load_counters(loc, fr, s.n, err))
+	if (load_long(loc, fr, n, idx, s.n, err) || load_counters(loc, fr, n, idx, s.n, err))
 		goto fail;
+	free(idx);
+	idx = NULL;
 	cs_figures(s.v, s.n, &fr->raw);
 	cs_histogram(s.v, s.n, &fr->raw, &fr->hist);
 	if (keep)
@@ -213,6 +306,7 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 		cs_samples_free(&s);
 	return 0;
 fail:
+	free(idx);
 	cs_samples_free(&s);
 	cs_frag_free(fr);
 	return -1;
@@ -259,8 +353,10 @@ int cs_check_frag(const struct cs_loc *loc, struct cs_err *err)
 
 		if (!p)
 			continue;
-		if (k == 1 && !cs_info_get(&info, "long_repeat")) {
-			free(p);	/* an empty cycles_long: no long data in this result */
+		if ((k == 1 && !cs_info_get(&info, "long_repeat")) ||
+		    (k >= 2 && k <= 4 && cs_info_get(&info, "pmu") &&
+		     !strncmp(cs_info_get(&info, "pmu"), "none", 4))) {
+			free(p);	/* an empty cycles_long or counter file: no such data */
 			continue;
 		}
 		bad = cs_read_cycles(p, &o, err);

@@ -144,6 +144,39 @@ static void column(char (*cell)[NCOL][48], size_t n, int c, const long double *v
 		num(cell[j][c], 48, v[j], dec, sci);
 }
 
+/* the PMU counters where the module read them: medians per sample, IPC */
+static void print_counters(FILE *f, const struct cs_input *in, size_t n, int w,
+			   const char *bold, const char *off)
+{
+	char b[256], c[3][48], ipc[32];
+	int x, any = 0;
+
+	for (size_t j = 0; j < n; j++)
+		any |= in->frag[j].cnt[CS_CORE].present || in->frag[j].cnt[CS_INSTR].present;
+	if (!any)
+		return;
+	fprintf(f, "\n%s%-*s  %12s  %12s  %12s  %6s%s\n", bold, w, "PMU", "core cycles",
+		"instructions", "ref cycles", "IPC", off);
+	for (size_t j = 0; j < n; j++) {
+		const struct cs_frag *fr = &in->frag[j];
+
+		for (int k = 0; k < CS_NCOUNTERS; k++)
+			if (fr->cnt[k].present)
+				cs_fmt_q(c[k], sizeof(c[k]), fr->cnt[k].median, 1);
+			else
+				snprintf(c[k], sizeof(c[k]), "-");
+		if (fr->cnt[CS_CORE].present && fr->cnt[CS_INSTR].present && fr->cnt[CS_CORE].sum)
+			snprintf(ipc, sizeof(ipc), "%.3Lf", (long double)fr->cnt[CS_INSTR].sum /
+				 (long double)fr->cnt[CS_CORE].sum);
+		else
+			snprintf(ipc, sizeof(ipc), "-");
+		cs_fit(b, sizeof(b), fr->name, w, &x);
+		fprintf(f, "%-*s  %12s  %12s  %12s  %6s\n", w + x, b, c[0], c[1], c[2], ipc);
+	}
+	fprintf(f, "medians per sample, each counted around the whole sample (the timing\n"
+		"protocol included); IPC: all instructions / all core cycles\n");
+}
+
 static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 {
 	FILE *f = o->out;
@@ -262,6 +295,11 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	if (skew)
 		fprintf(f, "! mean > 1.5 x median: far outliers pull the mean; trust the median\n");
 	for (size_t j = 0; j < n; j++)
+		if (in->frag[j].dropped)
+			fprintf(f, "- %s: %llu of %llu samples left out as disturbed (--undisturbed; flags file)\n",
+				in->frag[j].name, (unsigned long long)in->frag[j].dropped,
+				(unsigned long long)in->frag[j].measured);
+	for (size_t j = 0; j < n; j++)
 		if (bimodal(&in->frag[j].hist) &&
 		    fabsl(cs_q_ld(in->frag[j].raw.hsm) - cs_q_ld(in->frag[j].raw.median)) >
 			    fmaxl(cs_q_ld(in->frag[j].raw.mad), in->frag[j].hist.width))
@@ -302,6 +340,7 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	if (calib)
 		fprintf(f, "core cyc.: core cycles (calibrated) by calib:add_chain of the same run, one\n"
 			"core cycle per add\n");
+	print_counters(f, in, n, w[0], bold, off);
 	if (ens) {
 		fprintf(f, "\n%s%-*s  %5s  %7s  %9s  %9s  %9s  %7s%s\n", bold, w[0],
 			"ensembles", "count", "samples", "total var", "var vars", "var mins",

@@ -135,6 +135,37 @@ assert abs(fr['alu:add_dep']['ticks_per_core_cycle'] - 0.75) < 0.01
 assert fr['alu:add_dep']['counters']['instructions']['median'] == 7
 assert 'misc:gone' not in fr and fr['sync:broken']['stale'] is True
 " "$T/v2.json"
+# flags: what disturbed each sample; --undisturbed leaves those out
+mkdir -p "$T/dist/alu/add_dep"
+printf 'version: 0.2.0\nmode: kernel\ntsc_khz: 2000000\nmethod_used: paoloni\n' > "$T/dist/info"
+printf 'alu:add_dep 1 test\n' > "$T/dist/fragments"
+printf 'name: alu:add_dep\nops: 1\nstate: ok\nrun_id: 1\nensembles: 2\nsamples: 5\nmethod: paoloni\n' \
+	> "$T/dist/alu/add_dep/info"
+printf '10\n11\n12\n13\n900\n14\n15\n16\n800\n17\n' > "$T/dist/alu/add_dep/cycles"
+printf '0\n2\n0\n0\n1\n0\n0\n0\n8\n0\n' > "$T/dist/alu/add_dep/flags"
+"$CS" -f json "$T/dist" > "$T/dist-all.json"
+"$CS" -f json --undisturbed "$T/dist" > "$T/dist-u.json"
+"$CS" -f json --undisturbed=all "$T/dist" > "$T/dist-ua.json"
+check undisturbed_leaves_out_exactly_the_nmi_and_cpu_flagged_samples "$PY" -c "
+import json, sys
+raw = [json.load(open(f))['inputs'][0]['fragments'][0]['raw'] for f in sys.argv[1:]]
+assert raw[0]['n'] == 10 and raw[0]['max'] == 900, raw[0]
+# NMI (1) in ensemble 1, wrong CPU (8) in ensemble 2: 4 kept of each
+assert raw[1]['n'] == 8 and raw[1]['max'] == 17 and raw[1]['min'] == 10, raw[1]
+# =all: also the sample after an interrupt (2): 3 kept of each, equal ensembles
+assert raw[2]['n'] == 6 and raw[2]['min'] == 10 and raw[2]['max'] == 16, raw[2]
+" "$T/dist-all.json" "$T/dist-u.json" "$T/dist-ua.json"
+expect undisturbed_says_what_it_left_out 0 'alu:add_dep: 2 of 10 samples left out as disturbed' -- \
+	"$CS" --undisturbed "$T/dist"
+expect undisturbed_rejects_an_unknown_set 2 "--undisturbed: 'some' is not 'all'" -- \
+	"$CS" --undisturbed=some "$T/dist"
+printf '0\n0\n' > "$T/dist/alu/add_dep/flags"
+expect undisturbed_needs_a_paired_flags_file 2 "flags: 2 lines, but cycles has 10" -- \
+	"$CS" --undisturbed "$T/dist"
+printf '1\n1\n1\n1\n1\n0\n0\n0\n0\n0\n' > "$T/dist/alu/add_dep/flags"
+expect undisturbed_refuses_an_empty_ensemble 2 "every sample of an ensemble is flagged" -- \
+	"$CS" --undisturbed "$T/dist"
+
 expect v2_table_filters_by_glob 0 '^loop:dec_jnz/110 ' -- "$CS" "$DATA/tree2" 'loop:*'
 check v2_filter_leaves_out_the_rest sh -c "! grep -q '^alu:' '$T/out' && grep -c '^loop:dec_jnz/' '$T/out' | grep -qx 18"
 expect v2_filter_by_group 0 '^mem:chase/4096 ' -- "$CS" "$DATA/tree2" mem
