@@ -220,8 +220,12 @@ static int cb_param_set_only(const char *val, const struct kernel_param *kp)
 	if (req && buf)
 		ret = cb_parse_selection(strim(buf), NULL, 0, req) ? -EINVAL : 0;
 	if (!ret) {
-		/* Parsing cut buf up; keep the whole spec for info and messages. */
-		strscpy(buf, val, CB_CMD_MAX);
+		/*
+		 * Parsing cut buf up; keep the whole spec for info and messages.
+		 * buf holds strlen(val) + 1 bytes: strscpy() may write a whole
+		 * word at the end, up to its size argument (KASAN saw it).
+		 */
+		strscpy(buf, val, strlen(val) + 1);
 		strscpy(cb_only, strim(buf), sizeof(cb_only));
 	}
 	kfree(buf);
