@@ -7,11 +7,14 @@
 # came back at all.  Ends with "N passed, N failed".
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 ci-gate
-#                                   reliability rt (default), stress (the soak)
+#                                   reliability rt (default), stress (the soak),
+#                                   debug (fault injection, kmemleak:
+#                                   6.1-debug's default too)
 #
 # CB_KERNEL picks the kernel series (default 6.1; scripts/deps.sh --kernel
-# 6.12 sets up 6.12, --kernel 6.12-rt Debian's PREEMPT_RT 6.12); the module
-# is built for it by scripts/build-ko.sh.
+# 6.12 sets up 6.12, --kernel 6.12-rt Debian's PREEMPT_RT 6.12, --kernel
+# 6.1-debug a 6.1 built with KASAN, kmemleak, lockdep and fault injection);
+# the module is built for it by scripts/build-ko.sh.
 # Needs: scripts/deps.sh done, build/cbpoke and userspace/cyclestat.static
 # built (make test does both).
 set -u
@@ -23,8 +26,8 @@ fail=0
 
 mkdir -p "$top/build"
 # The guest's tools: cbpoke (every write's errno) and a static cyclestat.
-if ! make -s -C "$top" build/cbpoke cyclestat-static > "$top/build/e2e-tools.log" 2>&1; then
-	echo "FAIL - the guest tools build (make build/cbpoke cyclestat-static): $(tail -n3 "$top/build/e2e-tools.log")"
+if ! make -s -C "$top" build/cbpoke build/failnth cyclestat-static > "$top/build/e2e-tools.log" 2>&1; then
+	echo "FAIL - the guest tools build (make build/cbpoke build/failnth cyclestat-static): $(tail -n3 "$top/build/e2e-tools.log")"
 	echo "e2e-$series: 0 passed, 1 failed"
 	exit 1
 fi
@@ -45,9 +48,16 @@ bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
 
 # What must never appear in a guest's kernel log.  "BUG" covers "BUG:
 # sleeping function called from invalid context" and "BUG: scheduling while
-# atomic" (PREEMPT_RT: a sleeping lock with irqs off) and KASAN; the rest
-# name what a debug kernel adds (UBSAN, kmemleak) and Debian's lack.
-splat='BUG|WARNING|Oops|Call Trace|soft lockup|hard LOCKUP|rcu.*stall|general protection|invalid opcode|segfault|UBSAN|suspected memory leak'
+# atomic" (PREEMPT_RT: a sleeping lock with irqs off) and "BUG: KASAN", and
+# "WARNING" lockdep's reports; the rest name them again, so that a change of
+# wording cannot hide them, and what the debug kernel adds (UBSAN, lockdep's
+# reports and its "turning off the locking correctness validator", kmemleak;
+# the debug suite shows that these reports are caught).  Not the bare word
+# "lockdep": the debug kernel boots saying "RCU lockdep checking is enabled".
+splat='BUG|WARNING|Oops|Call Trace|soft lockup|hard LOCKUP|rcu.*stall|general protection|invalid opcode|segfault|UBSAN|KASAN|possible circular locking|possible recursive locking|inconsistent lock state|lock inversion|lockdep is turned off|turning off the locking correctness validator|sleeping function called from invalid context|suspected memory leak|unreferenced object'
+# the debug lane's additions
+. "$top/tests/e2e/debug-lane.sh"
+log_filter='cat'
 
 # boot NAME [qemu-run options] SCRIPT: one boot, its checks counted here.
 boot() {
@@ -73,7 +83,7 @@ boot() {
 		bad "$name: guest ran no checks (see $dir/log.txt)"
 	fi
 	local hits
-	hits=$(grep -v 'Command line' "$dir/dmesg.txt" | grep -E "$splat")
+	hits=$($log_filter < "$dir/dmesg.txt" | grep -v 'Command line' | grep -E "$splat")
 	if [ -z "$hits" ]; then
 		ok "$name: kernel log clean"
 	else
@@ -82,6 +92,7 @@ boot() {
 }
 
 suites=${*:-icount max qemu64 ci-gate reliability rt}
+case $series in *-debug) suites=${*:-$suites debug} ;; esac
 for s in $suites; do
 	case $s in
 	icount)
@@ -97,6 +108,7 @@ for s in $suites; do
 			fi
 		done
 		[ -e "$out/icount-a/figures.txt" ] && sed 's/^/# icount: /' "$out/icount-a/figures.txt"
+		case $series in *-debug) icount_vs_base ;; esac
 		;;
 	max) boot max --cpu max --smp 2 --mem 1024 "$top/tests/e2e/max.sh" ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
@@ -134,7 +146,8 @@ for s in $suites; do
 			"$top/tests/e2e/reliability.sh" $scale
 		sed "s/^/# $s: /" "$out/$s/figures.txt" "$out/$s/times.txt" 2>/dev/null
 		;;
-	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt stress)" ;;
+	debug) debug_suite ;;
+	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt stress debug)" ;;
 	esac
 done
 

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2154,SC2034 # run.sh's variables
+# The debug lane's host side, sourced by tests/e2e/run.sh (bash): what a
+# 6.1-debug run adds to the QEMU suites.  Uses run.sh's top, out, series,
+# abi, splat, ok and bad.
+
+# alloc_reports: a kernel log less allocation-failure reports.  The
+# fault-injection boot makes allocations fail on purpose, and one that may
+# warn reports it, from its header to the end of its stack dump.
+alloc_reports() {
+	awk '/page allocation failure:|vmalloc error:|FAULT_INJECTION: forcing/ { skip = 1; n++ }
+		!skip { print } /<\/TASK>/ { skip = 0 }
+		END { if (n) printf "# %d allocation-failure reports left out of the check\n", n > "/dev/stderr" }'
+}
+
+# icount_vs_base: the debug kernel's instrumentation stays out of the timed
+# code (Kbuild), so the icount suite's counts are the production kernel's,
+# to the tick: compare with what CB_KERNEL=6.1 brought back.
+icount_vs_base() {
+	local b=${series%-debug} base f
+	base=${CB_E2E_OUT_BASE:-$top/build/e2e-$b}/icount-a
+	if [ ! -e "$base/figures.txt" ]; then
+		echo "# icount: no $b figures in $base to compare with (CB_KERNEL=$b tests/e2e/run.sh icount brings them)"
+		return
+	fi
+	for f in "$out"/icount-a/*.cycles; do
+		if cmp -s "$f" "$base/$(basename "$f")"; then
+			ok "icount: $(basename "$f" .cycles) identical on $series and $b"
+		else
+			bad "icount: $(basename "$f" .cycles) differs on $series from $b: $(head -n1 "$f") vs $(head -n1 "$base/$(basename "$f")" 2>/dev/null)"
+		fi
+	done
+}
+
+# debug_suite: fault injection and kmemleak (tests/e2e/debug.sh), then the
+# checkers bite: a test build with a setup that leaks and a body that may
+# sleep with irqs off (tests/e2e/bite/) fails the guest's kmemleak check
+# and the kernel log check.
+debug_suite() {
+	log_filter=alloc_reports
+	boot debug --cpu max --smp 2 --mem 1024 --timeout 1800 --add "$top/build/failnth" \
+		"$top/tests/e2e/debug.sh"
+	log_filter='cat'
+	sed "s/^/# debug: /" "$out/debug/figures.txt" 2>/dev/null
+
+	local d=$top/build/ko-bite-$abi dir=$out/bite kdir groups
+	if ! kdir=$("$top/scripts/kdir.sh" --kernel "$series"); then
+		bad "bite: no headers for $series"
+		return
+	fi
+	groups=$(sed -n 's/^CB_GROUPS := //p' "$top/Kbuild")
+	rm -rf "$d" "$dir"
+	mkdir -p "$d"
+	cp -r "$top/Kbuild" "$top/kmod" "$d"/
+	cp "$top"/tests/e2e/bite/*.c "$d"/kmod/fragments/
+	if ! make -C "$kdir" M="$d" CB_GROUPS="$groups leak sleep" modules > "$d.log" 2>&1; then
+		bad "bite: the test build with the leak and sleep groups builds: $(grep -m2 error "$d.log")"
+		return
+	fi
+	local t0=$SECONDS
+	if ! "$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$d/cyclebench.ko" --out "$dir" \
+		--cpu max --smp 2 --timeout 900 "$top/tests/e2e/debug.sh" bite; then
+		bad "bite: the guest sent results back (see $dir/console.log)"
+		return
+	fi
+	echo "# bite: booted and ran in $((SECONDS - t0)) s"
+	if grep -q '^FAIL - bite: kmemleak finds no leaked object' "$dir/results.txt"; then
+		ok "checkers bite: kmemleak reports the leaking build, and the suite's check fails ($(sed -n 's/^kmemleak (bite): //p' "$dir/figures.txt"))"
+	else
+		bad "checkers bite: kmemleak did not report the leaking build (see $dir/kmemleak.txt, $dir/log.txt)"
+	fi
+	if grep -E "$splat" "$dir/dmesg.txt" | grep -q 'sleeping function called from invalid context'; then
+		ok "checkers bite: DEBUG_ATOMIC_SLEEP reports the body that may sleep with irqs off, and the kernel log check fails on it"
+	else
+		bad "checkers bite: no 'sleeping function called from invalid context' for the sleep group (see $dir/dmesg.txt)"
+	fi
+	if grep -E "$splat" "$dir/dmesg.txt" | grep -q 'suspected memory leak'; then
+		ok "checkers bite: the kernel log check fails on kmemleak's report too"
+	else
+		bad "checkers bite: no 'suspected memory leak' in the kernel log (see $dir/dmesg.txt)"
+	fi
+	# the bite guest's other checks count as usual
+	local l
+	while read -r l; do
+		case $l in
+		"ok - "*) pass=$((pass + 1)) ;;
+		"FAIL - bite: kmemleak finds no leaked object"*) ;;
+		"FAIL - "*) bad "bite: ${l#FAIL - }" ;;
+		esac
+	done < "$dir/results.txt"
+}
