@@ -381,3 +381,9 @@ chmod 0700 /sys/kernel/debug
 rmmod cyclebench
 section "7-permissions"
 
+
+# ---- 8. leaks, as the kernel sees them (a kernel with kmemleak) --------------
+# After the load/unload cycles, the huge runs and the aborted ones: no
+# object cyclebench allocated is left unreferenced.
+kmemleak_check "8 after 1-7"
+section "8-kmemleak"
