@@ -7,7 +7,8 @@
 # came back at all.  Ends with "N passed, N failed".
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 ci-gate
-#                                   reliability rt (default), stress (the soak),
+#                                   reliability rt nmi lfence lifetime
+#                                   (default), stress (the soak),
 #                                   debug (fault injection, kmemleak:
 #                                   6.1-debug's default too)
 #
@@ -83,7 +84,8 @@ boot() {
 		bad "$name: guest ran no checks (see $dir/log.txt)"
 	fi
 	local hits
-	hits=$($log_filter < "$dir/dmesg.txt" | grep -v 'Command line' | grep -E "$splat")
+	# (the boot's own CPU-vulnerability notices are not splats)
+	hits=$($log_filter < "$dir/dmesg.txt" | grep -v -e 'Command line' -e 'hw-vuln' | grep -E "$splat")
 	if [ -z "$hits" ]; then
 		ok "$name: kernel log clean"
 	else
@@ -91,7 +93,7 @@ boot() {
 	fi
 }
 
-suites=${*:-icount max qemu64 ci-gate reliability rt}
+suites=${*:-icount max qemu64 ci-gate reliability rt nmi lfence lifetime}
 case $series in *-debug) suites=${*:-$suites debug} ;; esac
 for s in $suites; do
 	case $s in
@@ -113,6 +115,37 @@ for s in $suites; do
 	max) boot max --cpu max --smp 2 --mem 1024 "$top/tests/e2e/max.sh" ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
 	rt) boot rt --cpu max --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
+	lfence) boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh" ;;
+	lifetime) boot lifetime --cpu max --smp 2 "$top/tests/e2e/lifetime.sh" ;;
+	nmi)
+		# NMIs through QEMU's monitor while the guest samples
+		# (tests/e2e/nmi.sh); 8 of them, 100 ms apart.
+		mon=$out/nmi-monitor
+		mkdir -p "$out"
+		rm -rf "$out/nmi" "$mon.in" "$mon.out"
+		mkfifo "$mon.in" "$mon.out"
+		(
+			for _ in $(seq 1 1200); do
+				grep -qs cb-nmi-ready "$out/nmi/console.log" && break
+				sleep 0.1
+			done
+			exec 3<> "$mon.in"
+			for _ in 1 2 3 4 5 6 7 8; do
+				echo nmi >&3
+				sleep 0.1
+			done
+			sleep 5
+		) &
+		inj=$!
+		# QEMU echoes each command: keep the pipe drained
+		cat "$mon.out" > /dev/null &
+		drain=$!
+		boot nmi --cpu max --smp 2 --monitor "$mon" "$top/tests/e2e/nmi.sh" 8
+		kill $inj $drain 2>/dev/null
+		wait $inj $drain 2>/dev/null
+		rm -f "$mon.in" "$mon.out"
+		sed "s/^/# nmi: /" "$out/nmi/figures.txt" 2>/dev/null
+		;;
 	ci-gate)
 		# The bare-metal CI gate, played by an icount guest: passes against
 		# its own baseline, fails naming the one doctored fragment.
@@ -147,7 +180,7 @@ for s in $suites; do
 		sed "s/^/# $s: /" "$out/$s/figures.txt" "$out/$s/times.txt" 2>/dev/null
 		;;
 	debug) debug_suite ;;
-	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt stress debug)" ;;
+	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt nmi lfence lifetime gate stress debug)" ;;
 	esac
 done
 
