@@ -17,7 +17,8 @@
 #
 # KDIR overrides the kernel build tree (default: scripts/kdir.sh).
 # KERNELS picks the QEMU kernels for make test (default: "6.1 6.12 6.12-rt":
-# bookworm's 6.1, bookworm-security's 6.12, cloud and PREEMPT_RT flavours).
+# bookworm's 6.1, bookworm-security's 6.12, cloud and PREEMPT_RT flavours;
+# add 6.1-debug for the debug kernel deps.sh builds: KASAN, kmemleak, ...).
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 CHECKPATCH ?= /var/cache/cyclebench/checkpatch/checkpatch.pl
