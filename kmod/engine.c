@@ -284,9 +284,19 @@ static int cb_thread(void *data)
 	cb_pmu_close(&job->pmu);
 	job->ret = ret;
 	cb_finish(job);
+	/*
+	 * What the slots did not take (the old results, an aborted run's
+	 * arrays) goes now: once the status file says idle, the memory is
+	 * back and the next run is welcome.
+	 */
+	for (i = 0; i < req->nr; i++) {
+		cb_result_put(job->res[i]);
+		job->res[i] = NULL;
+	}
+	atomic_set(&cb_status_slot, -1);
+	atomic_set_release(&cb_busy, 0);
 	complete(&job->done);
 	kref_put(&job->ref, cb_job_release);
-	atomic_set_release(&cb_busy, 0);
 	/* Completes and exits without returning into module text. */
 	kthread_complete_and_exit(&cb_gone, 0);
 }
@@ -448,8 +458,6 @@ static void cb_finish(struct cb_job *job)
 		}
 	cb_publish(req->slot, job->res, req->nr,
 		   job->ret ? CB_STATE_ABORTED : CB_STATE_OK, job->failed, job->ret);
-	/* idle in the status file: the run is there to read */
-	atomic_set(&cb_status_slot, -1);
 }
 
 /* Under cb_run_lock, with cb_busy set: the job and its kthread. */
