@@ -12,8 +12,19 @@
 #ifndef HARNESS_H
 #define HARNESS_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Marsaglia's xorshift64: the same pseudo-random numbers on every run. */
+static uint64_t rng = 88172645463325252ull;
+static inline uint64_t xorshift(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
 
 struct test {
 	const char *name;

@@ -180,15 +180,6 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static uint64_t rng = 88172645463325252ull;
-static uint64_t xorshift(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 TEST(radix_sort_matches_qsort)
 {
 	static const size_t sizes[] = { 0, 1, 2, 47, 48, 49, 1000, 100000 };

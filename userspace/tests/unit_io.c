@@ -14,15 +14,6 @@
 
 #define TOP 18446744073709551615ull
 
-static uint64_t rng = 88172645463325252ull;
-static uint64_t xorshift(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 struct mwu_case {
 	uint64_t a[100], b[100];
 	size_t na, nb;
