@@ -86,9 +86,15 @@ new_case() {
 }
 
 # ci ARGS...: run the script; sets $rc, $out (stdout), $err (stderr).
+# ci ARGS...: the script under test, with SIGINT at its default as from a
+# terminal: a shell started in the background (nohup ... &, some CI
+# runners) passes SIGINT on ignored, and an ignored signal cannot be
+# trapped, so the Ctrl-C case would hang.
 ci() {
 	rc=0
-	PATH=$stubs:$PATH run_sh "$sh" "$ci" --out "$c/out" "$@" >"$c/stdout" 2>"$c/stderr" || rc=$?
+	PATH=$stubs:$PATH env --default-signal=INT "$(command -v "${sh%% *}")" \
+		$([ "$sh" = busybox ] && echo sh) "$ci" --out "$c/out" "$@" \
+		>"$c/stdout" 2>"$c/stderr" || rc=$?
 	out=$(cat "$c/stdout")
 	err=$(cat "$c/stderr")
 }
