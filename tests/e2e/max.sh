@@ -110,7 +110,10 @@ echo "mem:chase args=4096,134217728, 2 ensembles of 50 each: $(($(date +%s) - t0
 check "mem:chase/134217728: 100 lines, ok" "100 ok" \
 	"$(lines $CB/mem/chase/134217728/cycles) $(info_get $CB/mem/chase/134217728/info state)"
 avail1=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
-check_le "mem:chase: the 128 MiB buffer is freed (MemAvailable within 32 MiB)" 32768 "$((avail0 - avail1))"
+# The kernel's own caches move MemAvailable by tens of MiB (52 MiB seen on
+# 6.12-rt): the bound is what they cannot reach and a kept 128 MiB buffer
+# (131072 kB) cannot stay under.
+check_le "mem:chase: the 128 MiB buffer is freed (MemAvailable within 96 MiB)" 98304 "$((avail0 - avail1))"
 med() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 echo "mem:chase 4096 vs 134217728 long medians: $(med $CB/mem/chase/4096/cycles_long 2>/dev/null) $(med $CB/mem/chase/134217728/cycles_long)" >> /out/figures.txt
 check_unload
