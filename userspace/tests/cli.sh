@@ -425,7 +425,16 @@ if command -v script > /dev/null; then
 	(
 		echo "running alu:add_dep 0/200" > "$T/live/status"
 		read -r req < "$T/live/run"
-		for i in 1 2 3 4 5; do echo "running alu:add_dep ${i}0/200" > "$T/live/status"; sleep 0.1; done
+		# stay running until the bar is on the terminal (at most 20 s): a
+		# fixed half second was missed once by a starved cyclestat in CI.
+		# mv, not >, so no read ever sees the file truncated.
+		i=1
+		while [ $i -le 200 ] && ! grep -q '\] *[0-9]*% alu:add_dep' "$T/out"; do
+			echo "running alu:add_dep $i/200" > "$T/live/status.new"
+			mv "$T/live/status.new" "$T/live/status"
+			sleep 0.1
+			i=$((i + 1))
+		done
 		echo idle > "$T/live/status"
 	) &
 	fake=$!
