@@ -183,6 +183,7 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "warmup: %u\n", res->warmup);
 	seq_printf(m, "method: %s\n", cb_method_name(res->method));
 	seq_printf(m, "cpu: %u\n", res->cpu);
+	seq_printf(m, "interleave: %s\n", cb_yes(res->interleave));
 	seq_printf(m, "tsc_khz: %u\n", res->tsc_khz);
 	if (res->cycles_long)
 		seq_printf(m, "long_repeat: %u\n", CB_LONG_REPEAT);

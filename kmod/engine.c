@@ -2,8 +2,9 @@
 /*
  * The run engine: one run at a time, in a kthread bound to the run's CPU.
  * For each fragment: setup (once, or before every ensemble), the samples,
- * teardown.  Interrupts are off for one sample at a time (the sampler's
- * loop, in cyclebench.h); between samples the thread yields, so runs of
+ * teardown; with interleave=1, ensemble by ensemble across the fragments.
+ * Interrupts are off for one sample at a time (the sampler's loop, in
+ * cyclebench.h); between samples the thread yields, so runs of
  * any length trip no lockup or RCU-stall detector.  A run publishes all of
  * its results together when it completes, or nothing.
  */
@@ -13,44 +14,13 @@
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
-#include <linux/mm.h>
 #include <linux/mutex.h>
-#include <linux/overflow.h>
 #include <linux/ratelimit.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
-#include <asm/msr.h>
-#include <asm/processor.h>
 #include <asm/tsc.h>
 
 #include "internal.h"
-
-/**
- * struct cb_job - a run in progress, shared by the writer and the kthread.
- * @ref: one for the writer, one for the kthread; the last put frees it.
- * @done: completed by the kthread once the run is published.
- * @ret: 0, or why the run stopped early.
- * @failed: the slot whose setup failed, or -1.
- * @req: the request, the job's own (freed with it).
- * @res: the results being filled, one per request entry.
- * @limit: the longest sample, in TSC ticks.
- * @pmu: the hardware counters, while the run counts.
- *
- * The kthread publishes the run itself, so a writer that a signal takes
- * away need not wait for it: the job outlives whichever leaves first.
- */
-struct cb_job {
-	struct kref ref;
-	struct completion done;
-	int ret;
-	int failed;
-	struct cb_req *req;
-	struct cb_result **res;
-	u64 limit;
-	struct cb_pmu pmu;
-};
 
 /*
  * One mutex guards starting a run (and adding slots); cb_busy says a run
@@ -97,43 +67,6 @@ static atomic_t cb_status_slot = ATOMIC_INIT(-1);
 static atomic64_t cb_status_done;
 static atomic64_t cb_status_total;
 
-/*
- * Setup and teardown calls since load, for the info file (a test counts
- * them), and fault_setup: make the Nth setup fail with -ENOMEM, to test
- * the failure path without a fragment written to fail.
- */
-static atomic_t cb_setups = ATOMIC_INIT(0);
-static atomic_t cb_teardowns = ATOMIC_INIT(0);
-static unsigned int cb_fault_setup;
-module_param_named(fault_setup, cb_fault_setup, uint, 0600);
-MODULE_PARM_DESC(fault_setup, "testing: the Nth setup call from now fails with -ENOMEM (default 0: none)");
-
-void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns)
-{
-	*setups = atomic_read(&cb_setups);
-	*teardowns = atomic_read(&cb_teardowns);
-}
-
-static int cb_setup(const struct cb_fragment *frag, struct cb_env *env)
-{
-	unsigned int n = READ_ONCE(cb_fault_setup);
-
-	if (n && !--n) {
-		WRITE_ONCE(cb_fault_setup, 0);
-		return -ENOMEM;
-	}
-	if (n)
-		WRITE_ONCE(cb_fault_setup, n);
-	atomic_inc(&cb_setups);
-	return frag->setup(env);
-}
-
-static void cb_teardown(const struct cb_fragment *frag, struct cb_env *env)
-{
-	atomic_inc(&cb_teardowns);
-	frag->teardown(env);
-}
-
 /* Rejected writes are the writer's to see (an errno), not the log's. */
 DEFINE_RATELIMIT_STATE(cb_warn_rs, 5 * HZ, 3);
 
@@ -161,93 +94,6 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i)
 	return 0;
 }
 
-/*
- * MSR_SMI_COUNT exists on Intel since Nehalem.  Under a hypervisor it
- * counts the guest's own SMIs, not the host's that stall the samples:
- * better absent than a reassuring zero.
- */
-static bool cb_read_smi(u64 *count)
-{
-	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
-	    boot_cpu_has(X86_FEATURE_HYPERVISOR))
-		return false;
-	return !rdmsrl_safe(MSR_SMI_COUNT, count);
-}
-
-/* A spinlock_t sleeps on PREEMPT_RT: such a body cannot run irqs-off. */
-static bool cb_skipped(const struct cb_fragment *frag)
-{
-	return IS_ENABLED(CONFIG_PREEMPT_RT) && frag->sleeps_on_rt;
-}
-
-/* Setup, ensembles x samples, teardown of one request entry. */
-static int cb_measure(struct cb_job *job, unsigned int i)
-{
-	const struct cb_req *req = job->req;
-	const struct cb_fragment *frag = req->frag[i];
-	struct cb_result *res = job->res[i];
-	struct cb_env env = {
-		.arg = req->arg[i],
-		.ops = res->ops,
-		.cpu = req->cpu,
-	};
-	struct cb_disturb dist = {
-		.ev = job->pmu.ev[0] ? job->pmu.ev : NULL,
-		.gp_mask = job->pmu.gp_mask,
-		.fixed_mask = job->pmu.fixed_mask,
-	};
-	struct cb_ctx ctx = {
-		.n = req->samples,
-		.limit = job->limit,
-		.method = res->method,
-		.cpu = req->cpu,
-		.env = &env,
-		.job = job,
-		.dist = &dist,
-	};
-	bool each = frag->setup_each_ensemble, set_up = false;
-	int ret = 0, k;
-	u32 e;
-
-	if (frag->state_size) {
-		env.state = kzalloc(frag->state_size, GFP_KERNEL);
-		if (!env.state)
-			return -ENOMEM;
-	}
-	if (frag->setup && !each) {
-		ret = cb_setup(frag, &env);
-		set_up = !ret;
-	}
-	for (e = 0; e < req->ensembles && !ret; e++) {
-		if (frag->setup && each) {
-			ret = cb_setup(frag, &env);
-			if (ret)
-				break;
-		}
-		ctx.out = res->cycles + (u64)e * req->samples;
-		ctx.out_long = res->cycles_long ?
-			       res->cycles_long + (u64)e * req->samples : NULL;
-		ctx.flags = res->flags + (u64)e * req->samples;
-		for (k = 0; dist.ev && k < CB_NR_PMC; k++)
-			dist.pmc_out[k] = res->pmc[k] + (u64)e * req->samples;
-		/* A new layout is cold again: warm it up too. */
-		ctx.warmup = (!e || each) ? req->warmup : 0;
-		ctx.done = (u64)i * res->n + (u64)e * req->samples;
-		ret = frag->sample(&ctx);
-		if (frag->teardown && each)
-			cb_teardown(frag, &env);
-	}
-	if (frag->teardown && set_up)
-		cb_teardown(frag, &env);
-	kfree(env.state);
-	res->pmu = job->pmu.why;
-	res->pmu_err = job->pmu.err;
-	res->nmi_in = dist.nmi_in;
-	res->nmi_out = dist.nmi_out;
-	memcpy(res->flagged, dist.flagged, sizeof(res->flagged));
-	return ret;
-}
-
 static void cb_finish(struct cb_job *job);
 static void cb_job_release(struct kref *ref);
 
@@ -255,31 +101,34 @@ static int cb_thread(void *data)
 {
 	struct cb_job *job = data;
 	const struct cb_req *req = job->req;
-	unsigned int i;
+	/*
+	 * All ensembles of one entry, then the next; interleaved, ensemble
+	 * by ensemble across the entries, so that where the clock drifts
+	 * (turbo, other tenants, TCG's host) every entry sees the same clocks.
+	 */
+	unsigned int outer = req->interleave ? req->ensembles : req->nr;
+	unsigned int inner = req->interleave ? req->nr : req->ensembles;
+	unsigned int a, b, i;
 	int ret = 0;
 
 	cb_pmu_open(&job->pmu, req, job->res);
-	for (i = 0; i < req->nr && !ret; i++) {
-		struct cb_result *res = job->res[i];
-
-		atomic_set(&cb_status_slot, req->slot[i]);
-		if (cb_skipped(req->frag[i]))
-			continue;
-		res->smi_valid = cb_read_smi(&res->smi_before);
-		ret = cb_measure(job, i);
-		if (res->smi_valid)
-			res->smi_valid = cb_read_smi(&res->smi_after);
-		if (ret && ret != -EINTR && ret != -EAGAIN && ret != -ETIME)
-			job->failed = req->slot[i];
-		if (ret == -ETIME)
-			cb_warn("%s:%s: a sample took over max_sample_us: the body holds interrupts off too long; shorten it, or reload with a larger max_sample_us\n",
-				cb_slot(req->slot[i])->group->name,
-				req->frag[i]->name);
-		else if (ret && job->failed >= 0)
-			cb_warn("%s:%s: setup failed (%d); the previous results stay\n",
-				cb_slot(req->slot[i])->group->name,
-				req->frag[i]->name, ret);
+	for (a = 0; a < outer && !ret; a++) {
+		for (b = 0; b < inner && !ret; b++) {
+			i = req->interleave ? b : a;
+			if (cb_skipped(req->frag[i]))
+				continue;
+			atomic_set(&cb_status_slot, req->slot[i]);
+			ret = cb_ensemble(job, i, req->interleave ? a : b,
+					  ((u64)a * inner + b) * req->samples);
+			if (ret)
+				cb_entry_failed(job, i, ret);
+		}
+		/* Sequential: one entry's setup buffers at a time. */
+		if (!req->interleave)
+			cb_entry_end(job, a);
 	}
+	for (i = 0; i < req->nr; i++)
+		cb_entry_end(job, i);
 	/* Released on every way out: done, error, abort. */
 	cb_pmu_close(&job->pmu);
 	job->ret = ret;
@@ -308,6 +157,7 @@ static void cb_job_free(struct cb_job *job)
 	for (i = 0; job->res && i < job->req->nr; i++)
 		cb_result_put(job->res[i]);
 	kfree(job->res);
+	kfree(job->fl);
 	kfree(job->req);
 	kfree(job);
 }
@@ -315,40 +165,6 @@ static void cb_job_free(struct cb_job *job)
 static void cb_job_release(struct kref *ref)
 {
 	cb_job_free(container_of(ref, struct cb_job, ref));
-}
-
-static struct cb_result *cb_result_alloc(const struct cb_req *req,
-					 unsigned int i)
-{
-	const struct cb_fragment *frag = req->frag[i];
-	u64 n = (u64)req->samples * req->ensembles;
-	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL;
-	struct cb_result *res = kzalloc(sizeof(*res), GFP_KERNEL);
-
-	if (!res)
-		return NULL;
-	kref_init(&res->ref);
-	res->n = n;
-	res->ensembles = req->ensembles;
-	res->samples = req->samples;
-	res->warmup = req->warmup;
-	res->ops = cb_slot_ops(cb_slot(req->slot[i]));
-	res->method = cb_method_used(req->method);
-	res->cpu = req->cpu;
-	res->tsc_khz = tsc_khz;
-	if (cb_skipped(frag))
-		return res;
-	/* NOWARN, RETRY_MAYFAIL: a failure is an error code, not a splat. */
-	res->cycles = __vmalloc(n * sizeof(u64), gfp);
-	if (res->cycles && !frag->no_long)
-		res->cycles_long = __vmalloc(n * sizeof(u64), gfp);
-	res->flags = __vmalloc(n, gfp);
-	if (!res->cycles || (!frag->no_long && !res->cycles_long) ||
-	    !res->flags) {
-		cb_result_put(res);
-		return NULL;
-	}
-	return res;
 }
 
 /* Takes @req over: the job frees it. */
@@ -370,7 +186,8 @@ static struct cb_job *cb_job_alloc(struct cb_req *req)
 	cb_get_defaults(&d);
 	job->limit = (u64)d.max_sample_us * (tsc_khz ? tsc_khz : 1000000) / 1000;
 	job->res = kcalloc(req->nr, sizeof(*job->res), GFP_KERNEL);
-	if (!job->res)
+	job->fl = kcalloc(req->nr, sizeof(*job->fl), GFP_KERNEL);
+	if (!job->res || !job->fl)
 		goto free_job;
 	for (i = 0; i < req->nr; i++) {
 		job->res[i] = cb_result_alloc(req, i);

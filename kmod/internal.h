@@ -14,6 +14,7 @@
 #ifndef CYCLEBENCH_INTERNAL_H
 #define CYCLEBENCH_INTERNAL_H
 
+#include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/ratelimit.h>
 #include <linux/types.h>
@@ -90,6 +91,7 @@ int cb_parse_cpu(const char *s, unsigned int *cpu);
  * @smi_before: MSR_SMI_COUNT before the fragment's run.
  * @smi_after: MSR_SMI_COUNT after it.
  * @run_id: the number of the run that produced it (1 for the first).
+ * @interleave: its ensembles alternated with the run's other results'.
  * @flags: @n bytes of CB_SAMPLE_* bits, what disturbed each sample.
  * @nmi_in: NMIs that arrived inside kept samples.
  * @nmi_out: NMIs between samples and in warm-up samples.
@@ -116,6 +118,7 @@ struct cb_result {
 	u64 smi_before;
 	u64 smi_after;
 	u64 run_id;
+	bool interleave;
 	u8 *flags;
 	u64 *pmc[CB_NR_PMC];
 	const char *pmu;
@@ -190,6 +193,8 @@ void cb_publish(const unsigned int *slots, struct cb_result **res,
  * @warmup: warm-up samples.
  * @method: method requested.
  * @cpu: CPU to run on.
+ * @pmu: read the hardware counters where there are some.
+ * @interleave: ensemble by ensemble across the entries, not entry by entry.
  */
 struct cb_req {
 	unsigned int slot[CB_MAX_SLOTS];
@@ -202,6 +207,7 @@ struct cb_req {
 	enum cb_method method;
 	unsigned int cpu;
 	bool pmu;
+	bool interleave;
 };
 
 int cb_parse_request(char *cmd, struct cb_req *req);
@@ -218,7 +224,6 @@ void cb_engine_init(void);
 void cb_engine_exit(void);
 int cb_run_command(char *cmd);
 void cb_get_status(int *slot, u64 *done, u64 *total);
-void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns);
 
 /* --- sample.c ------------------------------------------------------------ */
 
@@ -281,6 +286,56 @@ struct cb_disturb {
 void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
 		 struct cb_result **res);
 void cb_pmu_close(struct cb_pmu *pmu);
+
+/* --- engine.c, measure.c: a run in flight ---------------------------------- */
+
+/**
+ * struct cb_job - a run in progress, shared by the writer and the kthread.
+ * @ref: one for the writer, one for the kthread; the last put frees it.
+ * @done: completed by the kthread once the run is published.
+ * @ret: 0, or why the run stopped early.
+ * @failed: the slot whose setup failed, or -1.
+ * @req: the request, the job's own (freed with it).
+ * @res: the results being filled, one per request entry.
+ * @limit: the longest sample, in TSC ticks.
+ * @pmu: the hardware counters, while the run counts.
+ * @fl: per request entry, its state between its ensembles.
+ *
+ * The kthread publishes the run itself, so a writer that a signal takes
+ * away need not wait for it: the job outlives whichever leaves first.
+ */
+struct cb_job {
+	struct kref ref;
+	struct completion done;
+	int ret;
+	int failed;
+	struct cb_req *req;
+	struct cb_result **res;
+	u64 limit;
+	struct cb_pmu pmu;
+	struct cb_flight *fl;
+};
+
+/**
+ * struct cb_flight - a request entry between its ensembles.
+ * @env: its argument and what its setup made.
+ * @dist: what disturbed its samples so far.
+ * @started: its state is allocated (and maybe set up).
+ * @set_up: its once-a-run setup succeeded: teardown is due.
+ */
+struct cb_flight {
+	struct cb_env env;
+	struct cb_disturb dist;
+	bool started;
+	bool set_up;
+};
+
+bool cb_skipped(const struct cb_fragment *frag);
+struct cb_result *cb_result_alloc(const struct cb_req *req, unsigned int i);
+int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done);
+void cb_entry_end(struct cb_job *job, unsigned int i);
+void cb_entry_failed(struct cb_job *job, unsigned int i, int ret);
+void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns);
 
 /* --- debugfs.c ----------------------------------------------------------- */
 

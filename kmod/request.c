@@ -32,6 +32,7 @@ void cb_req_defaults(struct cb_req *req)
 	req->warmup = d.warmup;
 	req->method = d.method;
 	req->pmu = true;
+	req->interleave = false;
 	req->cpu = d.cpu;
 }
 
@@ -193,10 +194,13 @@ static int cb_parse_args(char *s, u64 *args, unsigned int *nr)
 
 int cb_parse_request(char *cmd, struct cb_req *req)
 {
-	enum { K_SAMPLES, K_ENSEMBLES, K_WARMUP, K_METHOD, K_CPU, K_ARGS, K_PMU, K_NR };
+	enum { K_SAMPLES, K_ENSEMBLES, K_WARMUP, K_METHOD, K_CPU, K_ARGS, K_PMU,
+	       K_INTERLEAVE, K_NR };
 	static const char *const keys[K_NR] = {
 		"samples", "ensembles", "warmup", "method", "cpu", "args", "pmu",
+		"interleave",
 	};
+	u32 interleave;
 	u64 args[CB_MAX_ARGS];
 	unsigned int seen = 0, nr_args = 0;
 	char *tok, *sel = NULL;
@@ -243,6 +247,10 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 				ret = 0;
 			}
 			break;
+		case K_INTERLEAVE:
+			ret = cb_parse_u32(val, 0, 1, &interleave);
+			req->interleave = !ret && interleave;
+			break;
 		default:
 			ret = cb_parse_args(val, args, &nr_args);
 			break;
@@ -258,7 +266,9 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 /*
  * Memory the run would allocate: the sample arrays (cycles, cycles_long,
  * a byte of flags per sample), plus the largest buffer one setup
- * allocates (setups run one at a time).  U64_MAX on overflow.
+ * allocates (setups run one at a time) - interleaved, plus every buffer
+ * set up once for the run, as those are alive together.  U64_MAX on
+ * overflow.
  */
 u64 cb_req_bytes(const struct cb_req *req)
 {
@@ -273,8 +283,14 @@ u64 cb_req_bytes(const struct cb_req *req)
 		if (check_mul_overflow(n, per, &b) ||
 		    check_add_overflow(bytes, b, &bytes))
 			return U64_MAX;
-		if (frag->arg_bytes)
+		if (!frag->arg_bytes)
+			continue;
+		if (req->interleave && frag->setup && !frag->setup_each_ensemble) {
+			if (check_add_overflow(bytes, req->arg[i], &bytes))
+				return U64_MAX;
+		} else {
 			buf = max(buf, req->arg[i]);
+		}
 	}
 	if (check_add_overflow(bytes, buf, &bytes))
 		return U64_MAX;

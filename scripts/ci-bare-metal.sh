@@ -344,7 +344,10 @@ fi
 	die "no $debugfs/run after loading the module" \
 		"is debugfs mounted? mount -t debugfs none /sys/kernel/debug"
 
-request="$fragments$run_keys"
+# interleave=1: ensemble by ensemble across the fragments, so that a clock
+# that drifts during a run (turbo, a neighbour's load) moves every fragment
+# and calib:add_chain alike instead of passing for a change.
+request="$fragments$run_keys interleave=1"
 k=1
 while [ "$k" -le "$runs" ]; do
 	note "run $k of $runs: echo '$request' > $debugfs/run"

@@ -61,7 +61,8 @@ static const char usage_text[] =
 	"  -h, --help           this help;  -V, --version  the version\n"
 	"\n"
 	"SPEC: all, a group, group:name, or a comma-separated list of those;\n"
-	"keys: samples= ensembles= warmup= method=paoloni|lfence cpu=.  See cyclestat(1).\n";
+	"keys: samples= ensembles= warmup= method=paoloni|lfence cpu= args= pmu=on|off\n"
+	"interleave=0|1.  See cyclestat(1).\n";
 
 static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage(const char *fmt, ...)

@@ -202,7 +202,10 @@ fail_nolocs:
 
 /* ---- run ---- */
 
-static const char *const run_keys[] = { "samples", "ensembles", "warmup", "method", "cpu" };
+/* the module's run keys (docs/debugfs-contract.md) */
+static const char *const run_keys[] = {
+	"samples", "ensembles", "warmup", "method", "cpu", "args", "pmu", "interleave",
+};
 
 static int check_request(int argc, char **argv)
 {
@@ -220,7 +223,7 @@ static int check_request(int argc, char **argv)
 			    strlen(run_keys[k]) == (size_t)(eq - argv[i]))
 				break;
 		if (k == sizeof(run_keys) / sizeof(run_keys[0]))
-			return usage("run: unknown key in '%s' (keys: samples ensembles warmup method cpu)",
+			return usage("run: unknown key in '%s' (keys: samples ensembles warmup method cpu args pmu interleave)",
 				     argv[i]);
 		if (!eq[1] || strpbrk(eq + 1, " \t\n"))
 			return usage("run: '%s' has no value", argv[i]);

@@ -16,13 +16,14 @@
 # faster. The runs go to /out/runs/ for the across-boot rates the host
 # computes (tests/e2e/run.sh gate, CB_GATE_BOOTS); /150 (50 % more work)
 # is there for the across-boot A/B, calib:add_chain so that compare works
-# in core cycles (each run's clock speed divided out).
+# in core cycles (each run's clock speed divided out), and interleave=1 so
+# that calib:add_chain, /100 and /110 see the same clocks within a run.
 . /lib.sh
 # progress on the console as it goes (the log comes back only at the end)
 exec > /dev/ttyS0 2>&1
 
 RUNS=${1:-10}
-SEL=${2:-"base,calib,loop:dec_jnz args=100,110,150 samples=500 ensembles=10 warmup=50"}
+SEL=${2:-"base,calib,loop:dec_jnz args=100,110,150 samples=500 ensembles=10 warmup=50 interleave=1"}
 FIG=/out/figures.txt
 : >"$FIG"
 [ -f /gate-rates.sh ] || fail "gate: /gate-rates.sh is there (qemu-run.sh --add userspace/tests/gate-rates.sh)"

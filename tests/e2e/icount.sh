@@ -90,6 +90,48 @@ check "a failing setup: nothing set up, nothing torn down" "$s0 $t0" \
 check "after a failing setup: a run works" ok "$(run_write "loop:dec_jnz/4 samples=10 ensembles=2")"
 check "after a failing setup: state ok" ok "$(info_get $CB/loop/dec_jnz/4/info state)"
 
+# interleave=1: ensemble by ensemble across the results. Under icount the
+# counts are the same as in order, sample for sample; the order shows in
+# which setup a fault lands (mem:chase sets up before every ensemble: the
+# 2nd setup is /4096's second in order, /8192's first interleaved).
+C=$CB/mem/chase
+check "run mem:chase args=4096,8192 in order" ok "$(run_write "mem:chase args=4096,8192 samples=10 ensembles=3")"
+cp $C/4096/cycles /tmp/seq4096
+cp $C/8192/cycles_long /tmp/seq8192
+check "info in order: interleave no" no "$(info_get $C/8192/info interleave)"
+s0=$(info_get $CB/info setup_calls)
+t0=$(info_get $CB/info teardown_calls)
+check "run mem:chase args=4096,8192 interleave=1" ok \
+	"$(run_write "mem:chase args=4096,8192 samples=10 ensembles=3 interleave=1")"
+check "info interleaved: interleave yes" "yes yes" \
+	"$(info_get $C/4096/info interleave) $(info_get $C/8192/info interleave)"
+check "interleaved: a setup and a teardown per ensemble" "$((s0 + 6)) $((t0 + 6))" \
+	"$(info_get $CB/info setup_calls) $(info_get $CB/info teardown_calls)"
+check_cmd "interleaved: /4096 cycles as in order, sample for sample" cmp /tmp/seq4096 $C/4096/cycles
+check_cmd "interleaved: /8192 cycles_long as in order" cmp /tmp/seq8192 $C/8192/cycles_long
+echo 2 > /sys/module/cyclebench/parameters/fault_setup
+check "in order, the 2nd setup fails: ENOMEM" ENOMEM "$(run_write "mem:chase args=4096,8192 samples=10 ensembles=3")"
+check "in order, the 2nd setup is /4096's" "failed aborted" \
+	"$(info_get $C/4096/info state) $(info_get $C/8192/info state)"
+echo 2 > /sys/module/cyclebench/parameters/fault_setup
+check "interleaved, the 2nd setup fails: ENOMEM" ENOMEM \
+	"$(run_write "mem:chase args=4096,8192 samples=10 ensembles=3 interleave=1")"
+check "interleaved, the 2nd setup is /8192's" "aborted failed" \
+	"$(info_get $C/4096/info state) $(info_get $C/8192/info state)"
+check "after the faults: setups and teardowns match" \
+	"$(($(info_get $CB/info setup_calls) - $(info_get $CB/info teardown_calls)))" "$((s0 - t0))"
+check_cmd "aborted: the interleaved results stay" cmp /tmp/seq4096 $C/4096/cycles
+# setup once per run, interleaved too: alive across the others' ensembles
+s0=$(info_get $CB/info setup_calls)
+check "run loop:dec_jnz args=100,110 ensembles=4 interleave=1" ok \
+	"$(run_write "loop:dec_jnz args=100,110 samples=10 ensembles=4 interleave=1")"
+check "interleaved: setup once per result" $((s0 + 2)) "$(info_get $CB/info setup_calls)"
+check "loop:dec_jnz/110 - /100 interleaved: 10 x 2 in every sample" "20 " \
+	"$(paste $CB/loop/dec_jnz/110/cycles $CB/loop/dec_jnz/100/cycles | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')"
+for w in "loop:dec_jnz interleave=2" "loop:dec_jnz interleave=yes" "loop:dec_jnz interleave="; do
+	check "write '$w': EINVAL" EINVAL "$(run_write "$w")"
+done
+
 # A buffer over max_mb (256): E2BIG before anything is allocated.
 check "mem:chase/268435456 with max_mb=256: E2BIG" E2BIG "$(run_write "mem:chase/268435456 samples=10 ensembles=1")"
 check_unload

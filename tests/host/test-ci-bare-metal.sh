@@ -122,7 +122,7 @@ ok 2 - alu:imul_dep same (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)" "$out"
 		"insmod $ko run_on_load=0 samples=1000 ensembles=10 warmup=100 method=paoloni cpu=3 max_mb=64" \
 		"$(grep '^insmod' "$c/log")"
 	expect_file "[$sh] the run request is the selection plus the run-time keys" "$c/state/run-request" \
-		"all samples=1000 ensembles=10 warmup=100 method=paoloni cpu=3"
+		"all samples=1000 ensembles=10 warmup=100 method=paoloni cpu=3 interleave=1"
 	expect_match "[$sh] doctor is asked about the chosen CPU" "^cyclestat --cpu 3 doctor$" "$(cat "$c/log")"
 	expect_match "[$sh] save reads the module's debugfs tree, once per run" "^cyclestat --tree $dbg save $c/out/results/run-5$" "$(cat "$c/log")"
 	expect_eq "[$sh] --runs defaults to 5 runs, 5 saves" 5 "$(grep -c ' save ' "$c/log")"
@@ -147,7 +147,7 @@ ok 1 - alu:add_dep same (+0.3% [-0.4%, +1.0%], p=0.55, n=5/5)
 not ok 2 - alu:imul_dep slower (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)" "$out"
 	expect_match "[$sh] a regression: --threshold, --alpha and --allow-missing reach compare" \
 		"^cyclestat --format json --threshold 5 --alpha 0.01 --allow-missing compare " "$(cat "$c/log")"
-	expect_file "[$sh] --fragments is the run's selection" "$c/state/run-request" "alu"
+	expect_file "[$sh] --fragments is the run's selection, interleaved" "$c/state/run-request" "alu interleave=1"
 	expect_match "[$sh] a regression: says so on stderr" "regression: 1 fragment\(s\) slower" "$err"
 	unloaded "a regression"
 

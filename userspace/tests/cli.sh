@@ -417,8 +417,8 @@ echo idle > "$T/live/status"
 	echo idle > "$T/live/status"
 ) &
 fake=$!
-expect run_prints_the_summary_of_the_selection 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run alu samples=50 ensembles=4
-check run_writes_the_request sh -c "grep -qx 'alu samples=50 ensembles=4' '$T/request'"
+expect run_prints_the_summary_of_the_selection 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run alu samples=50 ensembles=4 interleave=1 pmu=off
+check run_writes_the_request sh -c "grep -qx 'alu samples=50 ensembles=4 interleave=1 pmu=off' '$T/request'"
 check run_shows_only_the_selection sh -c "! grep -q '^loop:' '$T/out' && grep -q '^alu:add_dep .* net ' '$T/out'"
 check run_without_a_tty_shows_no_progress sh -c "! grep -q '%' '$T/err'"
 if command -v script > /dev/null; then

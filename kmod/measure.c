@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the run engine (engine.c) does for one request entry: its result's
+ * arrays, its state and setup, one ensemble at a time (setup, warm-up,
+ * samples, teardown), and what the entry saw once it is done with.  In the
+ * run's kthread, except cb_result_alloc() (the writer, before the run).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <asm/msr.h>
+#include <asm/processor.h>
+#include <asm/tsc.h>
+
+#include "internal.h"
+
+/*
+ * Setup and teardown calls since load, for the info file (a test counts
+ * them), and fault_setup: make the Nth setup fail with -ENOMEM, to test
+ * the failure path without a fragment written to fail.
+ */
+static atomic_t cb_setups = ATOMIC_INIT(0);
+static atomic_t cb_teardowns = ATOMIC_INIT(0);
+static unsigned int cb_fault_setup;
+module_param_named(fault_setup, cb_fault_setup, uint, 0600);
+MODULE_PARM_DESC(fault_setup, "testing: the Nth setup call from now fails with -ENOMEM (default 0: none)");
+
+void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns)
+{
+	*setups = atomic_read(&cb_setups);
+	*teardowns = atomic_read(&cb_teardowns);
+}
+
+static int cb_setup(const struct cb_fragment *frag, struct cb_env *env)
+{
+	unsigned int n = READ_ONCE(cb_fault_setup);
+
+	if (n && !--n) {
+		WRITE_ONCE(cb_fault_setup, 0);
+		return -ENOMEM;
+	}
+	if (n)
+		WRITE_ONCE(cb_fault_setup, n);
+	atomic_inc(&cb_setups);
+	return frag->setup(env);
+}
+
+static void cb_teardown(const struct cb_fragment *frag, struct cb_env *env)
+{
+	atomic_inc(&cb_teardowns);
+	frag->teardown(env);
+}
+
+/*
+ * MSR_SMI_COUNT exists on Intel since Nehalem.  Under a hypervisor it
+ * counts the guest's own SMIs, not the host's that stall the samples:
+ * better absent than a reassuring zero.
+ */
+static bool cb_read_smi(u64 *count)
+{
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
+	    boot_cpu_has(X86_FEATURE_HYPERVISOR))
+		return false;
+	return !rdmsrl_safe(MSR_SMI_COUNT, count);
+}
+
+/* A spinlock_t sleeps on PREEMPT_RT: such a body cannot run irqs-off. */
+bool cb_skipped(const struct cb_fragment *frag)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_RT) && frag->sleeps_on_rt;
+}
+
+/*
+ * One ensemble of request entry @i: the entry's state and once-a-run setup
+ * the first time, its setup for each ensemble, warm-up, the samples.
+ * @done: samples of the run before this call, for the status file.
+ */
+int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
+{
+	const struct cb_req *req = job->req;
+	const struct cb_fragment *frag = req->frag[i];
+	struct cb_result *res = job->res[i];
+	struct cb_flight *fl = &job->fl[i];
+	struct cb_ctx ctx = {
+		.n = req->samples,
+		.limit = job->limit,
+		.method = res->method,
+		.cpu = req->cpu,
+		.env = &fl->env,
+		.job = job,
+		.dist = &fl->dist,
+		.done = done,
+	};
+	bool each = frag->setup_each_ensemble;
+	int ret, k;
+
+	if (!fl->started) {
+		fl->started = true;
+		fl->env.arg = req->arg[i];
+		fl->env.ops = res->ops;
+		fl->env.cpu = req->cpu;
+		fl->dist.ev = job->pmu.ev[0] ? job->pmu.ev : NULL;
+		fl->dist.gp_mask = job->pmu.gp_mask;
+		fl->dist.fixed_mask = job->pmu.fixed_mask;
+		res->smi_valid = cb_read_smi(&res->smi_before);
+		if (frag->state_size) {
+			fl->env.state = kzalloc(frag->state_size, GFP_KERNEL);
+			if (!fl->env.state)
+				return -ENOMEM;
+		}
+		if (frag->setup && !each) {
+			ret = cb_setup(frag, &fl->env);
+			if (ret)
+				return ret;
+			fl->set_up = true;
+		}
+	}
+	if (frag->setup && each) {
+		ret = cb_setup(frag, &fl->env);
+		if (ret)
+			return ret;
+	}
+	ctx.out = res->cycles + (u64)e * req->samples;
+	ctx.out_long = res->cycles_long ?
+		       res->cycles_long + (u64)e * req->samples : NULL;
+	ctx.flags = res->flags + (u64)e * req->samples;
+	for (k = 0; fl->dist.ev && k < CB_NR_PMC; k++)
+		fl->dist.pmc_out[k] = res->pmc[k] + (u64)e * req->samples;
+	/*
+	 * A new layout is cold again, and so, interleaved, is an entry after
+	 * the others' ensembles went through the caches: warm those up too.
+	 */
+	ctx.warmup = (!e || each || req->interleave) ? req->warmup : 0;
+	ret = frag->sample(&ctx);
+	if (frag->teardown && each)
+		cb_teardown(frag, &fl->env);
+	return ret;
+}
+
+/* Entry @i is done with (or the run stopped): teardown, what it saw. */
+void cb_entry_end(struct cb_job *job, unsigned int i)
+{
+	const struct cb_fragment *frag = job->req->frag[i];
+	struct cb_result *res = job->res[i];
+	struct cb_flight *fl = &job->fl[i];
+
+	if (!fl->started)
+		return;
+	if (frag->teardown && fl->set_up)
+		cb_teardown(frag, &fl->env);
+	kfree(fl->env.state);
+	if (res->smi_valid)
+		res->smi_valid = cb_read_smi(&res->smi_after);
+	res->pmu = job->pmu.why;
+	res->pmu_err = job->pmu.err;
+	res->nmi_in = fl->dist.nmi_in;
+	res->nmi_out = fl->dist.nmi_out;
+	memcpy(res->flagged, fl->dist.flagged, sizeof(res->flagged));
+	memset(fl, 0, sizeof(*fl));
+}
+
+/* Why entry @i stopped the run, where the log should hear of it. */
+void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
+{
+	const struct cb_req *req = job->req;
+
+	if (ret != -EINTR && ret != -EAGAIN && ret != -ETIME)
+		job->failed = req->slot[i];
+	if (ret == -ETIME)
+		cb_warn("%s:%s: a sample took over max_sample_us: the body holds interrupts off too long; shorten it, or reload with a larger max_sample_us\n",
+			cb_slot(req->slot[i])->group->name, req->frag[i]->name);
+	else if (job->failed >= 0)
+		cb_warn("%s:%s: setup failed (%d); the previous results stay\n",
+			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
+			ret);
+}
+
+/* The result entry @i of @req fills; arrays and all, or NULL. */
+struct cb_result *cb_result_alloc(const struct cb_req *req, unsigned int i)
+{
+	const struct cb_fragment *frag = req->frag[i];
+	u64 n = (u64)req->samples * req->ensembles;
+	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL;
+	struct cb_result *res = kzalloc(sizeof(*res), GFP_KERNEL);
+
+	if (!res)
+		return NULL;
+	kref_init(&res->ref);
+	res->n = n;
+	res->ensembles = req->ensembles;
+	res->samples = req->samples;
+	res->warmup = req->warmup;
+	res->ops = cb_slot_ops(cb_slot(req->slot[i]));
+	res->method = cb_method_used(req->method);
+	res->cpu = req->cpu;
+	res->interleave = req->interleave;
+	res->tsc_khz = tsc_khz;
+	if (cb_skipped(frag))
+		return res;
+	/* NOWARN, RETRY_MAYFAIL: a failure is an error code, not a splat. */
+	res->cycles = __vmalloc(n * sizeof(u64), gfp);
+	if (res->cycles && !frag->no_long)
+		res->cycles_long = __vmalloc(n * sizeof(u64), gfp);
+	res->flags = __vmalloc(n, gfp);
+	if (!res->cycles || (!frag->no_long && !res->cycles_long) ||
+	    !res->flags) {
+		cb_result_put(res);
+		return NULL;
+	}
+	return res;
+}
