@@ -55,6 +55,8 @@ static const char usage_text[] =
 	"      --ensembles      compare: one run's ensembles as repetitions (within-run spread only)\n"
 	"      --per-sample     compare: the old U test over raw samples (to measure it; cries wolf)\n"
 	"      --ticks          compare: TSC ticks, even where every run has its calib:add_chain\n"
+	"      --paired         compare: BASE's k-th repetition with NEW's k-th (run alternately,\n"
+	"                       or interleaved in one run): Wilcoxon signed-rank\n"
 	"      --sysroot DIR    doctor: read /proc, /sys, /dev below DIR ($CYCLESTAT_SYSROOT)\n"
 	"      --color WHEN     auto (default), always or never\n"
 	"  -q, --quiet          no warnings, no progress bar\n"
@@ -81,7 +83,7 @@ static int usage(const char *fmt, ...)
 }
 
 enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP,
-       OPT_PER_SAMPLE, OPT_ENSEMBLES, OPT_UNDISTURBED, OPT_TICKS };
+       OPT_PER_SAMPLE, OPT_ENSEMBLES, OPT_UNDISTURBED, OPT_TICKS, OPT_PAIRED };
 
 static const struct option long_options[] = {
 	{ "format",	required_argument,	NULL, 'f' },
@@ -98,6 +100,7 @@ static const struct option long_options[] = {
 	{ "per-sample",	no_argument,		NULL, OPT_PER_SAMPLE },
 	{ "ensembles",	no_argument,		NULL, OPT_ENSEMBLES },
 	{ "ticks",	no_argument,		NULL, OPT_TICKS },
+	{ "paired",	no_argument,		NULL, OPT_PAIRED },
 	{ "sysroot",	required_argument,	NULL, OPT_SYSROOT },
 	{ "color",	required_argument,	NULL, OPT_COLOR },
 	{ "quiet",	no_argument,		NULL, 'q' },
@@ -245,11 +248,13 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 	for (int k = 0; k < 2; k++)
 		if (set[k] && !compare)
 			return usage("%s is for compare only", set[k]);
-	for (int k = 4; k < 9; k++)
+	for (int k = 4; k < 10; k++)
 		if (k != 5 && set[k] && !compare)
 			return usage("%s is for compare only", set[k]);
 	if ((set[2] || set[5]) && !doctor)
 		return usage("%s is for doctor only", set[2] ? set[2] : set[5]);
+	if (o->paired && o->per_sample)
+		return usage("--paired with --per-sample: the per-sample test pools raw samples, it pairs nothing; use one");
 	if (set[3] && !compare && !doctor)
 		return usage("--strict is for doctor and compare only");
 	if (o->hist && o->format == CS_GBENCH)
@@ -299,7 +304,7 @@ int main(int argc, char **argv)
 		.tree = CS_DEFAULT_TREE,
 		.out = stdout,
 	};
-	const char *outfile = NULL, *color = "auto", *set[9] = { 0 };
+	const char *outfile = NULL, *color = "auto", *set[10] = { 0 };
 	char **tail = NULL;
 	int ntail = 0, dashdash = 0;
 	unsigned long long u;
@@ -384,6 +389,10 @@ int main(int argc, char **argv)
 		case OPT_TICKS:
 			o.ticks = 1;
 			set[8] = "--ticks";
+			break;
+		case OPT_PAIRED:
+			o.paired = 1;
+			set[9] = "--paired";
 			break;
 		case OPT_SYSROOT:
 			set[5] = "--sysroot";

@@ -145,7 +145,7 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 					bases[k] = c[i].basis;
 					break;
 				}
-			reps_note |= !strcmp(c[i].reps, "ensembles");
+			reps_note |= strstr(c[i].reps, "ensembles") != NULL;
 		}
 		if ((int)strlen(cell[i][0]) > wb)
 			wb = (int)strlen(cell[i][0]);
@@ -232,8 +232,12 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			!strcmp(bases[k], "net") ?
 			"compared: median less base:empty's (same run and method)" :
 			"compared: the raw median (no overhead of the same run)");
-	fprintf(f, "change: Hodges-Lehmann estimate and interval (exact Mann-Whitney); slower and\nfaster also need p < %g and the whole interval beyond the threshold\n",
-		o->alpha);
+	if (o->paired)
+		fprintf(f, "change: Hodges-Lehmann estimate and interval over the pairs' differences\n(Wilcoxon signed-rank; --paired: BASE's k-th repetition with NEW's k-th);\nslower and faster also need p < %g and the whole interval beyond the threshold\n",
+			o->alpha);
+	else
+		fprintf(f, "change: Hodges-Lehmann estimate and interval (exact Mann-Whitney); slower and\nfaster also need p < %g and the whole interval beyond the threshold\n",
+			o->alpha);
 	if (o->per_sample)
 		fprintf(f, "--per-sample: the replaced test, U over raw samples as if independent;\nit calls reruns significant (kept to measure that, not to gate on)\n");
 	else if (reps_note)

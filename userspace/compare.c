@@ -16,11 +16,16 @@
  * Per fragment: the Hodges-Lehmann estimate of the change (a ratio, on
  * logarithms, when every figure is positive; else a shift relative to the
  * base median) with its 95 % interval from the exact distribution of the
- * Mann-Whitney U, and U's two-sided p-value. The verdict:
+ * Mann-Whitney U, and U's two-sided p-value. With --paired (BASE and NEW
+ * run alternately, or interleaved in one run: their k-th repetitions saw
+ * the same clock), the one-sample Hodges-Lehmann estimate of the pairs'
+ * differences, its interval and p from Wilcoxon's signed-rank test. The
+ * verdict:
  *   slower / faster	p < alpha and the whole interval beyond +-threshold
  *   same		the whole interval within +-threshold
  *   inconclusive	neither: says how many repetitions might decide it
  *   not enough runs	fewer per side than can ever reach p < alpha
+ *   unpaired		--paired, but the sides have unequal repetitions
  *   missing, aborted, failed, skipped	in BASE, not (or not cleanly) in NEW
  * Exit 1 when something is slower or missing (unless --allow-missing).
  *
@@ -268,7 +273,8 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 	c->cal = !o->ticks && calibrated(s, 2, name, any);
 	x = gather(o, &s[0], name, any, c->basis, c->cal, &c->nb, &c->smi, &by_ens);
 	y = gather(o, &s[1], name, any, c->basis, c->cal, &c->nn, &c->smi, &by_ens);
-	c->reps = by_ens ? "ensembles" : "runs";
+	c->reps = by_ens ? (o->paired ? "paired ensembles" : "ensembles") :
+		  o->paired ? "paired runs" : "runs";
 	c->change = c->lo = c->hi = NAN;
 	if (!x || !y || !(t = malloc((c->nb > c->nn ? c->nb : c->nn) * sizeof(*t)))) {
 		free(x);
@@ -291,7 +297,19 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		for (size_t i = 0; i < c->nn; i++)
 			y[i] = logl(y[i]);
 	}
-	if (cs_two_sample(x, c->nb, y, c->nn, CONF, &c->t)) {
+	if (o->paired && c->nb != c->nn) {
+		/* a gate must not pass on what it could not compare */
+		c->verdict = "unpaired";
+		snprintf(c->reason, sizeof(c->reason), "%zu in BASE, %zu in NEW", c->nb, c->nn);
+		c->fails = 1;
+		free(x);
+		free(y);
+		return;
+	}
+	for (size_t i = 0; o->paired && i < c->nb; i++)
+		y[i] -= x[i];
+	if (o->paired ? cs_paired(y, c->nb, CONF, &c->t) :
+	    cs_two_sample(x, c->nb, y, c->nn, CONF, &c->t)) {
 		c->verdict = "error";
 	} else if (pos) {
 		c->change = (double)expm1l(c->t.est);
@@ -409,7 +427,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	struct cs_err err = { 0 };
 	size_t n = 0, cap;
 	int ret = 2, any = 1;
-	unsigned int need = cs_min_reps(o->alpha);
+	unsigned int need = o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha);
 
 	if (o->format == CS_GBENCH) {
 		fprintf(stderr, "cyclestat: compare: --format gbench is for summaries; use table, json or csv (google/benchmark's compare.py compares two 'cyclestat --format gbench' files itself)\n");

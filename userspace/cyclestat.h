@@ -57,6 +57,7 @@ struct cs_opts {
 	int allow_missing;
 	int per_sample;		/* compare: the old per-sample U test, for measuring it */
 	int ensembles;		/* compare: ensembles as repetitions (--ensembles) */
+	int paired;		/* compare: BASE's k-th repetition with NEW's k-th (--paired) */
 	int ticks;		/* compare: ticks even where every run is calibrated (--ticks) */
 	char **filter;		/* fragment names, groups or globs; NULL: all */
 	size_t nfilter;
@@ -321,6 +322,8 @@ void cs_mean_ci(const long double *x, uint64_t n, long double *mean, long double
 int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m,
 		  double conf, struct cs_shift *r);
 unsigned int cs_min_reps(double alpha);
+int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r);
+unsigned int cs_min_pairs(double alpha);
 
 /* sweep.c */
 int cs_print_sweeps(const struct cs_opts *o, struct cs_input *in, size_t nin);

@@ -7,6 +7,9 @@
 #       how many report anything slower or faster.
 #   A/B within one boot: loop:dec_jnz/110 against /100 (10 % more work),
 #       five runs a side, 20 pairs: how many say slower; never faster.
+#   Paired: each run's interleaved ensembles side by side (compare
+#       --ensembles --paired), A/A even against odd ensembles, A/B /110
+#       against /100: at most one alarm in 20, at least 19 of 20 slower.
 #
 # Each is counted (userspace/tests/gate-rates.sh) for cyclestat compare as
 # it is (runs are repetitions), with --ensembles (one run's ensembles as
@@ -23,7 +26,7 @@
 exec > /dev/ttyS0 2>&1
 
 RUNS=${1:-10}
-SEL=${2:-"base,calib,loop:dec_jnz args=100,110,150 samples=500 ensembles=10 warmup=50 interleave=1"}
+SEL=${2:-"base,calib,loop:dec_jnz args=100,110,150 samples=250 ensembles=20 warmup=50 interleave=1"}
 FIG=/out/figures.txt
 : >"$FIG"
 [ -f /gate-rates.sh ] || fail "gate: /gate-rates.sh is there (qemu-run.sh --add userspace/tests/gate-rates.sh)"
@@ -49,8 +52,13 @@ cat "$FIG"
 
 check_le "gate A/A within one boot: alarms in 45 pairs (runs as repetitions)" 1 "$aa_runs"
 check_le "gate A/A within one boot: alarms in 20 splits, five runs a side" 1 "$aa_split_runs"
-check_ge "gate A/B +10% within one boot: slower in 20 pairs" 19 "$ab_slow_runs"
-check "gate A/B +10% within one boot: never faster" 0 "$ab_fast_runs"
+check "gate A/B +10% within one boot, runs as repetitions: never faster" 0 "$ab_fast_runs"
+# Runs as repetitions cannot see a 10 % change when the host's load moves
+# TCG's clock by up to 45 % between runs (inconclusive, never wrong);
+# ensembles interleaved in one run saw the same clock, pair by pair.
+check_le "gate A/A within one boot, paired ensembles: alarms in 20" 1 "${aa_paired:-99}"
+check_ge "gate A/B +10% within one boot, paired ensembles: slower in 20 pairs" 19 "${ab_slow_paired:-0}"
+check "gate A/B +10% within one boot, paired ensembles: never faster" 0 "${ab_fast_paired:-99}"
 
 cp -R /tmp/g/r* /out/runs/
 check_unload

@@ -12,6 +12,9 @@
 #        against five: how many compares report anything slower or faster.
 #   A/B: loop:dec_jnz/110 against /100 (10 % more work), five runs a side
 #        (one with --per-sample), 20 pairs: how many say slower, faster.
+#   Paired (where the runs ran interleave=1 with 16 or more ensembles):
+#        each run's ensembles side by side (--ensembles --paired); A/A even
+#        against odd ensembles, A/B /110 against /100 (see below).
 #
 # For cyclestat compare as it is (runs are repetitions), with --ensembles
 # and with --per-sample (the U test over raw samples it replaced). Prints
@@ -106,4 +109,47 @@ for mode in runs ensembles per-sample; do
 	echo "A/B +10% work, $mode: $slower slower, $faster faster in $n pairs"
 	vars="$vars ab_slow_$v=$slower ab_fast_$v=$faster"
 done
+# Paired, within each run: with interleave=1, ensemble e of every result
+# ran side by side, so --ensembles --paired pairs what saw the same clock.
+# Each result's even and odd ensembles make two halves (tests/e2e/gate.sh
+# takes 20 ensembles: 10 pairs a comparison, 8 can reach p < 0.01). A/A:
+# the even against the odd ensembles of /100, and of /110 (20); A/B: /110
+# against /100, even against even and odd against odd (20).
+# half RESULT PARITY OUT: the even (0) or odd (1) ensembles of RESULT
+half() {
+	s=$(sed -n 's/^samples: //p' "$1/info")
+	e=$(sed -n 's/^ensembles: //p' "$1/info")
+	mkdir -p "$3"
+	for f in cycles cycles_long; do
+		awk -v s="$s" -v p="$2" 'int((NR - 1) / s) % 2 == p' "$1/$f" >"$3/$f"
+	done
+	sed "s/^ensembles: .*/ensembles: $((e / 2))/" "$1/info" >"$3/info"
+}
+e=$(sed -n 's/^ensembles: //p' "$dir/r1/loop/dec_jnz/100/info" 2>/dev/null)
+if [ "$(sed -n 's/^interleave: //p' "$dir/r1/loop/dec_jnz/100/info" 2>/dev/null)" = yes ] &&
+	[ "${e:-0}" -ge 16 ]; then
+	alarms=0
+	slower=0
+	faster=0
+	i=1
+	while [ "$i" -le "$runs" ]; do
+		h=$tmp/h$i
+		for a in 100 110; do
+			half "$dir/r$i/loop/dec_jnz/$a" 0 "$h/$a.0"
+			half "$dir/r$i/loop/dec_jnz/$a" 1 "$h/$a.1"
+			set -- $(verdicts --ensembles --paired compare "$h/$a.0" "$h/$a.1")
+			[ "$(($1 + $2))" = 0 ] || alarms=$((alarms + 1))
+		done
+		for p in 0 1; do
+			set -- $(verdicts --ensembles --paired compare "$h/100.$p" "$h/110.$p")
+			slower=$((slower + $1))
+			faster=$((faster + $2))
+		done
+		rm -rf "$h"
+		i=$((i + 1))
+	done
+	echo "A/A, paired ensembles: $alarms alarms in $((2 * runs)) comparisons (even against odd ensembles of one result)"
+	echo "A/B +10% work, paired ensembles: $slower slower, $faster faster in $((2 * runs)) pairs"
+	vars="$vars aa_paired=$alarms ab_slow_paired=$slower ab_fast_paired=$faster"
+fi
 echo "$vars"

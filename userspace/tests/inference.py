@@ -195,6 +195,63 @@ try:
     check(not bad, "inference:hodges_lehmann_interval_and_exact_p_match_the_reference",
           "; ".join(bad[:4]))
 
+    # ---- compare --paired: signed-rank p, one-sample HL and its interval ----
+    def signed_rank_counts(ranks):
+        top = sum(ranks)
+        c = [0] * (top + 1)
+        c[0] = 1
+        for r in ranks:
+            for k in range(top, r - 1, -1):
+                c[k] += c[k - r]
+        return c
+
+    def paired_reference(x, y):
+        d = [math.log(b) - math.log(a) for a, b in zip(x, y)]
+        d = [v for v in d if v != 0]
+        m = len(d)
+        w = sorted((d[i] + d[j]) / 2 for i in range(m) for j in range(i, m))
+        nw = len(w)
+        est = w[nw // 2] if nw % 2 else (w[nw // 2 - 1] + w[nw // 2]) / 2
+        order = sorted(range(m), key=lambda i: abs(d[i]))
+        rank = {i: k + 1 for k, i in enumerate(order)}   # no ties in these cases
+        wp = sum(rank[i] for i in range(m) if d[i] > 0)
+        c = signed_rank_counts(list(range(1, m + 1)))
+        tot = 2 ** m
+        cdf = lambda k: sum(c[:k + 1]) / tot if k >= 0 else 0.0  # noqa: E731
+        p = min(1.0, 2 * cdf(min(wp, nw - wp)))
+        k = 0
+        while k < nw and cdf(k) < 0.025:
+            k += 1
+        k = max(k, 1)
+        return math.expm1(est), math.expm1(w[k - 1]), math.expm1(w[nw - k]), p
+
+    bad = []
+    for it in range(40):
+        n = rnd.randint(2, 14)
+        shift = rnd.choice((1.0, 1.0, 1.03, 1.2, 0.8))
+        x = rnd.sample(range(10000, 20000), n)
+        y = [int(v * shift) + rnd.randrange(-300, 300) for v in x]
+        dd = [abs(math.log(b) - math.log(a)) for a, b in zip(x, y)]
+        if len(set(dd)) < n or 0 in dd:
+            continue
+        shutil.rmtree(os.path.join(top, "cmp"), ignore_errors=True)
+        got = run("--format", "json", "--paired", "compare", *write_runs("cmp/b", x), "--",
+                  *write_runs("cmp/n", y))["fragments"][0]
+        ch, lo, hi, p = paired_reference(x, y)
+        if sst is not None:
+            sp = float(sst.wilcoxon([math.log(b) - math.log(a) for a, b in zip(x, y)],
+                                    method="exact").pvalue)
+            if not close(p, sp, 1e-9):
+                bad.append("case %d: reference p %.12g but scipy %.12g" % (it, p, sp))
+        if not (close(got["change"], ch, 1e-9) and close(got["change_lo"], lo, 1e-9) and
+                close(got["change_hi"], hi, 1e-9) and close(got["p_value"], p, 1e-9) and
+                got["base_n"] == n and got["repetitions"] == "paired runs"):
+            bad.append("case %d (n %d): want %.9g [%.9g, %.9g] p %.9g, got %s %s %s p %s"
+                       % (it, n, ch, lo, hi, p, got["change"], got["change_lo"],
+                          got["change_hi"], got["p_value"]))
+    check(not bad, "inference:paired_hodges_lehmann_interval_and_signed_rank_p_match_the_reference",
+          "; ".join(bad[:4]))
+
     # ---- verdict rules ----
     def verdict(x, y, *opts):
         shutil.rmtree(os.path.join(top, "cmp"), ignore_errors=True)
@@ -217,6 +274,20 @@ try:
          "same", 0),
     ]
     for name, x, y, opts, want, rc in cases:
+        v, why, got_rc = verdict(x, [round(a) for a in y], *opts)
+        check(v == want and got_rc == rc, "inference:" + name,
+              "expected %s (exit %d), got %s (%s) exit %d" % (want, rc, v, why, got_rc))
+    # paired: the pairs' differences, not the spread between runs
+    drift = [10000, 10500, 11000, 11500, 12000, 12500, 13000, 13500]
+    for name, x, y, opts, want, rc in [
+            ("paired_10_percent_under_drift_is_slower", drift,
+             [v * 1.10 + d for v, d in zip(drift, (5, -7, 9, -3, 4, -8, 6, -2))], ("--paired",), "slower", 1),
+            ("unpaired_the_same_runs_are_inconclusive", drift,
+             [v * 1.10 + d for v, d in zip(drift, (5, -7, 9, -3, 4, -8, 6, -2))], (), "inconclusive", 0),
+            ("paired_seven_pairs_are_not_enough", drift[:7], [v * 1.5 for v in drift[:7]], ("--paired",),
+             "not enough runs", 0),
+            ("paired_unequal_sides_are_unpaired_and_fail", drift, drift[:7], ("--paired",), "unpaired", 1),
+            ("paired_identical_is_same", drift, drift, ("--paired",), "same", 0)]:
         v, why, got_rc = verdict(x, [round(a) for a in y], *opts)
         check(v == want and got_rc == rc, "inference:" + name,
               "expected %s (exit %d), got %s (%s) exit %d" % (want, rc, v, why, got_rc))
