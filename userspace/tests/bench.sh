@@ -25,14 +25,14 @@ if [ -x "$ub" ]; then
 	k=1
 	while [ "$k" -le 10 ] &&
 	      "$ub" -q -o "out/gate-native/r$k" "base,calib,loop:dec_jnz" args=100,110,150 \
-		samples=500 ensembles=10 interleave=1 > out/gate-native.log 2>&1; do
+		samples=250 ensembles=20 interleave=1 > out/gate-native.log 2>&1; do
 		k=$((k + 1))
 	done
 	if [ "$k" -gt 10 ]; then
 		echo "bench: the gate's rates on this machine's real CPU (cyclebench-user, userspace,"
 		echo "       interrupts on; ten runs of loop:dec_jnz/100,/110, calibrated; runs: compare"
 		echo "       as it is; ensembles: one run's ensembles as repetitions; per-sample: the"
-		echo "       U test it replaced)"
+		echo "       U test it replaced; paired: interleaved ensembles side by side)"
 		sh ./gate-rates.sh ../cyclestat out/gate-native | grep -v '^ aa_' | sed 's/^/  /' || true
 	else
 		echo "bench: cyclebench-user failed, no native gate rates: $(tail -n 1 out/gate-native.log)"
