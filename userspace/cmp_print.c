@@ -138,7 +138,9 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 				snprintf(cell[i][2], 40, "%s..%s", pct_bare(l, c[i].lo),
 					 pct_bare(h, c[i].hi));
 			cs_fmt_p(cell[i][3], 40, c[i].t.p);
-			if (strlen(cell[i][3]) > 6)
+			if (isnan(c[i].t.p))
+				snprintf(cell[i][3], 40, "-");
+			else if (strlen(cell[i][3]) > 6)
 				snprintf(cell[i][3], 40, "%.2g", c[i].t.p);
 			for (int k = 0; k < 3; k++)
 				if (!bases[k] || bases[k] == c[i].basis) {
@@ -217,8 +219,9 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			c[i].basis ? cell[i][2] : "-", c[i].basis ? cell[i][3] : "-", col,
 			short_verdict(&c[i]), off);
 	}
-	fprintf(f, "%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing\n",
-		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4]);
+	fprintf(f, "%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing%s\n",
+		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4],
+		o->paired ? " or unpaired" : "");
 	fprintf(f, "same: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
 		o->threshold * 100, need);
 	for (size_t i = 0; i < n; i++)

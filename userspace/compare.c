@@ -302,6 +302,7 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		c->verdict = "unpaired";
 		snprintf(c->reason, sizeof(c->reason), "%zu in BASE, %zu in NEW", c->nb, c->nn);
 		c->fails = 1;
+		c->t.p = NAN;
 		free(x);
 		free(y);
 		return;

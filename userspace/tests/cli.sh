@@ -402,6 +402,11 @@ assert d['slower'] == 1 and d['schema'] == 2
 " "$T/cmp.json"
 expect compare_two_files_pairs_them 0 'ties.cycles  *1/1 .*need 5 runs' -- "$CS" compare "$DATA/ties.cycles" "$DATA/ties.cycles"
 expect compare_bad_input_is_exit_2 2 "$T/word:2" -- "$CS" compare "$DATA/odd.cycles" "$T/word"
+expect compare_paired_unequal_sides_fail 1 '1 missing or unpaired' -- \
+	"$CS" --paired compare "$DATA/odd.cycles" "$DATA/odd.cycles" -- "$DATA/odd.cycles"
+expect compare_paired_with_per_sample_is_a_usage_error 2 'paired with --per-sample' -- \
+	"$CS" --paired --per-sample compare "$DATA/odd.cycles" "$DATA/odd.cycles"
+expect paired_is_for_compare_only 2 '--paired is for compare only' -- "$CS" --paired "$DATA/odd.cycles"
 
 # ---- run, against a directory where a shell loop plays the module ----
 cp -r "$DATA/tree" "$T/live"
