@@ -278,6 +278,32 @@ static double z_upper(double q)
 }
 
 /*
+ * The normal approximation of a rank statistic: the two-sided p of stat
+ * (mean mu, sd with ties, continuity-corrected), and the rank k of the
+ * interval's ends from sd0, the sd without ties.
+ */
+static size_t normal_approx(double stat, double mu, double sd, double sd0, double conf,
+			    struct cs_shift *r)
+{
+	double z = sd > 0 ? (fabs(stat - mu) - 0.5) / sd : 0;
+
+	r->p = sd > 0 ? erfc(fmax(z, 0) / M_SQRT2) : 1;
+	r->min_p = 0;
+	return (size_t)fmax(0, floor(mu - z_upper((1 - conf) / 2) * sd0));
+}
+
+/* p at most 1; the interval: the k-th (at least the 1st) of sorted v[0..nv) from each end */
+static void interval(struct cs_shift *r, const long double *v, size_t nv, size_t k)
+{
+	if (r->p > 1)
+		r->p = 1;
+	if (k < 1)
+		k = 1;
+	r->lo = v[k - 1];
+	r->hi = v[nv - k];
+}
+
+/*
  * base x[0..n), new y[0..m): the two-sided Mann-Whitney p-value (exact up
  * to CS_EXACT_MAX per side, else normal with tie correction), and the
  * Hodges-Lehmann shift of y against x with its interval at level conf.
@@ -318,7 +344,7 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 		r->min_p = 2 * c[0] / total;
 		free(c);
 	} else {
-		double mu = nm / 2.0, s = sqrt(nm * (n + m + 1) / 12.0), z;
+		double mu = nm / 2.0, s = sqrt(nm * (n + m + 1) / 12.0);
 		double ties = 0;
 
 		/* tie correction over the pooled sample */
@@ -340,17 +366,9 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 			free(all);
 			s = sqrt(n * m / 12.0 * ((n + m + 1) - ties / ((double)(n + m) * (n + m - 1))));
 		}
-		z = s > 0 ? (fabs(u - mu) - 0.5) / s : 0;
-		r->p = s > 0 ? erfc(fmax(z, 0) / M_SQRT2) : 1;
-		k = (size_t)floor(mu - z_upper((1 - conf) / 2) * sqrt(nm * (n + m + 1) / 12.0));
-		r->min_p = 0;
+		k = normal_approx(u, mu, s, sqrt(nm * (n + m + 1) / 12.0), conf, r);
 	}
-	if (r->p > 1)
-		r->p = 1;
-	if (k < 1)
-		k = 1;
-	r->lo = d[k - 1];
-	r->hi = d[nm - k];
+	interval(r, d, nm, k);
 	free(d);
 	return 0;
 }
@@ -454,20 +472,11 @@ int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r)
 		for (k = 0; k < nw && cum / total < (1 - conf) / 2; k++)
 			cum += c[k + 1];
 	} else {
-		double mu = nw / 2.0, sd = sqrt(m * (m + 1) * (2.0 * m + 1) / 24 - ties / 48), z;
+		double mu = nw / 2.0, sd = sqrt(m * (m + 1) * (2.0 * m + 1) / 24 - ties / 48);
 
-		z = sd > 0 ? (fabs(wp / 2 - mu) - 0.5) / sd : 0;
-		r->p = sd > 0 ? erfc(fmax(z, 0) / M_SQRT2) : 1;
-		k = (size_t)fmax(0, floor(mu - z_upper((1 - conf) / 2) *
-					  sqrt(m * (m + 1) * (2.0 * m + 1) / 24)));
-		r->min_p = 0;
+		k = normal_approx(wp / 2, mu, sd, sqrt(m * (m + 1) * (2.0 * m + 1) / 24), conf, r);
 	}
-	if (r->p > 1)
-		r->p = 1;
-	if (k < 1)
-		k = 1;
-	r->lo = w[k - 1];
-	r->hi = w[nw - k];
+	interval(r, w, nw, k);
 	ret = 0;
 out:
 	free(c);

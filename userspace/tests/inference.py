@@ -252,6 +252,41 @@ try:
     check(not bad, "inference:paired_hodges_lehmann_interval_and_signed_rank_p_match_the_reference",
           "; ".join(bad[:4]))
 
+    # over 50 pairs: normal, continuity-corrected (and tie-corrected), as
+    # scipy.stats.wilcoxon(method="approx", correction=True); the interval's
+    # ends are the k-th Walsh averages, k = floor(mu - z(0.975) sd)
+    bad = []
+    ran = 0
+    for it in range(6):
+        n = rnd.randint(70, 90)
+        x = [rnd.randrange(10000, 20000) for _ in range(n)]
+        y = [round(v * rnd.choice((1.0, 1.01, 1.05))) + rnd.choice((0, 0, 10, -10, 20)) for v in x]
+        if sum(a != b for a, b in zip(x, y)) <= 50:
+            continue
+        ran += 1
+        shutil.rmtree(os.path.join(top, "cmp"), ignore_errors=True)
+        got = run("--format", "json", "--paired", "compare", *write_runs("cmp/b", x), "--",
+                  *write_runs("cmp/n", y))["fragments"][0]
+        d = [math.log(b) - math.log(a) for a, b in zip(x, y)]
+        dz = [v for v in d if v != 0]
+        m = len(dz)
+        w = sorted((dz[i] + dz[j]) / 2 for i in range(m) for j in range(i, m))
+        nw = len(w)
+        est = w[nw // 2] if nw % 2 else (w[nw // 2 - 1] + w[nw // 2]) / 2
+        k = max(1, math.floor(nw / 2 - statistics.NormalDist().inv_cdf(0.975) *
+                              math.sqrt(m * (m + 1) * (2 * m + 1) / 24)))
+        want = (math.expm1(est), math.expm1(w[k - 1]), math.expm1(w[nw - k]))
+        if not (close(got["change"], want[0], 1e-9) and close(got["change_lo"], want[1], 1e-9) and
+                close(got["change_hi"], want[2], 1e-9) and got["test"] == "normal"):
+            bad.append("case %d (n %d): want %s, got %s %s %s %s" % (it, n, want, got["change"],
+                       got["change_lo"], got["change_hi"], got["test"]))
+        if sst is not None:
+            sp = float(sst.wilcoxon(d, method="approx", correction=True).pvalue)
+            if not close(got["p_value"], sp, 1e-9):
+                bad.append("case %d: p %s but scipy %.12g" % (it, got["p_value"], sp))
+    check(not bad and ran >= 3, "inference:paired_over_50_pairs_is_normal_as_scipy (%d cases)" % ran,
+          "; ".join(bad[:4]) or "only %d cases over 50 pairs" % ran)
+
     # ---- verdict rules ----
     def verdict(x, y, *opts):
         shutil.rmtree(os.path.join(top, "cmp"), ignore_errors=True)
