@@ -61,6 +61,16 @@ check_unload() {
 # frame of a module that is gone (an unloaded module's addresses print as
 # bare hex: the only module these tests load is cyclebench).
 KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# SLOW: how much slower this kernel is on purpose. 10 on the debug lane
+# (6.1.V-cbdebug: KASAN checks every access, kmemleak and lockdep track
+# every allocation and lock; a vfree of 800 MiB takes seconds there under
+# TCG), 1 elsewhere. A wall-clock bound is a plausibility limit, not a
+# kernel guarantee: the tests multiply theirs by it.
+case $(uname -r) in
+*debug*) SLOW=10 ;;
+*) SLOW=1 ;;
+esac
 kmemleak_check() {
 	[ -w $KMEMLEAK ] || return 0
 	echo scan > $KMEMLEAK

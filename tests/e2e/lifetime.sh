@@ -50,10 +50,16 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 ms=$(elapsed_ms "$t0")
 echo "SIGKILL with cpu 1 hogged: the writer was gone in $ms ms" >> /out/figures.txt
-check_le "SIGKILL with the run's CPU hogged: the writer is gone within 100 ms" 100 "$ms"
+check_le "SIGKILL with the run's CPU hogged: the writer is gone within 100 ms (x$SLOW)" $((100 * SLOW)) "$ms"
 check "the hog really ran as SCHED_FIFO (no error)" "" "$(cat /tmp/hog)"
-check "a run meanwhile is EBUSY or waits for the starved one" EBUSY \
-	"$(run_write "base samples=10")"
+# RT throttling leaves the starved thread 50 ms a second: it may see the
+# abort and publish before this write (the debug lane's slow fork gives it
+# time). Either way one run at a time: EBUSY while it is in flight, or a
+# new run once it has published (checked below: aborted, old data kept).
+r=$(run_write "base samples=10")
+echo "a run meanwhile: $r" >> /out/figures.txt
+check "a run meanwhile is EBUSY (starved run in flight) or ok (published first)" yes \
+	"$([ "$r" = EBUSY ] || [ "$r" = ok ] && echo yes || echo "no: $r")"
 kill $hog 2>/dev/null
 wait $hog 2>/dev/null
 wait_state idle
