@@ -22,9 +22,17 @@
 #   --baseline DIR       a `cyclestat save` directory to compare against
 #                        (default: bench/baseline in the repo)
 #   --update-baseline    replace the baseline with this run's results, no compare
+#   --ab BASE_KO         no saved baseline: BASE_KO (the module built from the
+#                        base commit) and this run's module are loaded in turn,
+#                        run k of each side by side (BASE, NEW, BASE, NEW, ...),
+#                        and compared pair by pair (cyclestat compare --paired):
+#                        a clock that drifts over the session moves both sides
+#                        of a pair alike. Default --runs 8 (the fewest pairs
+#                        that can reach p < 0.01); the baseline's runs go to
+#                        --out as baseline/run-1 ... run-N
 #   --runs N             runs of the selection, each saved as one repetition
 #                        (default 5; the gate compares runs, not samples, and
-#                        needs 5 per side to reach p < 0.01 at all)
+#                        needs 5 per side to reach p < 0.01 at all; 8 with --ab)
 #   --threshold PCT      smallest relative change that counts (cyclestat's
 #                        default when not given)
 #   --allow-missing      a fragment in the baseline but not in this run (or
@@ -126,7 +134,8 @@ baseline=$top/bench/baseline
 update=0
 threshold=
 alpha=
-runs=5
+runs=
+ab=
 allow_missing=
 prepare=0
 out=$top/build/ci
@@ -156,6 +165,7 @@ while [ $# -gt 0 ]; do
 	--params) need_arg "$1" $#; params=$2; shift ;;
 	--baseline) need_arg "$1" $#; baseline=$2; shift ;;
 	--update-baseline) update=1 ;;
+	--ab) need_arg "$1" $#; ab=$2; shift ;;
 	--threshold) need_arg "$1" $#; threshold=$2; shift ;;
 	--runs) need_arg "$1" $#; runs=$2; shift ;;
 	--allow-missing) allow_missing=--allow-missing ;;
@@ -205,9 +215,12 @@ isnum() {
 }
 [ -z "$threshold" ] || isnum "$threshold" || die_usage "--threshold '$threshold' is not a number (a percentage, e.g. 5)"
 [ -z "$alpha" ] || isnum "$alpha" || die_usage "--alpha '$alpha' is not a number (e.g. 0.01)"
+[ -n "$runs" ] || { [ -n "$ab" ] && runs=8 || runs=5; }
 case $runs in
 '' | *[!0-9]* | 0) die_usage "--runs '$runs' is not a positive integer (5 or more to decide at alpha 0.01)" ;;
 esac
+[ -z "$ab" ] || [ "$update" = 0 ] ||
+	die_usage "--ab and --update-baseline: an A/B session has no baseline to update"
 [ "$build" = 1 ] || [ -n "$ko" ] || ko=$top/cyclebench.ko
 
 # --- preflight: everything that can be checked before touching the machine --
@@ -229,7 +242,11 @@ if [ "$prepare" = 1 ] && [ ! -x "$here/prepare-host.sh" ]; then
 		"copy scripts/prepare-host.sh next to this script, or drop --prepare-host"
 fi
 
-if [ "$update" = 0 ] && [ ! -d "$baseline" ]; then
+if [ -n "$ab" ] && [ ! -f "$ab" ]; then
+	die "no base module at $ab" \
+		"build the base commit's module (make -C /lib/modules/\$(uname -r)/build M=\$PWD) and pass its .ko to --ab"
+fi
+if [ "$update" = 0 ] && [ -z "$ab" ] && [ ! -d "$baseline" ]; then
 	die "no baseline at $baseline" \
 		"record one on this runner with --update-baseline (then commit it), or pass --baseline DIR"
 fi
@@ -241,7 +258,7 @@ fi
 
 mkdir -p "$out" || die "cannot create the artifacts directory $out" "pass a writable --out DIR"
 out=$(cd "$out" && pwd)
-rm -rf "$out/results"
+rm -rf "$out/results" "$out/baseline"
 rm -f "$out/results.json" "$out/gbench.json" "$out/compare.json" "$out/tap.txt" "$out/doctor.txt"
 
 # --- cleanup: whatever happens from here on --------------------------------
@@ -332,25 +349,29 @@ if [ -z "$ko" ]; then
 fi
 [ -f "$ko" ] || die "no module at $ko" "build it (make) or pass --ko PATH"
 
-note "loading: insmod $ko run_on_load=0${params:+ $params}"
-loaded=1 # set first: a signal between insmod and this line must still unload
-# shellcheck disable=SC2086 # $params is a list of words
-if ! "$insmod" "$ko" run_on_load=0 $params; then
-	loaded=0
-	die "insmod $ko failed" \
-		"see 'dmesg | tail' (a wrong parameter? a module built for another kernel than $(uname -r)?)"
-fi
-[ -e "$debugfs/run" ] ||
-	die "no $debugfs/run after loading the module" \
-		"is debugfs mounted? mount -t debugfs none /sys/kernel/debug"
+# load KO: insmod with the parameters; from here the EXIT trap unloads.
+load() {
+	note "loading: insmod $1 run_on_load=0${params:+ $params}"
+	loaded=1 # set first: a signal between insmod and this line must still unload
+	# shellcheck disable=SC2086 # $params is a list of words
+	if ! "$insmod" "$1" run_on_load=0 $params; then
+		loaded=0
+		die "insmod $1 failed" \
+			"see 'dmesg | tail' (a wrong parameter? a module built for another kernel than $(uname -r)?)"
+	fi
+	[ -e "$debugfs/run" ] ||
+		die "no $debugfs/run after loading the module" \
+			"is debugfs mounted? mount -t debugfs none /sys/kernel/debug"
+}
 
 # interleave=1: ensemble by ensemble across the fragments, so that a clock
 # that drifts during a run (turbo, a neighbour's load) moves every fragment
 # and calib:add_chain alike instead of passing for a change.
 request="$fragments$run_keys interleave=1"
-k=1
-while [ "$k" -le "$runs" ]; do
-	note "run $k of $runs: echo '$request' > $debugfs/run"
+
+# run_save WHAT DIR: one run of the request, saved to DIR.
+run_save() {
+	note "$1: echo '$request' > $debugfs/run"
 	# The write returns when the run is over. It runs in a child so that a
 	# signal to this script is handled at once (by the trap), not after it.
 	(printf '%s\n' "$request" >"$debugfs/run") &
@@ -362,12 +383,25 @@ while [ "$k" -le "$runs" ]; do
 		die "the run failed: writing '$request' to $debugfs/run" \
 			"see 'dmesg | tail'; EINVAL: an unknown fragment or key, E2BIG: raise max_mb or lower samples/ensembles"
 	fi
-	note "saving run $k to $out/results/run-$k"
-	"$cyclestat" --tree "$debugfs" save "$out/results/run-$k" >&2 ||
+	note "saving it to $2"
+	"$cyclestat" --tree "$debugfs" save "$2" >&2 ||
 		die "cyclestat save failed (see above)"
+}
+
+k=1
+[ -n "$ab" ] || load "$ko"
+while [ "$k" -le "$runs" ]; do
+	if [ -n "$ab" ]; then
+		load "$ab"
+		run_save "base run $k of $runs" "$out/baseline/run-$k"
+		unload || die "could not unload the base module" "rmmod cyclebench"
+		load "$ko"
+	fi
+	run_save "run $k of $runs" "$out/results/run-$k"
+	[ -z "$ab" ] || unload || die "could not unload the module" "rmmod cyclebench"
 	k=$((k + 1))
 done
-unload || die "could not unload the module" "rmmod cyclebench"
+[ -n "$ab" ] || unload || die "could not unload the module" "rmmod cyclebench"
 
 # shellcheck disable=SC2046 # the run directories, in order
 set -- $(k=1; while [ "$k" -le "$runs" ]; do echo "$out/results/run-$k"; k=$((k + 1)); done)
@@ -400,7 +434,13 @@ fi
 
 # --- 4. compare, TAP ------------------------------------------------------
 
-# The baseline's runs (an older baseline is one saved tree), then this run's.
+# The baseline's runs (an older baseline is one saved tree), then this run's;
+# with --ab, the base module's runs of this session, paired with this run's.
+paired=
+if [ -n "$ab" ]; then
+	baseline=$out/baseline
+	paired=--paired
+fi
 if [ -d "$baseline/run-1" ]; then
 	base_runs=$(k=1; while [ -d "$baseline/run-$k" ]; do echo "$baseline/run-$k"; k=$((k + 1)); done)
 else
@@ -408,7 +448,7 @@ else
 fi
 # shellcheck disable=SC2086 # lists of directories without blanks
 if "$cyclestat" --format json ${threshold:+--threshold "$threshold"} \
-	${alpha:+--alpha "$alpha"} $allow_missing compare $base_runs -- "$@" >"$out/compare.json"; then
+	${alpha:+--alpha "$alpha"} $allow_missing $paired compare $base_runs -- "$@" >"$out/compare.json"; then
 	verdict=0
 else
 	verdict=$?

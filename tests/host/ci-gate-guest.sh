@@ -11,6 +11,8 @@
 #      alu:imul_dep; cycles and cycles_long of every run scaled)
 #                                   must fail: exit 1, exactly one "not ok",
 #                                   naming that fragment;
+#   3b. --ab with this build as the base too: an A/A session, 8 pairs,
+#      compare --paired: must pass, every verdict ok;
 #   4. SIGTERM in the middle of a run  exit 143, module unloaded.
 # After each, the module must be unloaded. With -icount shift=0 the figures
 # are exact: every run is identical, so 2 gives "same" with a zero-width
@@ -90,6 +92,16 @@ check "gate against a baseline doctored 30% faster for $victim: exit 1" 1 "$rc"
 check "gate against the doctored baseline: exactly $victim is not ok" "$victim slower" \
 	"$(printf '%s\n' "$tap" | sed -n 's/^not ok [0-9]* - \([^ ]*\) \([a-z]*\) .*/\1 \2/p')"
 
+# 3b. --ab with this build on both sides: an A/A session, pair by pair
+# (exact under icount: every difference 0, "same").
+gate ab --ab "$ko" --runs 8
+check "gate --ab, this build against itself: exit 0" 0 "$rc"
+check "gate --ab: $n fragments, none slower" "$n 0" \
+	"$(printf '%s\n' "$tap" | grep -c '^ok ' || true) $(printf '%s\n' "$tap" | grep -c '^not ok' || true)"
+if [ "${CB_GUEST_INTERRUPT:-1}" = 1 ]; then
+	check "gate --ab: 8 pairs for every fragment, compared paired" "$n paired" \
+		"$(printf '%s\n' "$tap" | grep -c 'n=8/8)') $(grep -o '"repetitions": "paired runs"' "$out/ci-ab/compare.json" | head -n 1 | sed 's/.*"paired runs"/paired/')"
+fi
 # 4. SIGTERM in the middle of a run (what a CI runner sends on cancel; a
 # background job here cannot get SIGINT, which the gate traps the same way):
 # exit 143, the run abandoned, the module unloaded. Needs the real module's

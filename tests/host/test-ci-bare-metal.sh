@@ -151,6 +151,33 @@ not ok 2 - alu:imul_dep slower (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)" "$out
 	expect_match "[$sh] a regression: says so on stderr" "regression: 1 fragment\(s\) slower" "$err"
 	unloaded "a regression"
 
+	# --ab: the base module and this one in turn, compared pair by pair
+	new_case ab
+	: >"$tmp/base.ko"
+	ci --ko "$ko" --ab "$tmp/base.ko" --fragments alu
+	expect_eq "[$sh] --ab: exit 0" 0 "$rc"
+	expect_eq "[$sh] --ab: 8 runs a side by default, loaded in turn (base, new, ...)" \
+		"$(k=0; while [ $k -lt 8 ]; do echo "insmod $tmp/base.ko run_on_load=0"; echo "insmod $ko run_on_load=0"; k=$((k + 1)); done)" \
+		"$(grep '^insmod' "$c/log")"
+	expect_eq "[$sh] --ab: one rmmod per insmod" 16 "$(grep -c '^rmmod cyclebench$' "$c/log")"
+	expect_match "[$sh] --ab: compare --paired, the base's runs of this session first" \
+		"^cyclestat --format json --paired compare $c/out/baseline/run-1 .* $c/out/baseline/run-8 -- $c/out/results/run-1 .* $c/out/results/run-8$" \
+		"$(cat "$c/log")"
+	expect_eq "[$sh] --ab: the base's runs are kept" 8 "$(ls -d "$c/out/baseline"/run-* | wc -l | tr -d ' ')"
+	[ -e "$c/root/sys/module/cyclebench" ] && v=loaded || v=unloaded
+	expect_eq "[$sh] --ab: nothing left loaded" unloaded "$v"
+	new_case ab-runs
+	ci --ko "$ko" --ab "$tmp/base.ko" --runs 2
+	expect_eq "[$sh] --ab --runs 2: two of each" 4 "$(grep -c '^insmod' "$c/log")"
+	new_case ab-missing
+	ci --ko "$ko" --ab "$tmp/nothere.ko"
+	expect_eq "[$sh] --ab without the base module: exit 2, nothing loaded" "2 0" \
+		"$rc $(grep -c '^insmod' "$c/log")"
+	expect_match "[$sh] --ab without the base module: says how to build it" "pass its .ko to --ab" "$err"
+	new_case ab-update
+	ci --ko "$ko" --ab "$tmp/base.ko" --update-baseline
+	expect_eq "[$sh] --ab with --update-baseline: a usage error" 2 "$rc"
+
 	new_case smi-and-gone
 	FAKE_COMPARE_JSON=$tmp/smi.json FAKE_COMPARE_RC=1 ci --ko "$ko" --baseline "$tmp/baseline"
 	expect_eq "[$sh] SMIs flagged on the verdict; a missing fragment fails unless allowed" \
@@ -401,7 +428,7 @@ ok 3 - alu:imul_dep same (+0.0% [+0.0%, +0.0%], p=1, n=5/5)" "$rc $out"
 	expect_eq "[$sh] ci-gate-guest.sh passes on a fake machine: exit 0, no FAIL" "0 0" \
 		"$rc $(grep -c '^FAIL' "$c/out/results.txt" 2>/dev/null || true)"
 	[ "$rc" = 0 ] || printf '%s\n' "$res" | grep -v '^ok' | head -n 8 | sed 's/^/# /'
-	expect_eq "[$sh] ci-gate-guest.sh: nine checks" 9 "$(grep -c '^ok' "$c/out/results.txt" 2>/dev/null)"
+	expect_eq "[$sh] ci-gate-guest.sh: twelve checks" 12 "$(grep -c '^ok' "$c/out/results.txt" 2>/dev/null)"
 	unset CYCLESTAT_SYSROOT
 done
 
