@@ -205,13 +205,18 @@ try:
                 c[k] += c[k - r]
         return c
 
-    def paired_reference(x, y):
+    def walsh(x, y):
+        # the pairs' nonzero log differences, their sorted Walsh averages, the median
         d = [math.log(b) - math.log(a) for a, b in zip(x, y)]
         d = [v for v in d if v != 0]
         m = len(d)
         w = sorted((d[i] + d[j]) / 2 for i in range(m) for j in range(i, m))
         nw = len(w)
-        est = w[nw // 2] if nw % 2 else (w[nw // 2 - 1] + w[nw // 2]) / 2
+        return d, w, (w[nw // 2] if nw % 2 else (w[nw // 2 - 1] + w[nw // 2]) / 2)
+
+    def paired_reference(x, y):
+        d, w, est = walsh(x, y)
+        m, nw = len(d), len(w)
         order = sorted(range(m), key=lambda i: abs(d[i]))
         rank = {i: k + 1 for k, i in enumerate(order)}   # no ties in these cases
         wp = sum(rank[i] for i in range(m) if d[i] > 0)
@@ -268,11 +273,8 @@ try:
         got = run("--format", "json", "--paired", "compare", *write_runs("cmp/b", x), "--",
                   *write_runs("cmp/n", y))["fragments"][0]
         d = [math.log(b) - math.log(a) for a, b in zip(x, y)]
-        dz = [v for v in d if v != 0]
-        m = len(dz)
-        w = sorted((dz[i] + dz[j]) / 2 for i in range(m) for j in range(i, m))
-        nw = len(w)
-        est = w[nw // 2] if nw % 2 else (w[nw // 2 - 1] + w[nw // 2]) / 2
+        dz, w, est = walsh(x, y)
+        m, nw = len(dz), len(w)
         k = max(1, math.floor(nw / 2 - statistics.NormalDist().inv_cdf(0.975) *
                               math.sqrt(m * (m + 1) * (2 * m + 1) / 24)))
         want = (math.expm1(est), math.expm1(w[k - 1]), math.expm1(w[nw - k]))
