@@ -37,8 +37,10 @@
 #   --quiet         do not echo the guest console
 #
 # Exit status: 0 when results came back (whatever they say), 1 when none
-# did (look at the console log), 2 on a usage error.  QEMU's own status
-# means nothing: it is 0 after a panic too.
+# did (look at the console log), 2 on a usage error, 3 when the kernel
+# died while booting, before /init ran (nothing of the test had started:
+# no module loaded; worth one more boot).  QEMU's own status means
+# nothing: it is 0 after a panic too.
 set -euo pipefail
 
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
@@ -140,6 +142,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
+echo "qemu-run: /init started"
 dmesg -n 1
 cd /
 set --
@@ -180,6 +183,10 @@ else
 	( timeout "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$log" || true ) 2>> "$log"
 fi
 if ! tar -xzf "$work/out.tar.gz" -C "$out" 2>/dev/null || [ ! -e "$out/rc" ]; then
+	if ! grep -q '^qemu-run: /init started' "$log" && grep -q 'Kernel panic' "$log"; then
+		echo "qemu-run.sh: the kernel died while booting, before /init ran (nothing loaded yet); see $log" >&2
+		exit 3
+	fi
 	echo "qemu-run.sh: the guest sent no results back; see $log" >&2
 	exit 1
 fi
