@@ -29,7 +29,7 @@
  *   missing, aborted, failed, skipped	in BASE, not (or not cleanly) in NEW
  * Exit 1 when something is slower or missing (unless --allow-missing).
  *
- * Calls load.c, infer.c and fmt.c.
+ * Calls load.c, ranks.c and fmt.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -353,74 +353,6 @@ static const char *absent_state(const struct side *s, const char *name)
 	return "missing";
 }
 
-/* ---- mismatches ---- */
-
-static const char *const top_keys[] = {
-	"method_used", "kernel", "model_name", "tsc_khz", "hypervisor", "mode", "cpu",
-	"samples", "ensembles",
-};
-
-static int mismatches(const struct cs_opts *o, struct side *s)
-{
-	int found = 0;
-
-	for (size_t k = 0; k < sizeof(top_keys) / sizeof(top_keys[0]); k++) {
-		const char *first = NULL, *fpath = NULL;
-
-		for (int sd = 0; sd < 2; sd++)
-			for (size_t i = 0; i < s[sd].n; i++) {
-				const char *v = cs_info_get(&s[sd].in[i].info, top_keys[k]);
-
-				if (!v)
-					continue;
-				if (!first) {
-					first = v;
-					fpath = s[sd].path[i];
-				} else if (strcmp(first, v) && found >= 0) {
-					found++;
-					if (!o->quiet || o->strict)
-						fprintf(stderr, "cyclestat: %s: %s '%s' in %s but '%s' in %s: these runs are not comparable%s\n",
-							o->strict ? "error" : "warning", top_keys[k], first,
-							fpath, v, s[sd].path[i],
-							o->strict ? " (--strict)" : "; --strict refuses them");
-					first = v;
-					fpath = s[sd].path[i];
-					sd = 2;
-					break;
-				}
-			}
-	}
-	/* the argument list of each swept fragment */
-	for (size_t i = 0; i < s[0].in[0].nfrag; i++) {
-		const struct cs_frag *fr = &s[0].in[0].frag[i];
-		const char *slash = strchr(fr->name, '/');
-
-		if (!slash || (i && !strncmp(s[0].in[0].frag[i - 1].name, fr->name,
-					    (size_t)(slash - fr->name + 1))))
-			continue;
-		for (size_t t = 0; t < s[1].n; t++) {
-			size_t cb = 0, cn = 0;
-
-			for (size_t j = 0; j < s[0].in[0].nfrag; j++)
-				cb += !strncmp(s[0].in[0].frag[j].name, fr->name,
-					       (size_t)(slash - fr->name + 1));
-			for (size_t j = 0; j < s[1].in[t].nfrag; j++)
-				cn += !strncmp(s[1].in[t].frag[j].name, fr->name,
-					       (size_t)(slash - fr->name + 1));
-			if (cb != cn) {
-				found++;
-				if (!o->quiet || o->strict)
-					fprintf(stderr, "cyclestat: %s: the argument list of %.*s differs: %zu arguments in %s, %zu in %s\n",
-						o->strict ? "error" : "warning",
-						(int)(slash - fr->name), fr->name, cb, s[0].path[0], cn,
-						s[1].path[t]);
-				break;
-			}
-		}
-	}
-	return found;
-}
-
 int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, size_t nnew)
 {
 	struct side s[2] = { { base, nbase, NULL }, { new, nnew, NULL } };
@@ -450,7 +382,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	for (int sd = 0; sd < 2; sd++)
 		for (size_t i = 0; i < s[sd].n; i++)
 			any &= s[sd].in[i].nfrag == 1 && !s[sd].in[i].nabsent;
-	if (mismatches(o, s) && o->strict) {
+	if (cs_cmp_mismatches(o, s) && o->strict) {
 		ret = 2;
 		goto out;
 	}

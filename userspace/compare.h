@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compare.h - what compare.c decides and cmp_print.c prints: one row per
- * fragment. Private to the two.
+ * fragment; cmp_mismatch.c checks the runs are comparable. Private to the
+ * three.
  */
 #ifndef CS_COMPARE_H
 #define CS_COMPARE_H
@@ -28,6 +29,7 @@ struct cmp {
 	int fails, smi;
 };
 
+int cs_cmp_mismatches(const struct cs_opts *o, const struct side *s);
 void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
 		  unsigned int need);
 

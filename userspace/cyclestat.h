@@ -319,6 +319,8 @@ int cs_perop(const u128 *med_s, const uint64_t *min_s, const u128 *med_l,
 	     struct cs_perop *p);
 void cs_mean_ci(const long double *x, uint64_t n, long double *mean, long double *lo,
 		long double *hi);
+
+/* ranks.c */
 int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m,
 		  double conf, struct cs_shift *r);
 unsigned int cs_min_reps(double alpha);

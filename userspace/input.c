@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * input.c - a whole input (a tree, a file, stdin) loaded fragment by
+ * fragment, then the figures that need more than one fragment of the same
+ * run: net of base:empty, per-op net cost, ticks per core cycle from
+ * calib:add_chain (also from beside a single result given by its path).
+ *
+ * Calls load.c, tree.c, numparse.c and infer.c.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cyclestat.h"
+
+/* the same info value in both, or absent from either (older trees) */
+static int same_key(const struct cs_frag *a, const struct cs_frag *b, const char *key)
+{
+	const char *x = cs_info_get(&a->info, key), *y = cs_info_get(&b->info, key);
+
+	return !x || !y || !strcmp(x, y);
+}
+
+/* figures that need more than one fragment: net, per-op over ensembles, calibration */
+static int finish_input(struct cs_input *in)
+{
+	const struct cs_frag *base = NULL, *calib = NULL;
+
+	for (size_t i = 0; i < in->nfrag; i++) {
+		if (!strcmp(in->frag[i].name, "base:empty"))
+			base = &in->frag[i];
+		if (!strcmp(in->frag[i].name, "calib:add_chain"))
+			calib = &in->frag[i];
+	}
+	if (base) {
+		in->has_overhead = 1;
+		in->overhead = base->raw.median;
+	}
+	for (size_t i = 0; i < in->nfrag; i++) {
+		struct cs_frag *fr = &in->frag[i];
+		const struct cs_ens *e = &fr->ens;
+		long double *x = malloc(e->count * sizeof(*x)), m;
+		struct cs_q ov = base && fr->net_ok ? in->overhead : cs_q_int(0);
+		s128 sum = 0;
+
+		if (!x)
+			return -1;
+		/* the overhead must come from the same run and method */
+		fr->net_ok = base && same_key(fr, base, "run_id") && same_key(fr, base, "method");
+		ov = fr->net_ok ? in->overhead : cs_q_int(0);
+		for (uint64_t j = 0; j < e->count; j++) {
+			x[j] = ((long double)e->med2[j] / 2 - cs_q_ld(ov)) / fr->ops;
+			sum += (s128)e->med2[j];
+		}
+		fr->netop.value = cs_q_div(cs_q_sub((struct cs_q){ .num = sum, .den = 2 * e->count }, ov),
+					   fr->ops);
+		fr->netop.n = e->count;
+		cs_mean_ci(x, e->count, &m, &fr->netop.lo, &fr->netop.hi);
+		free(x);
+	}
+	/* ticks per core cycle: calib's per-op cost, when from the same run and method */
+	if (calib) {
+		long double t = calib->perop.ok ? cs_q_ld(calib->perop.med.value) :
+				calib->net_ok ? cs_q_ld(calib->netop.value) : 0;
+
+		for (size_t i = 0; i < in->nfrag && t > 0; i++)
+			if (same_key(&in->frag[i], calib, "run_id") &&
+			    same_key(&in->frag[i], calib, "method") &&
+			    cs_info_get(&calib->info, "run_id"))
+				in->frag[i].calib = t;
+	}
+	return 0;
+}
+
+void cs_input_free(struct cs_input *in)
+{
+	for (size_t i = 0; i < in->nfrag; i++)
+		cs_frag_free(&in->frag[i]);
+	free(in->frag);
+	for (size_t i = 0; i < in->nabsent; i++)
+		free(in->absent[i].name);
+	free(in->absent);
+	free(in->path);
+	cs_info_free(&in->info);
+	memset(in, 0, sizeof(*in));
+}
+
+/*
+ * A result given by its own directory (TREE/loop/dec_jnz/100) is one
+ * fragment, but its run's calib:add_chain is beside it in the tree: take
+ * the ticks per core cycle from there, under the same rule (same run_id
+ * and method), so that one argument compared with another is calibrated
+ * as the whole tree would be. Nothing when there is no such fragment.
+ */
+static void calib_from_tree(const char *path, struct cs_frag *fr)
+{
+	char *root = strdup(path), *cal = NULL;
+	size_t len, up = strchr(fr->name, '/') ? 3 : 2;
+	struct cs_loc *loc = NULL;
+	struct cs_info info = { 0 };
+	struct cs_frag c = { 0 };
+	struct cs_err e;
+	size_t n = 0;
+
+	if (!root)
+		return;
+	len = strlen(root);
+	if (len > 7 && !strcmp(root + len - 7, "/cycles"))
+		root[len -= 7] = 0;
+	while (up--) {
+		while (len > 1 && root[len - 1] == '/')
+			root[--len] = 0;
+		while (len && root[len - 1] != '/')
+			root[--len] = 0;
+	}
+	if (!len || asprintf(&cal, "%scalib/add_chain", root) < 0) {
+		cal = NULL;
+		goto out;
+	}
+	if (!cs_is_dir(cal) || cs_locate(cal, &loc, &n, &info, &e) || n != 1)
+		goto out;
+	if (cs_load_frag(&loc[0], &c, NULL, &e) == 0) {
+		if (c.perop.ok && cs_q_ld(c.perop.med.value) > 0 &&
+		    cs_info_get(&c.info, "run_id") && same_key(fr, &c, "run_id") &&
+		    same_key(fr, &c, "method"))
+			fr->calib = cs_q_ld(c.perop.med.value);
+		cs_frag_free(&c);
+	}
+out:
+	if (loc)
+		cs_locs_free(loc, n);
+	cs_info_free(&info);
+	free(cal);
+	free(root);
+}
+
+int cs_load_input(const char *path, struct cs_input *in,
+		  struct cs_err *err)
+{
+	struct cs_loc *loc;
+	size_t n;
+
+	memset(in, 0, sizeof(*in));
+	if (cs_locate(path, &loc, &n, &in->info, err))
+		return -1;
+	in->path = strdup(path);
+	in->frag = calloc(n, sizeof(*in->frag));
+	if (!in->path || !in->frag) {
+		cs_seterr(err, path, 0, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cs_frag *fr = &in->frag[in->nfrag];
+		int r = cs_load_frag(&loc[i], fr, NULL, err);
+
+		if (r < 0)
+			goto fail;
+		if (r > 0) {
+			struct cs_absent *a = realloc(in->absent, (in->nabsent + 1) * sizeof(*a));
+
+			if (!a || !(a[in->nabsent].name = strdup(loc[i].name))) {
+				if (a)
+					in->absent = a;
+				cs_seterr(err, path, 0, "out of memory");
+				goto fail;
+			}
+			in->absent = a;
+			a[in->nabsent++].state = fr->nodata ? fr->nodata : "none";
+			continue;
+		}
+		in->nfrag++;
+	}
+	if (finish_input(in)) {
+		cs_seterr(err, path, 0, "out of memory");
+		goto fail;
+	}
+	if (n == 1 && in->nfrag == 1 && in->frag[0].calib <= 0 &&
+	    strcmp(in->frag[0].name, "calib:add_chain"))
+		calib_from_tree(path, &in->frag[0]);
+	if (!in->nfrag) {
+		if (n == 1 && !cs_is_dir(path))
+			cs_seterr(err, path, 0,
+				  "never measured (info says state: none); measure it: cyclestat run FRAGMENT");
+		else
+			cs_seterr(err, path, 0,
+				  "no fragment has results yet (every info says state: none); measure some: cyclestat run all");
+		goto fail;
+	}
+	cs_locs_free(loc, n);
+	return 0;
+fail:
+	cs_locs_free(loc, n);
+	cs_input_free(in);
+	return -1;
+}
+
