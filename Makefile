@@ -16,13 +16,13 @@
 #   make install / uninstall / clean
 #
 # KDIR overrides the kernel build tree (default: scripts/kdir.sh).
-# KERNELS picks the QEMU kernels for make test (default: "6.1 6.12 6.12-rt":
-# bookworm's 6.1, bookworm-security's 6.12, cloud and PREEMPT_RT flavours;
-# add 6.1-debug for the debug kernel deps.sh builds: KASAN, kmemleak, ...).
+# KERNELS picks the QEMU kernels for make test (default: "6.1 6.12 6.12-rt
+# 6.1-debug": bookworm's 6.1, bookworm-security's 6.12, cloud and PREEMPT_RT
+# flavours, and the debug kernel deps.sh builds once: KASAN, kmemleak, ...).
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 CHECKPATCH ?= /var/cache/cyclebench/checkpatch/checkpatch.pl
-KERNELS ?= 6.1 6.12 6.12-rt
+KERNELS ?= 6.1 6.12 6.12-rt 6.1-debug
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all module userspace cyclestat-static run test check bench stress \

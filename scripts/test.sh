@@ -6,7 +6,7 @@
 # A suite that exits non-zero without counting a failure, or prints no
 # summary, counts as one failure: nothing passes by saying nothing.
 #
-#   KERNELS="6.1" scripts/test.sh     (default: "6.1 6.12 6.12-rt")
+#   KERNELS="6.1" scripts/test.sh     (default: "6.1 6.12 6.12-rt 6.1-debug")
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -47,7 +47,7 @@ suite cyclestat make --no-print-directory -C userspace test
 suite runner make --no-print-directory -C userspace/runner test
 suite scripts tests/host/run.sh
 suite kmod tests/kmod/run.sh
-for k in ${KERNELS:-6.1 6.12 6.12-rt}; do
+for k in ${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}; do
 	suite "qemu-$k" env CB_KERNEL="$k" tests/e2e/run.sh
 done
 

@@ -114,7 +114,7 @@ build_clean() {
 build_clean sparse C=2 CHECK=sparse
 build_clean W=1 W=1
 # ... and W=1 on every QEMU kernel series, each in its own tree.
-for k in ${KERNELS:-6.1 6.12 6.12-rt}; do
+for k in ${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}; do
 	if scripts/build-ko.sh --clean --strict "$k" > build/kmod-ko-$k.out 2> build/kmod-ko-$k.err; then
 		ok "W=1 build for $k: no warnings"
 	else
