@@ -25,7 +25,7 @@ if [ -x "$ub" ]; then
 	k=1
 	while [ "$k" -le 10 ] &&
 	      "$ub" -q -o "out/gate-native/r$k" "base,calib,loop:dec_jnz" args=100,110,150 \
-		samples=250 ensembles=20 interleave=1 > out/gate-native.log 2>&1; do
+		samples=25 ensembles=200 warmup=10 interleave=1 > out/gate-native.log 2>&1; do
 		k=$((k + 1))
 	done
 	if [ "$k" -gt 10 ]; then

@@ -11,7 +11,8 @@
 #   A/A: every pair of single runs (45), and 20 random splits five runs
 #        against five: how many compares report anything slower or faster.
 #   A/B: loop:dec_jnz/110 against /100 (10 % more work), five runs a side
-#        (one with --per-sample), 20 pairs: how many say slower, faster.
+#        (one with --ensembles and --per-sample), 20 pairs: how many say
+#        slower, faster.
 #   Paired (where the runs ran interleave=1 with 16 or more ensembles):
 #        each run's ensembles side by side (--ensembles --paired); A/A even
 #        against odd ensembles, A/B /110 against /100 (see below).
@@ -62,7 +63,10 @@ for mode in runs ensembles per-sample; do
 	done
 	echo "A/A, $mode: $alarms alarms in $pairs pairs of single runs"
 	vars="$vars aa_$v=$alarms"
-	if [ "$mode" != per-sample ]; then
+	# five runs a side only where a run is one repetition: five runs'
+	# ensembles (1000 a side of 200) cost a million differences a
+	# fragment, minutes in a TCG guest, to show what the pairs show
+	if [ "$mode" = runs ]; then
 		alarms=0
 		while read -r split; do
 			a=
@@ -90,12 +94,12 @@ for mode in runs ensembles per-sample; do
 				b="$b $dir/r$(((i + k + shift) % runs + 1))/loop/dec_jnz/110"
 				k=$((k + 1))
 			done
-			if [ "$mode" = per-sample ]; then
+			if [ "$mode" != runs ]; then
 				set -- $a
 				a=$1
 				set -- $b
 				b=$1
-				set -- $(verdicts --per-sample compare "$a" "$b")
+				set -- $(verdicts --$mode compare "$a" "$b")
 			else
 				# shellcheck disable=SC2086
 				set -- $(verdicts $opt compare $a -- $b)
@@ -106,13 +110,14 @@ for mode in runs ensembles per-sample; do
 		done
 		i=$((i + 1))
 	done
-	echo "A/B +10% work, $mode: $slower slower, $faster faster in $n pairs"
+	[ "$mode" = runs ] && k="five runs" || k="one run"
+	echo "A/B +10% work, $mode: $slower slower, $faster faster in $n pairs ($k run a side)"
 	vars="$vars ab_slow_$v=$slower ab_fast_$v=$faster"
 done
 # Paired, within each run: with interleave=1, ensemble e of every result
 # ran side by side, so --ensembles --paired pairs what saw the same clock.
 # Each result's even and odd ensembles make two halves (tests/e2e/gate.sh
-# takes 20 ensembles: 10 pairs a comparison, 8 can reach p < 0.01). A/A:
+# takes 200 ensembles: 100 pairs a comparison; 8 pairs can reach p < 0.01). A/A:
 # the even against the odd ensembles of /100, and of /110 (20); A/B: /110
 # against /100, even against even and odd against odd (20).
 # half RESULT PARITY OUT: the even (0) or odd (1) ensembles of RESULT
