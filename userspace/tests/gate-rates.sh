@@ -111,7 +111,7 @@ for mode in runs ensembles per-sample; do
 		i=$((i + 1))
 	done
 	[ "$mode" = runs ] && k="five runs" || k="one run"
-	echo "A/B +10% work, $mode: $slower slower, $faster faster in $n pairs ($k run a side)"
+	echo "A/B +10% work, $mode: $slower slower, $faster faster in $n pairs ($k a side)"
 	vars="$vars ab_slow_$v=$slower ab_fast_$v=$faster"
 done
 # Paired, within each run: with interleave=1, ensemble e of every result
