@@ -51,16 +51,9 @@ static const struct cs_frag *find(const struct cs_input *in, const char *name, i
 	return NULL;
 }
 
-static int cmp_ld(const void *a, const void *b)
-{
-	long double x = *(const long double *)a, y = *(const long double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static long double median_of(long double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_ld);
+	qsort(v, n, sizeof(*v), cs_cmp_ld);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

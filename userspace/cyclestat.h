@@ -272,6 +272,7 @@ void cs_perror(const struct cs_err *err);
 
 /* stats.c */
 void cs_sort(uint64_t *a, size_t n);
+int cs_cmp_ld(const void *a, const void *b);
 int cs_q_cmp(struct cs_q a, struct cs_q b);
 struct cs_q cs_q_sub(struct cs_q a, struct cs_q b);
 struct cs_q cs_q_div(struct cs_q a, uint64_t k);

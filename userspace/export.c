@@ -308,13 +308,6 @@ static long double tsc_khz_of(const struct cs_input *in, const struct cs_frag *f
 	return 0;
 }
 
-static int cmp_ld(const void *a, const void *b)
-{
-	long double x = *(const long double *)a, y = *(const long double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Google Benchmark's _median aggregate is the median of the repetitions,
  * here the ensembles' means (not the median of every raw sample).
@@ -326,7 +319,7 @@ static long double median_ld(const long double *v, uint64_t n)
 	if (!s)
 		return NAN;
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_ld);
+	qsort(s, n, sizeof(*s), cs_cmp_ld);
 	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(s);
 	return m;

@@ -64,13 +64,6 @@ static double u_cdf(const double *c, size_t top, double total, long long k)
 	return s / total;
 }
 
-static int cmp_ld(const void *a, const void *b)
-{
-	long double x = *(const long double *)a, y = *(const long double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* inverse of the standard normal CDF at 1 - q, for small q (Acklam) */
 static double z_upper(double q)
 {
@@ -132,7 +125,7 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 			d[i * m + j] = y[j] - x[i];
 			u += y[j] > x[i] ? 1 : y[j] == x[i] ? 0.5 : 0;
 		}
-	qsort(d, nm, sizeof(*d), cmp_ld);
+	qsort(d, nm, sizeof(*d), cs_cmp_ld);
 	r->est = nm % 2 ? d[nm / 2] : (d[nm / 2 - 1] + d[nm / 2]) / 2;
 	r->exact = n <= CS_EXACT_MAX && m <= CS_EXACT_MAX;
 	if (r->exact) {
@@ -167,7 +160,7 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 			}
 			memcpy(all, x, n * sizeof(*x));
 			memcpy(all + n, y, m * sizeof(*y));
-			qsort(all, n + m, sizeof(*all), cmp_ld);
+			qsort(all, n + m, sizeof(*all), cs_cmp_ld);
 			for (size_t i = 0, j; i < n + m; i = j) {
 				for (j = i; j < n + m && all[j] == all[i]; j++)
 					;
@@ -257,7 +250,7 @@ int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r)
 	for (size_t i = 0; i < m; i++)
 		for (size_t j = i; j < m; j++)
 			w[k++] = (a[i] + a[j]) / 2;
-	qsort(w, nw, sizeof(*w), cmp_ld);
+	qsort(w, nw, sizeof(*w), cs_cmp_ld);
 	r->est = nw % 2 ? w[nw / 2] : (w[nw / 2 - 1] + w[nw / 2]) / 2;
 	r->exact = m <= CS_EXACT_MAX;
 	if (r->exact) {

@@ -486,3 +486,11 @@ double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb
 	p *= 2;
 	return p > 1 ? 1 : p < 0 ? 0 : p;
 }
+
+/* qsort's comparison for long doubles, ascending */
+int cs_cmp_ld(const void *a, const void *b)
+{
+	long double x = *(const long double *)a, y = *(const long double *)b;
+
+	return (x > y) - (x < y);
+}

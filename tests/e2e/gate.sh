@@ -18,8 +18,9 @@
 # bounds: at most one A/A alarm in 45 pairs of runs, none faster; paired,
 # at most one A/A alarm in 20 and at least 19 of 20 A/B slower (runs as
 # repetitions cannot see +10 % when the host's load moves TCG's clock
-# between runs: inconclusive, never wrong). The runs go to /out/runs/ for the across-boot rates the host
-# computes (tests/e2e/run.sh gate, CB_GATE_BOOTS); /150 (50 % more work)
+# between runs: inconclusive, never wrong). The runs go to /out/runs/ for
+# the across-boot rates the host computes (tests/e2e/run.sh gate,
+# CB_GATE_BOOTS); /150 (50 % more work)
 # is there for the across-boot A/B, calib:add_chain so that compare works
 # in core cycles (each run's clock speed divided out), and interleave=1 so
 # that calib:add_chain, /100 and /110 see the same clocks within a run.

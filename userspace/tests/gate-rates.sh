@@ -99,7 +99,7 @@ for mode in runs ensembles per-sample; do
 				a=$1
 				set -- $b
 				b=$1
-				set -- $(verdicts --$mode compare "$a" "$b")
+				set -- $(verdicts $opt compare "$a" "$b")
 			else
 				# shellcheck disable=SC2086
 				set -- $(verdicts $opt compare $a -- $b)
