@@ -135,6 +135,8 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
 #define __cb_irq_on(flags)	local_irq_restore(flags)
 #define __cb_moved(cpu)		(smp_processor_id() != (cpu))
 #define __cb_irq_done()		preempt_enable()
+#define __cb_probe_begin()	preempt_disable()
+#define __cb_probe_end()	preempt_enable()
 
 /*
  * Called with interrupts off, right before the first timestamp and right
@@ -153,30 +155,80 @@ void cb_sample_end(struct cb_ctx *ctx, u64 i, u32 aux, u32 aux_long);
 #endif
 
 /*
- * Zero-size labels around the body: they emit nothing, keep the body's
- * code between them (the memory clobber), and name its first and last
- * instruction in the object code, where tests/kmod/run.sh checks that the
- * harness put nothing else into the timed region.
+ * Zero-size labels around the body and between the long region's copies:
+ * they emit nothing and name the body's first and last instruction in the
+ * object code, where tests/kmod/run.sh checks each region.  Each is also a
+ * barrier: it keeps the state pointer in a register ("+r") and clobbers
+ * memory and every other general-purpose register but the stack and frame
+ * pointers (the state pointer stays in the one left, %r15).  So each
+ * copy of the body starts as the first did: it loads what it reads and
+ * builds its own constants; nothing computed in one copy
+ * (a load, a product, a constant in a register) can serve the next, and
+ * the short region, every copy of the long one and the reference hold the
+ * same instructions.  Without it, a body such as
+ *	u64 x = st->a * st->b; CB_OPAQUE(x);
+ * multiplied once for all sixteen copies.
  */
-#define __CB_MARK(what)	({ asm volatile("cb_" what "_%=:" ::: "memory"); })
+#if defined(CONFIG_FRAME_POINTER) || defined(CB_FRAME_POINTER)
+#define __CB_CLOBBER_BP
+#else
+#define __CB_CLOBBER_BP	"rbp",
+#endif
+#define __CB_CLOBBER_ALL __CB_CLOBBER_BP "rax", "rbx", "rcx", "rdx", "rsi",	\
+	"rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "memory"
+#define __CB_MARK(what, st)						\
+	({ asm volatile("cb_" what "_%=:" : : "r" (st) : __CB_CLOBBER_ALL); })
+/* The same barrier without a label, before the start timestamp. */
+#define __CB_PIN(st)	({ asm volatile("" : : "r" (st) : __CB_CLOBBER_ALL); })
 
 /*
- * Expanded once per method inside each fragment's sampler, so that the
- * body is inlined between the two timestamps.  Interrupts and preemption
- * are off for one sample (short and long region) at a time, never longer.
+ * One timed region, a function of its own per method: the state pointer
+ * is all that is live in it (in %r15, which no timestamp clobbers),
+ * so nothing of the sampling loop is kept, moved or spilled around the
+ * body.  Called with interrupts off; the call and return sit outside the
+ * two timestamps.  Returns the region's TSC delta; *aux gets TSC_AUX.
  */
-#define __CB_SAMPLE_LOOP(ctx, m, short_body, long_body)					\
+#define __CB_M_p	CB_PAOLONI
+#define __CB_M_l	CB_LFENCE
+#define __CB_M_pn	CB_PAOLONI_NORDTSCP
+#define __CB_M_ln	CB_LFENCE_NORDTSCP
+#define __CB_REGION(kind, tag, suffix, body)				\
+static noinline notrace u64 cb_##kind##_##tag##suffix(void *st, u32 *aux) \
+{									\
+	const enum cb_method __m = __CB_M_##tag;			\
+	u32 h0, l0, h1, l1;						\
+									\
+	__CB_PIN(st);							\
+	cb_start(__m, &h0, &l0);					\
+	__CB_TEST_SPILL();						\
+	body;								\
+	cb_stop(__m, &h1, &l1, aux);					\
+	return cb_tsc(h1, l1) - cb_tsc(h0, l0);				\
+}
+
+/*
+ * Expanded once per method inside each fragment's sampler.  Interrupts
+ * and preemption are off for one sample (short and long region) at a
+ * time, never longer, and never longer than ctx->limit: the long region
+ * runs only when (1 + CB_LONG_REPEAT) times the short one fits, and before
+ * the first sample with interrupts off, the short region runs once with
+ * them on, to refuse a body that could not fit at all.
+ */
+#define __CB_SAMPLE_LOOP(ctx, tag, suffix)				\
 ({									\
 	struct cb_ctx *__ctx = (ctx);					\
-	const enum cb_method __m = (m);					\
+	const u64 __copies = __ctx->out_long ? CB_LONG_REPEAT + 1 : 1;	\
 	u64 __i, __end = __ctx->warmup + __ctx->n;			\
 	unsigned int __over = 0;					\
 	int __ret = 0;							\
+	u32 __a1, __a3 = CB_NO_AUX;					\
 									\
-	for (__i = 0; __i < __end; __i++) {				\
+	__cb_probe_begin();						\
+	if (cb_short_##tag##suffix(st, &__a1) > __ctx->limit / __copies) \
+		__ret = -ETIME;						\
+	__cb_probe_end();						\
+	for (__i = 0; !__ret && __i < __end; __i++) {			\
 		unsigned long __flags;					\
-		u32 __h0, __l0, __h1, __l1, __h2 = 0, __l2 = 0, __h3 = 0, __l3 = 0; \
-		u32 __a1, __a3 = CB_NO_AUX;				\
 		u64 __d, __dl = 0;					\
 									\
 		__ret = cb_between_samples(__ctx, __i);			\
@@ -184,19 +236,21 @@ void cb_sample_end(struct cb_ctx *ctx, u64 i, u32 aux, u32 aux_long);
 			break;						\
 		__cb_irq_off(__flags);					\
 		__cb_sample_begin(__ctx, __i);				\
-		cb_start(__m, &__h0, &__l0);				\
-		__CB_TEST_SPILL();					\
-		__CB_MARK("bb");					\
-		short_body(st);						\
-		__CB_MARK("be");					\
-		cb_stop(__m, &__h1, &__l1, &__a1);			\
-		if (__ctx->out_long) {					\
-			cb_start(__m, &__h2, &__l2);			\
-			__CB_MARK("lb");				\
-			long_body(st);					\
-			__CB_MARK("le");				\
-			cb_stop(__m, &__h3, &__l3, &__a3);		\
+		__d = cb_short_##tag##suffix(st, &__a1);		\
+		if (__d > __ctx->limit / __copies) {			\
+			__cb_irq_on(__flags);				\
+			__cb_irq_done();				\
+			/* twice in a row: not an NMI, a body too long */ \
+			if (++__over == 2) {				\
+				__ret = -ETIME;				\
+				break;					\
+			}						\
+			__i--;						\
+			continue;					\
 		}							\
+		__over = 0;						\
+		if (__ctx->out_long)					\
+			__dl = cb_long_##tag##suffix(st, &__a3);	\
 		__cb_sample_end(__ctx, __i, __a1, __a3);		\
 		__cb_irq_on(__flags);					\
 		if (unlikely(__cb_moved(__ctx->cpu))) {			\
@@ -205,14 +259,6 @@ void cb_sample_end(struct cb_ctx *ctx, u64 i, u32 aux, u32 aux_long);
 			break;						\
 		}							\
 		__cb_irq_done();					\
-		__d = cb_tsc(__h1, __l1) - cb_tsc(__h0, __l0);		\
-		__dl = cb_tsc(__h3, __l3) - cb_tsc(__h2, __l2);		\
-		/* a runaway body: refuse it before it holds irqs off again */ \
-		if (__i < 2 && max(__d, __dl) > __ctx->limit &&		\
-		    (++__over == 2 || __end == 1)) {			\
-			__ret = -ETIME;					\
-			break;						\
-		}							\
 		if (__i >= __ctx->warmup) {				\
 			__ctx->out[__i - __ctx->warmup] = __d;		\
 			if (__ctx->out_long)				\
@@ -222,11 +268,6 @@ void cb_sample_end(struct cb_ctx *ctx, u64 i, u32 aux, u32 aux_long);
 	__ret;								\
 })
 
-/*
- * The long region: CB_LONG_REPEAT (2, 4, 8, ... 1024) copies of the body
- * back to back, no loop counter: cb_body<N>_<name>() is two calls of
- * cb_body<N/2>_<name>(), all inlined.
- */
 /*
  * Broken harnesses, built only by tests/kmod/run.sh to show that the
  * object-code check catches them: a body called through a pointer, and a
@@ -245,11 +286,16 @@ void cb_sample_end(struct cb_ctx *ctx, u64 i, u32 aux, u32 aux_long);
 #define __CB_TEST_SPILL()	do { } while (0)
 #endif
 
-/* twice() runs two copies of the body (or of two copies, ...): no loop. */
+/*
+ * The long region: CB_LONG_REPEAT (2, 4, 8, ... 1024) copies of the body,
+ * no loop counter: cb_body<N>_<name>() is two calls of
+ * cb_body<N/2>_<name>() with a barrier between them, all inlined.
+ */
 #define __CB_DOUBLE(twice, ...)						\
 static __always_inline void twice(void *st)				\
 {									\
 	__VA_ARGS__(st);						\
+	__CB_MARK("lc", st);						\
 	__VA_ARGS__(st);						\
 }
 
@@ -257,17 +303,33 @@ static __always_inline void twice(void *st)				\
 #define __CB_LONG(n, suffix)	___CB_LONG(n, suffix)
 
 /*
+ * The two regions of a fragment for the method whose tag is @tag; @suffix
+ * is _NAME.
+ */
+#define __CB_SHORT_REGION(tag, suffix)					\
+	__CB_REGION(short, tag, suffix,					\
+		({ __CB_MARK("bb", st);					\
+		   __CB_SHORT(cb_body_##suffix, cb_ptr##suffix);	\
+		   __CB_MARK("be", st); }))
+#define __CB_LONG_REGION(tag, suffix)					\
+	__CB_REGION(long, tag, suffix,					\
+		({ __CB_MARK("lb", st);					\
+		   cb_bodylong##suffix(st);				\
+		   __CB_MARK("le", st); }))
+
+/*
  * The body alone between the same marks (what the short region must
- * hold), CB_LONG_REPEAT copies of it (1024 at most) for the long region,
- * and the sampler: one sampling loop per method, the method a constant in
- * each.
+ * hold, and each copy of the long one), CB_LONG_REPEAT copies of it
+ * (1024 at most) for the long region, the two regions per method, and
+ * the sampler: one sampling loop per method.
  */
 #define __CB_SAMPLER(name)						\
 static noinline notrace __used void cb_bodyref_##name(void *st)	\
 {									\
-	__CB_MARK("rb");						\
+	__CB_PIN(st);							\
+	__CB_MARK("rb", st);						\
 	cb_body__##name(st);						\
-	__CB_MARK("re");						\
+	__CB_MARK("re", st);						\
 }									\
 __CB_PTR(cb_ptr_##name, cb_bodyref_##name);				\
 __CB_DOUBLE(cb_body2_##name, cb_body__##name)				\
@@ -280,31 +342,31 @@ __CB_DOUBLE(cb_body128_##name, cb_body64_##name)			\
 __CB_DOUBLE(cb_body256_##name, cb_body128_##name)			\
 __CB_DOUBLE(cb_body512_##name, cb_body256_##name)			\
 __CB_DOUBLE(cb_body1024_##name, cb_body512_##name)			\
-static __always_inline void cb_bodyshort_##name(void *st)		\
-{									\
-	__CB_SHORT(cb_body__##name, cb_ptr_##name);			\
-}									\
 static __always_inline void cb_bodylong_##name(void *st)		\
 {									\
 	__CB_LONG(CB_LONG_REPEAT, _##name)(st);				\
 }									\
+__CB_SHORT_REGION(p, _##name)						\
+__CB_LONG_REGION(p, _##name)						\
+__CB_SHORT_REGION(l, _##name)						\
+__CB_LONG_REGION(l, _##name)						\
+__CB_SHORT_REGION(pn, _##name)						\
+__CB_LONG_REGION(pn, _##name)						\
+__CB_SHORT_REGION(ln, _##name)						\
+__CB_LONG_REGION(ln, _##name)						\
 static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
 {									\
 	void *st = ctx->env->state;					\
 									\
 	switch (ctx->method) {						\
 	case CB_PAOLONI:						\
-		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI,		\
-				cb_bodyshort_##name, cb_bodylong_##name); \
+		return __CB_SAMPLE_LOOP(ctx, p, _##name); \
 	case CB_LFENCE:							\
-		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE,			\
-				cb_bodyshort_##name, cb_bodylong_##name); \
+		return __CB_SAMPLE_LOOP(ctx, l, _##name); \
 	case CB_PAOLONI_NORDTSCP:					\
-		return __CB_SAMPLE_LOOP(ctx, CB_PAOLONI_NORDTSCP,	\
-				cb_bodyshort_##name, cb_bodylong_##name); \
+		return __CB_SAMPLE_LOOP(ctx, pn, _##name); \
 	case CB_LFENCE_NORDTSCP:					\
-		return __CB_SAMPLE_LOOP(ctx, CB_LFENCE_NORDTSCP,	\
-				cb_bodyshort_##name, cb_bodylong_##name); \
+		return __CB_SAMPLE_LOOP(ctx, ln, _##name); \
 	default:	/* never guess: a wrong guess could run RDTSCP */	\
 		return -EINVAL;						\
 	}								\

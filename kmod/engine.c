@@ -37,7 +37,13 @@ static atomic_t cb_busy = ATOMIC_INIT(0);
  * it (the module's init and exit, the next run) knows no module code
  * runs in that thread any more.
  */
-static bool cb_abort;
+/*
+ * The run to stop: its job's seq, or CB_ABORT_ALL (rmmod).  A number, not
+ * a flag, so that a writer that gives up late cannot stop the next run.
+ */
+#define CB_ABORT_ALL	U64_MAX
+static u64 cb_abort;
+static u64 cb_seq;
 static DECLARE_COMPLETION(cb_gone);
 
 /* Waits until no kthread of ours runs, and leaves it said. */
@@ -55,7 +61,7 @@ void cb_engine_init(void)
 /* rmmod: no writer is left (their files hold the module), maybe a run. */
 void cb_engine_exit(void)
 {
-	WRITE_ONCE(cb_abort, true);
+	WRITE_ONCE(cb_abort, CB_ABORT_ALL);
 	cb_wait_gone();
 }
 
@@ -79,7 +85,9 @@ void cb_get_status(int *slot, u64 *done, u64 *total)
 
 int cb_between_samples(struct cb_ctx *ctx, u64 i)
 {
-	if (unlikely(READ_ONCE(cb_abort)))
+	u64 abort = READ_ONCE(cb_abort);
+
+	if (unlikely(abort == ctx->job->seq || abort == CB_ABORT_ALL))
 		return -EINTR;
 	/* kthread_bind() pins us, but CPU hotplug can still move us. */
 	if (unlikely(raw_smp_processor_id() != ctx->cpu))
@@ -158,7 +166,7 @@ static void cb_job_free(struct cb_job *job)
 		cb_result_put(job->res[i]);
 	kfree(job->res);
 	kfree(job->fl);
-	kfree(job->req);
+	kvfree(job->req);
 	kfree(job);
 }
 
@@ -176,7 +184,7 @@ static struct cb_job *cb_job_alloc(struct cb_req *req)
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job) {
-		kfree(req);
+		kvfree(req);
 		return NULL;
 	}
 	kref_init(&job->ref);
@@ -244,7 +252,7 @@ static int cb_wait(struct cb_job *job, bool may_leave)
 		left = wait_for_completion_killable_timeout(&job->done, HZ / 50);
 	} while (!left && !cb_real_signal());
 	if (left <= 0)
-		WRITE_ONCE(cb_abort, true);
+		WRITE_ONCE(cb_abort, job->seq);
 	if (!may_leave) {
 		cb_wait_gone();
 		return job->ret;
@@ -292,7 +300,7 @@ static int cb_launch(struct cb_req *req, struct cb_job **jobp)
 		ret = min(ret, 0);
 	}
 	if (ret) {
-		kfree(req);
+		kvfree(req);
 		return ret;
 	}
 	job = cb_job_alloc(req);
@@ -308,7 +316,7 @@ static int cb_launch(struct cb_req *req, struct cb_job **jobp)
 		return PTR_ERR(task);
 	}
 	kthread_bind(task, req->cpu);
-	WRITE_ONCE(cb_abort, false);
+	job->seq = ++cb_seq;
 	kref_get(&job->ref);
 	atomic64_set(&cb_status_done, 0);
 	atomic64_set(&cb_status_total, (u64)req->nr * job->res[0]->n);
@@ -328,12 +336,12 @@ int cb_run(struct cb_req *req, bool may_leave)
 	int ret;
 
 	if (!mutex_trylock(&cb_run_lock)) {
-		kfree(req);
+		kvfree(req);
 		return -EBUSY;
 	}
 	if (atomic_cmpxchg_acquire(&cb_busy, 0, 1)) {
 		mutex_unlock(&cb_run_lock);
-		kfree(req);
+		kvfree(req);
 		return -EBUSY;
 	}
 	ret = cb_launch(req, &job);
@@ -350,14 +358,14 @@ int cb_run(struct cb_req *req, bool may_leave)
 /* A line written to the run file; @cmd is NUL-terminated and writable. */
 int cb_run_command(char *cmd)
 {
-	struct cb_req *req = kmalloc(sizeof(*req), GFP_KERNEL);
+	struct cb_req *req = kvzalloc(sizeof(*req), GFP_KERNEL);
 	int ret;
 
 	if (!req)
 		return -ENOMEM;
 	ret = cb_parse_request(cmd, req);
 	if (ret) {
-		kfree(req);
+		kvfree(req);
 		return ret;
 	}
 	return cb_run(req, true);

@@ -39,7 +39,14 @@ extern const char *const cb_pmc_names[CB_NR_PMC];
 #define CB_MAX_ENSEMBLES 100000U
 #define CB_MAX_WARMUP 10000000U
 #define CB_MAX_MB 65536U
-#define CB_MAX_SAMPLE_US 10000000U
+/*
+ * One sample's whole interrupts-off window (protocol, short region and the
+ * long region's copies) is at most max_sample_us, and that at most 1 s:
+ * a tenth of the hard-lockup detector's default 10 s (watchdog_thresh),
+ * a twentieth of the soft-lockup one and of the RCU stall timeout (21 s),
+ * so no detector fires on a sample even where those are set lower.
+ */
+#define CB_MAX_SAMPLE_US 1000000U
 
 /* Rejected writes are the writer's to see (an errno), not the log's. */
 extern struct ratelimit_state cb_warn_rs;
@@ -307,6 +314,7 @@ void cb_pmu_close(struct cb_pmu *pmu);
 struct cb_job {
 	struct kref ref;
 	struct completion done;
+	u64 seq;
 	int ret;
 	int failed;
 	struct cb_req *req;

@@ -57,7 +57,7 @@ static int __init cb_init(void)
 	ret = cb_results_init(d.max_mb);
 	if (ret)
 		goto free_results;
-	req = kmalloc(sizeof(*req), GFP_KERNEL);
+	req = kvzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req) {
 		ret = -ENOMEM;
 		goto free_results;
@@ -103,11 +103,11 @@ static int __init cb_init(void)
 	else
 		pr_info("%u results ready; write to /sys/kernel/debug/cyclebench/run to measure\n",
 			cb_nr_slots());
-	kfree(req);
+	kvfree(req);
 	return 0;
 
 free_req:
-	kfree(req);
+	kvfree(req);
 free_results:
 	cb_results_exit();
 	return ret;
@@ -124,5 +124,6 @@ module_init(cb_init);
 module_exit(cb_exit);
 
 MODULE_DESCRIPTION("Time code fragments with the TSC, interrupts off (Paoloni's protocol)");
+MODULE_AUTHOR("The cyclebench developers");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(CB_VERSION);

@@ -88,7 +88,7 @@ static struct cb_uint_param cb_max_sample_us_param = {
 	.val = &cb_max_sample_us, .min = 1, .max = CB_MAX_SAMPLE_US,
 };
 module_param_cb(max_sample_us, &cb_uint_ops, &cb_max_sample_us_param, 0444);
-MODULE_PARM_DESC(max_sample_us, "longest a sample may hold interrupts off, in microseconds; a body over it is refused with -ETIME (1..10000000, default 50000)");
+MODULE_PARM_DESC(max_sample_us, "longest a sample may hold interrupts off (protocol, short and long region), in microseconds; a body that would take longer is refused with -ETIME before it runs with interrupts off (1..1000000, default 50000)");
 
 static const char *const cb_method_names[CB_NR_METHODS] = {
 	[CB_PAOLONI] = "paoloni",
@@ -215,7 +215,7 @@ static int cb_param_set_only(const char *val, const struct kernel_param *kp)
 
 	if (strlen(val) >= CB_CMD_MAX)
 		return -EINVAL;
-	req = kmalloc(sizeof(*req), GFP_KERNEL);
+	req = kvzalloc(sizeof(*req), GFP_KERNEL);
 	buf = kstrdup(val, GFP_KERNEL);
 	if (req && buf)
 		ret = cb_parse_selection(strim(buf), NULL, 0, req) ? -EINVAL : 0;
@@ -229,7 +229,7 @@ static int cb_param_set_only(const char *val, const struct kernel_param *kp)
 		strscpy(cb_only, strim(buf), sizeof(cb_only));
 	}
 	kfree(buf);
-	kfree(req);
+	kvfree(req);
 	return ret;
 }
 

@@ -13,87 +13,8 @@ CHECKPATCH=${CHECKPATCH:-/var/cache/cyclebench/checkpatch/checkpatch.pl}
 pass=0 fail=0
 ok() { echo "ok - $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
-# cb_regions KO: one line per timed region of every sampler in module KO:
-#   FUNCTION short|long OUTSIDE BODY REF VERDICT
-# A region opens at the start RDTSC (after CPUID or LFENCE) and closes at
-# the next RDTSC(P).  The zero-size marks cb_bb_/cb_be_ (cb_lb_/cb_le_ in
-# the long region) bound the body; cb_bodyref_NAME holds the body alone
-# between cb_rb_/cb_re_.  Marks and functions come from the symbol table
-# (two marks at one address hide each other in a disassembly).  Outside
-# the body only the protocol may sit: at most 4 instructions, none a call,
-# return, jump through a pointer, push, pop or stack access but the two
-# stores of the start timestamp.  Inside, the short region must hold
-# exactly the reference's instructions (the same mnemonics in order: a body hoisted out of the
-# loop, called through a pointer or spilled around has another), the long
-# one more than the short and at most 16 times the reference; a reference
-# of no instruction is a deleted body (but in base:empty).
-cb_regions() {
-	nm "$1" | awk '$2 ~ /^[tT]$/ { a = $1; sub(/^0+/, "", a); print a, $3 }' > "$1.syms"
-	objdump -d --no-show-raw-insn "$1" | awk '
-	function verdict(fn, kind, bad, nout, nbody, bops,   v, r) {
-		v = bad
-		if (nout > 4) v = v ",outside:" nout
-		r = ref[substr(fn, 11)]
-		if (r == "") v = v ",noref"
-		else if (kind == "short" && (nbody != r || bops != rops[substr(fn, 11)])) v = v ",body:" nbody "!=ref:" r
-		else if (kind == "long" && r > 0 && (nbody <= nshort[fn] + 0 || nbody > 16 * r)) v = v ",long:" nbody
-		else if (r == 0 && fn != "cb_sample_empty") v = v ",deleted"
-		return v == "" ? "clean" : substr(v, 2)
-	}
-	FILENAME != "-" {
-		if ($2 ~ /^cb_(bb|lb|rb)_[0-9]+$/) begin[$1] = $2
-		else if ($2 ~ /^cb_(be|le|re)_[0-9]+$/) end_[$1] = $2
-		else func_[$1] = $2
-		next
-	}
-	$1 !~ /^[0-9a-f]+:$/ || NF < 2 { next }
-	{
-		a = $1; sub(/:$/, "", a); sub(/^0+/, "", a)
-		if (a in func_) {
-			inr = 0; inbody = 0; inref = 0; fn = ""; rfn = ""
-			if (func_[a] ~ /^cb_sample_/) fn = func_[a]
-			else if (func_[a] ~ /^cb_bodyref_/) { rfn = substr(func_[a], 12); ref[rfn] = 0; rops[rfn] = "" }
-		}
-		if (a in begin) {
-			if (begin[a] ~ /^cb_rb/) inref = 1
-			else { inbody = 1; kind = (begin[a] ~ /^cb_bb/) ? "short" : "long" }
-		}
-		if (a in end_) { inbody = 0; inref = 0 }
-		op = $2
-	}
-	rfn != "" { if (inref) { ref[rfn]++; rops[rfn] = rops[rfn] " " op }; next }
-	fn == "" { next }
-	{
-		if (!inr && op == "rdtsc" && (prev == "cpuid" || prev == "lfence")) {
-			inr = 1; nout = 0; nbody = 0; body = ""; bad = ""; stores = 0; prev = op; next
-		}
-		if (inr && !inbody && (op == "rdtscp" || op == "rdtsc")) {
-			nr++; fns[nr] = fn; kinds[nr] = kind; bads[nr] = bad; nouts[nr] = nout; nbodys[nr] = nbody; bodies[nr] = body
-			if (kind == "short") nshort[fn] = nbody
-			inr = 0
-		} else if (inr && inbody) {
-			nbody++
-			body = body " " op
-		} else if (inr) {
-			nout++
-			if (op ~ /^(call|ret|jmp\*|int3|push|pop|leave|enter)/ || $0 ~ /thunk|__fentry__|jmp +\*/)
-				bad = bad "," op
-			else if ($0 ~ /%[re]sp/) {
-				if (nout <= 3 && $0 ~ /mov +%e[ad]x,[0-9a-fx]*\(%rsp\)/ && stores < 2)
-					stores++
-				else
-					bad = bad ",stack:" $3
-			}
-		}
-		prev = op
-	}
-	END {
-		for (i = 1; i <= nr; i++)
-			printf "%s %s %d %d %s %s\n", fns[i], kinds[i], nouts[i], nbodys[i],
-				ref[substr(fns[i], 11)], verdict(fns[i], kinds[i], bads[i], nouts[i], nbodys[i], bodies[i])
-	}' "$1.syms" -
-}
-
+# The timed regions are read from the object code by tests/kmod/regions.py
+# (its --help says what it checks and what its table's columns are).
 mkdir -p build
 
 srcs=(kmod/*.c kmod/*.h kmod/fragments/*.c)
@@ -149,67 +70,82 @@ for p in samples ensembles warmup method cpu only run_on_load max_mb; do
 	else bad "modinfo: parameter $p: no description with a default"; fi
 done
 
-# The timed regions, from the object code (see cb_regions above).
+# The timed regions, from the object code: one line per problem, naming
+# the fragment, the region and the instruction, with the fix.
 cp cyclebench.ko build/cyclebench-check.ko
-regions=$(cb_regions build/cyclebench-check.ko)
-echo "$regions" > build/cyclebench.regions
-nfn=$(echo "$regions" | awk '$2 == "short" {print $1}' | sort -u | grep -c .)
-nsrc=$(grep -hoE '^CB_BODY(_STATE)?\([a-z0-9_]*' kmod/fragments/*.c | wc -l)
-if [ "$nfn" -eq "$nsrc" ] && [ "$nsrc" -gt 0 ]; then
-	ok "object code: every body has a sampler with timed regions ($nfn)"
+if problems=$(python3 tests/kmod/regions.py --table build/cyclebench.regions \
+		build/cyclebench-check.ko kmod/fragments/*.c 2>&1); then
+	ok "object code: $(grep -vc '^#' build/cyclebench.regions) regions, each the body's own code: the short region the body alone, the long one 16 copies of it, nothing of the harness (table: build/cyclebench.regions)"
 else
-	bad "object code: $nsrc bodies in the source but $nfn samplers with timed regions"
+	bad "object code: $(echo "$problems" | grep -c .) problems (columns of build/cyclebench.regions: tests/kmod/regions.py --help):
+$(echo "$problems" | sed 's/^/  /')"
 fi
-dirty=$(echo "$regions" | grep -v ' clean$')
-if [ -z "$dirty" ]; then
-	ok "object code: $(echo "$regions" | grep -c .) regions hold the body's own code and nothing else of the harness (no call, jump through a pointer, spill; body = its reference)"
+empty=$(awk '$1 == "base:empty" && $3 == "short" { print $5 }' build/cyclebench.regions | sort -u | tr '\n' ' ')
+check_regions_in() { awk -v f="$2" '$1 == f' "$1" | grep -c " clean$"; }
+check_regions() { check_regions_in build/cyclebench.regions "$1"; }
+if [ "$empty" = "0 " ] && [ "$(check_regions base:empty)" -eq 8 ]; then
+	ok "object code: base:empty: 4 methods, nothing between the marks"
 else
-	bad "object code: regions where the harness put something in, grouped by fragment:
-$(echo "$dirty" | awk '{ f = $1; sub(/^cb_sample_/, "", f); by[f] = by[f] "\n    " $0 } END { for (f in by) printf "  %s:%s\n", f, by[f] }')"
+	bad "object code: base:empty: expected 8 clean regions with no body, got '$empty'"
 fi
-empty=$(echo "$regions" | awk '$1 == "cb_sample_empty" && $2 == "short" { print $3 + $4 }' | sort -n | tail -n1)
-nempty=$(echo "$regions" | grep -c '^cb_sample_empty short ')
-if [ "$nempty" -eq 4 ] && [ -n "$empty" ] && [ "$empty" -le 4 ]; then
-	ok "object code: base:empty has 4 methods, at most $empty instructions between timestamps"
-else
-	bad "object code: base:empty: expected 4 regions of <= 4 instructions, got $nempty regions, max '$empty'"
-fi
-calls=$(echo "$regions" | awk '$1 == "cb_sample_ktime_get_ns" && / clean$/' | grep -c .)
-if [ "$calls" -eq 8 ]; then
+if [ "$(check_regions time:ktime_get_ns)" -eq 8 ]; then
 	ok "object code: a body that calls the kernel (time:ktime_get_ns) passes: 8 clean regions"
 else
-	bad "object code: time:ktime_get_ns: expected 8 clean regions (4 short, 4 long), got $calls"
+	bad "object code: time:ktime_get_ns: expected 8 clean regions (4 short, 4 long)"
 fi
 
-# The check must also bite: the same module built with a harness that calls
-# the body through a pointer, one that spills around it, and with a C body
-# that the compiler hoists out of the sampling loop.  Each is reported, for
-# exactly the fragments it breaks.
-groups=$(sed -n 's/^CB_GROUPS := //p' Kbuild)
-for broken in pointer spill hoist; do
-	dir=build/kmod-broken-$broken
+# The checker's own tests, on their own bodies only (a module of the base
+# group and tests/kmod/copies.c), never on an author's fragments:
+#  - copies:mul_state (an input read through the state) keeps its multiply
+#    in every copy: 16 times the short region's instructions;
+#  - copies:mul_const (opaque constants) builds them in every copy;
+#  - a harness that calls the body through a pointer, one that spills
+#    around it, and a body the compiler hoists are each reported, for
+#    exactly the bodies they break, by name.
+selftest() {	# NAME FILE MAKE-ARGS...: build the test module in build/kmod-selftest-NAME
+	local dir=build/kmod-selftest-$1 src=$2
+	shift 2
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -r Kbuild kmod "$dir"/
+	rm -f "$dir"/kmod/fragments/*.c
+	cp kmod/fragments/base.c "$src" "$dir"/kmod/fragments/
+	make -C "$KDIR" M="$top/$dir" "$@" modules > "$dir.log" 2>&1
+}
+st=build/kmod-selftest
+if selftest copies tests/kmod/copies.c CB_GROUPS="base copies"; then
+	python3 tests/kmod/regions.py --table $st-copies.regions $st-copies/cyclebench.ko \
+		$st-copies/kmod/fragments/*.c > $st-copies.out 2>&1
+	for f in copies:mul_state copies:mul_const; do
+		got=$(awk -v f=$f '$1 == f && $6 == "clean" { n[$3] += $5 } END { print n["short"] + 0, n["long"] + 0 }' $st-copies.regions)
+		if [ "$(check_regions_in $st-copies.regions $f)" = 8 ] && [ "${got#* }" -eq $((16 * ${got% *})) ] && [ "${got% *}" -gt 0 ]; then
+			ok "object code check: $f is clean, the long region 16 times the short ($got instructions over 4 methods)"
+		else
+			bad "object code check: $f: expected 8 clean regions, long = 16 x short; got $got: $(head -n3 $st-copies.out)"
+		fi
+	done
+else
+	bad "checker self-test module does not build: $(grep -m2 error $st-copies.log)"
+fi
+for broken in pointer spill hoist; do
 	if [ $broken = hoist ]; then
-		cp tests/kmod/hoist.c "$dir"/kmod/fragments/
-		extra=(CB_GROUPS="$groups hoist")
+		selftest $broken tests/kmod/hoist.c CB_GROUPS="base hoist"
+		want="hoist:hoisted"
 	else
-		extra=(KCFLAGS=-DCB_TEST_BROKEN_HARNESS_$(echo $broken | tr a-z A-Z))
+		selftest $broken tests/kmod/copies.c CB_GROUPS="base copies" \
+			KCFLAGS=-DCB_TEST_BROKEN_HARNESS_$(echo $broken | tr a-z A-Z)
+		want="base:empty copies:mul_const copies:mul_state"
 	fi
-	if ! make -C "$KDIR" M="$top/$dir" "${extra[@]}" modules > "$dir.log" 2>&1; then
-		bad "broken harness '$broken': does not build: $(grep -m2 error "$dir.log")"
+	if [ ! -e $st-$broken/cyclebench.ko ]; then
+		bad "broken harness '$broken': does not build: $(grep -m2 error $st-$broken.log)"
 		continue
 	fi
-	got=$(cb_regions "$dir"/cyclebench.ko | grep -v ' clean$' | awk '{print $1}' | sort -u | tr '\n' ' ')
-	case $broken in
-	hoist) want="cb_sample_hoisted " ;;
-	*) want=$(echo "$regions" | awk '{print $1}' | sort -u | tr '\n' ' ') ;;
-	esac
-	if [ "$got" = "$want" ]; then
-		ok "object code check bites: harness '$broken' is reported for exactly the fragments it breaks ($(echo $got | wc -w))"
+	python3 tests/kmod/regions.py $st-$broken/cyclebench.ko $st-$broken/kmod/fragments/*.c > $st-$broken.out 2>&1
+	got=$(grep -oE '^[a-z0-9_]+:[a-z0-9_]+' $st-$broken.out | sort -u | tr '\n' ' ')
+	if [ "$got" = "$want " ]; then
+		ok "object code check bites: '$broken' is reported for exactly the bodies it breaks ($want): $(head -n1 $st-$broken.out)"
 	else
-		bad "object code check with harness '$broken': expected [$want], reported [$got]"
+		bad "object code check with '$broken': expected [$want], reported [$got]"
 	fi
 done
 

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Read a cyclebench module's object code and check every timed region.
+
+usage: regions.py [--table FILE] [--repeat R] MODULE.ko SOURCE.c...
+
+CB_BODY() gives each fragment NAME, per method TAG (p paoloni, l lfence,
+pn paoloni-nordtscp, ln lfence-nordtscp), two region functions,
+cb_short_TAG_NAME and cb_long_TAG_NAME, and cb_bodyref_NAME, the body
+alone.  Zero-size labels mark the body: cb_bb_/cb_be_ (short region),
+cb_lb_/cb_le_ (long region, cb_lc_ between its copies), cb_rb_/cb_re_
+(reference).  A region opens at the start RDTSC (after CPUID or LFENCE)
+and closes at the next RDTSC(P) after the body.
+
+What must hold, and what is said when it does not (one line a problem,
+naming the fragment as group:name, the region, the method, the
+instruction and the fix):
+  - outside the body, only the protocol: at most 4 instructions, no call,
+    return, push, pop or stack access but the start timestamp's 2 stores;
+  - the short region holds exactly the reference's instructions (the same
+    mnemonics, in order);
+  - the long region holds R copies, each the short region's instructions;
+  - no body is empty but base:empty's (an empty one was deleted).
+
+--table FILE writes one line a region:
+  FRAGMENT METHOD REGION COPIES INSNS VERDICT
+(REGION short|long; COPIES 1 or R; INSNS the body's instructions, all
+copies together; VERDICT clean or the problems' kinds, comma-separated).
+Exit status: 0 clean, 1 problems, 2 usage or unreadable input.
+"""
+import difflib
+import re
+import subprocess
+import sys
+
+TAGS = {"p": "paoloni", "l": "lfence", "pn": "paoloni-nordtscp",
+        "ln": "lfence-nordtscp"}
+MARK = re.compile(r"^cb_(bb|be|lb|le|lc|rb|re)_\d+$")
+REGION_FN = re.compile(r"^cb_(short|long)_(p|l|pn|ln)_(\w+)$")
+# calls a kernel option puts into C code, out of line
+OPTION_CALLS = {
+    "__list_add_valid": "CONFIG_DEBUG_LIST",
+    "__list_del_entry_valid": "CONFIG_DEBUG_LIST",
+    "__list_add_valid_or_report": "CONFIG_DEBUG_LIST",
+    "__list_del_entry_valid_or_report": "CONFIG_DEBUG_LIST",
+    "__sanitizer_cov_trace_pc": "CONFIG_KCOV",
+    "__fentry__": "ftrace (a function not marked notrace)",
+}
+
+
+def die(msg):
+    print("regions.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def run(cmd):
+    try:
+        return subprocess.run(cmd, check=True, capture_output=True,
+                              text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        die("%s failed: %s" % (" ".join(cmd), e))
+
+
+def fragment_names(sources):
+    """body identifier -> group:name, from the sources' CB_BODY() lines."""
+    names = {}
+    for path in sources:
+        try:
+            text = open(path).read()
+        except OSError as e:
+            die("%s: %s" % (path, e.strerror))
+        g = re.search(r"^CB_(?:PORTABLE_)?GROUP\((\w+),", text, re.M)
+        group = g.group(1) if g else "?"
+        for m in re.finditer(r"^CB_BODY(?:_STATE)?\((\w+)", text, re.M):
+            names[m.group(1)] = "%s:%s" % (group, m.group(1))
+    return names
+
+
+def symbols(ko):
+    """(section, address) -> [names], for text symbols and marks."""
+    at = {}
+    for line in run(["objdump", "-t", ko]).splitlines():
+        f = line.split()
+        if len(f) < 5 or not re.fullmatch(r"[0-9a-f]{8,16}", f[0]):
+            continue
+        name, sect = f[-1], f[-3]
+        if not sect.startswith(".text") and not sect.startswith(".noinstr"):
+            continue
+        at.setdefault((sect, int(f[0], 16)), []).append(name)
+    return at
+
+
+def functions(ko, at):
+    """name -> [(address, mnemonic, operands, marks at that address)]."""
+    funcs, cur, sect = {}, None, None
+    insn = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
+    for line in run(["objdump", "-d", "--no-show-raw-insn", ko]).splitlines():
+        if line.startswith("Disassembly of section "):
+            sect = line[len("Disassembly of section "):].rstrip(":")
+            continue
+        m = insn.match(line)
+        if not m or sect is None:
+            continue
+        addr = int(m.group(1), 16)
+        names = at.get((sect, addr), [])
+        fn = [n for n in names if not MARK.match(n)]
+        if fn:
+            cur = fn[0]
+            funcs.setdefault(cur, [])
+        if cur is None:
+            continue
+        op = m.group(2)
+        rest = m.group(3).split("#")[0].strip()
+        if op in ("rep", "repz", "repnz", "lock", "notrack", "bnd", "ds", "cs"):
+            parts = rest.split(None, 1)
+            if parts:
+                op = op + " " + parts[0]
+                rest = parts[1] if len(parts) > 1 else ""
+        if op.startswith(("call", "jmp")) and re.match(r"[0-9a-f]+ <cb_\w+_\d+", rest):
+            rest = "(a target the loader fills in)"
+        funcs[cur].append((addr, op, rest, [n for n in names if MARK.match(n)]))
+    return funcs
+
+
+def kinds(marks):
+    return [MARK.match(n).group(1) for n in marks]
+
+
+def reference(insns):
+    """The instructions between cb_rb_ and cb_re_."""
+    out, inside = [], False
+    for _, op, arg, marks in insns:
+        k = kinds(marks)
+        if "re" in k:
+            inside = False
+        if "rb" in k:
+            inside = True
+        if "re" in k and "rb" in k:   # empty: rb and re at one address
+            inside = False
+        if inside:
+            out.append((op, arg))
+    return out
+
+
+def region(insns):
+    """(outside, copies) of a region function, or None if no region."""
+    start = None
+    for i, (_, op, _, _) in enumerate(insns):
+        if op == "rdtsc" and i > 0 and insns[i - 1][1] in ("cpuid", "lfence"):
+            start = i
+            break
+    if start is None:
+        return None
+    outside, copies, inside, ended = [], [], False, False
+    for _, op, arg, marks in insns[start + 1:]:
+        k = kinds(marks)
+        for kind in sorted(k, key=lambda x: x not in ("bb", "lb")):
+            if kind in ("bb", "lb"):
+                inside = True
+                copies.append([])
+            elif kind == "lc" and inside:
+                copies.append([])
+            elif kind in ("be", "le"):
+                inside, ended = False, True
+        if not inside and op in ("rdtsc", "rdtscp") and (ended or not copies):
+            break
+        if inside:
+            copies[-1].append((op, arg))
+        else:
+            outside.append((op, arg))
+    return outside, copies
+
+
+def mnemonics(seq):
+    return [op for op, _ in seq]
+
+
+def show(seq):
+    return "; ".join((op + " " + arg).strip() for op, arg in seq)
+
+
+def diff_words(got, want):
+    """What got has that want lacks, and what it lacks, as instructions."""
+    extra, missing = [], []
+    sm = difflib.SequenceMatcher(a=mnemonics(want), b=mnemonics(got),
+                                 autojunk=False)
+    for tag, a0, a1, b0, b1 in sm.get_opcodes():
+        if tag in ("replace", "insert"):
+            extra += got[b0:b1]
+        if tag in ("replace", "delete"):
+            missing += want[a0:a1]
+    return extra, missing
+
+
+def stack(seq):
+    return [x for x in seq if re.search(r"%[re]sp\b", x[1])
+            or x[0].startswith(("push", "pop"))]
+
+
+def check_outside(outside):
+    bad, stores = [], 0
+    for op, arg in outside:
+        if re.match(r"(call|ret|jmp|int3|push|pop|leave|enter)", op) or \
+                re.search(r"thunk|__fentry__", arg):
+            bad.append((op, arg))
+        elif re.search(r"%[re]sp\b", arg):
+            if re.match(r"%e[ad]x,(0x[0-9a-f]+)?\(%rsp\)$", arg) and \
+                    op == "mov" and stores < 2:
+                stores += 1
+            else:
+                bad.append((op, arg))
+    return bad
+
+
+def main(argv):
+    table, repeat, args = None, 16, []
+    it = iter(argv)
+    for a in it:
+        if a == "--table":
+            table = next(it, None)
+        elif a == "--repeat":
+            try:
+                repeat = int(next(it, ""))
+            except ValueError:
+                die("--repeat needs a number of copies, e.g. --repeat 16")
+        elif a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        else:
+            args.append(a)
+    if len(args) < 2 or table == "":
+        die("usage: regions.py [--table FILE] [--repeat R] MODULE.ko SOURCE.c...")
+    ko, sources = args[0], args[1:]
+    names = fragment_names(sources)
+    funcs = functions(ko, symbols(ko))
+    refs = {fn[len("cb_bodyref_"):]: reference(ins)
+            for fn, ins in funcs.items() if fn.startswith("cb_bodyref_")}
+    problems, rows, seen = [], [], set()
+
+    def say(frag, where, what, fix):
+        problems.append((frag, where, what, fix))
+
+    for fn in sorted(funcs):
+        m = REGION_FN.match(fn)
+        if not m:
+            continue
+        kind, tag, body = m.groups()
+        seen.add(body)
+        frag = names.get(body, "?:" + body)
+        where = "%s region (%s)" % (kind, TAGS[tag])
+        r = region(funcs[fn])
+        verdict = []
+        if r is None:
+            say(frag, where, "no start timestamp found in %s" % fn,
+                "the harness is broken, not your body: report it")
+            rows.append((frag, TAGS[tag], kind, 0, 0, "noregion"))
+            continue
+        outside, copies = r
+        ins = [x for c in copies for x in c]
+        bad = check_outside(outside)
+        if bad:
+            verdict.append("harness")
+            say(frag, where, "the harness put `%s` next to the body" % show(bad[:3]),
+                "the sampler is broken, not your body (tests/kmod/run.sh builds such harnesses on purpose)")
+        elif len(outside) > 4:
+            verdict.append("outside")
+            say(frag, where, "%d protocol instructions around the body, at most 4: `%s`"
+                % (len(outside), show(outside)), "the sampler is broken, not your body")
+        ref = refs.get(body)
+        want = 1 if kind == "short" else repeat
+        if ref is None:
+            verdict.append("noref")
+            say(frag, where, "no cb_bodyref_%s in the object code" % body,
+                "rebuild; CB_BODY() defines it")
+        elif len(copies) != want:
+            verdict.append("copies")
+            say(frag, where, "%d copies of the body, expected %d" % (len(copies), want),
+                "the sampler is broken, not your body")
+        elif not ref and body != "empty":
+            verdict.append("deleted")
+            say(frag, "its body", "the compiler deleted it (no instruction between the marks)",
+                "the result is unused: CB_OPAQUE(result) after computing it")
+        elif kind == "short" and mnemonics(copies[0]) != mnemonics(ref):
+            extra, missing = diff_words(copies[0], ref)
+            verdict.append("moved")
+            spills = stack(extra)
+            calls = [x for x in extra if x[0].startswith("call")]
+            if spills:
+                say(frag, where, "stack access `%s`, not in the body alone" % show(spills[:2]),
+                    "the compiler spilled a register: use fewer live values or clobbers")
+            elif calls:
+                say(frag, where, "a call `%s` the body alone does not make" % show(calls[:2]),
+                    "the body went through a pointer or out of line: keep it __always_inline")
+            elif extra:
+                say(frag, where, "`%s` is in the region but not in the body alone"
+                    % show(extra[:3]),
+                    "the compiler moved work in from outside: CB_OPAQUE() the value it computes")
+            if missing and not calls and not spills:
+                say(frag, where, "`%s` of the body alone is not in the region" % show(missing[:3]),
+                    "the compiler computed it before the region (hoisted): CB_OPAQUE() its inputs")
+        elif kind == "long":
+            short = mnemonics(ref)
+            for k, c in enumerate(copies):
+                if mnemonics(c) == short:
+                    continue
+                extra, missing = diff_words(c, ref)
+                verdict.append("copy%d" % (k + 1))
+                if missing:
+                    say(frag, where, "copy %d of %d lacks `%s`" % (k + 1, len(copies), show(missing[:3])),
+                        "the copies shared work (merged): CB_OPAQUE() its inputs and result")
+                if extra:
+                    say(frag, where, "copy %d of %d has `%s` that one body lacks"
+                        % (k + 1, len(copies), show(extra[:3])),
+                        "the compiler moved work between copies: CB_OPAQUE() the value")
+                break
+        if not verdict:
+            for x in ins:
+                if x[0].startswith("call"):
+                    for sym, opt in OPTION_CALLS.items():
+                        if sym in x[1]:
+                            print("note: %s: %s calls %s, out-of-line code from %s, "
+                                  "timed with the body" % (frag, where, sym, opt))
+        rows.append((frag, TAGS[tag], kind, len(copies), len(ins),
+                     ",".join(dict.fromkeys(verdict)) or "clean"))
+    for body, frag in sorted(names.items()):
+        if body not in seen:
+            say(frag, "the object code", "no sampler for this body",
+                "is it in its group's table, and its group in CB_GROUPS in Kbuild?")
+    if table:
+        with open(table, "w") as f:
+            f.write("# fragment method region copies insns verdict\n")
+            for r in rows:
+                f.write("%s %s %s %d %d %s\n" % r)
+    # one line a problem: the same one in several methods' regions is named once
+    merged = {}
+    for frag, where, what, fix in problems:
+        m = re.match(r"(\w+ region) \(([\w-]+)\)$", where)
+        key = (frag, m.group(1) if m else where, what, fix)
+        merged.setdefault(key, [])
+        if m:
+            merged[key].append(m.group(2))
+    for (frag, where, what, fix), methods in merged.items():
+        if methods:
+            where = "%s (%s)" % (where, ", ".join(methods))
+        print("%s: %s: %s; %s" % (frag, where, what, fix))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
