@@ -234,3 +234,9 @@ size_t cs_counts_find(const struct cs_counts *c, uint64_t k)
 	}
 	return lo;
 }
+
+/* the sample of rank k, 0-based */
+uint64_t cs_counts_at(const struct cs_counts *c, uint64_t k)
+{
+	return c->v[cs_counts_find(c, k)];
+}

@@ -293,6 +293,7 @@ int cs_tally_insert(struct cs_samples *s, uint64_t v);
 int cs_counts_take(struct cs_samples *s, struct cs_counts *out);
 int cs_counts_of(const uint64_t *v, size_t n, struct cs_counts *out);
 size_t cs_counts_find(const struct cs_counts *c, uint64_t k);
+uint64_t cs_counts_at(const struct cs_counts *c, uint64_t k);
 void cs_counts_free(struct cs_counts *c);
 
 /*

@@ -236,12 +236,6 @@ static inline uint64_t rank_of(const struct cs_counts *c, size_t i)
 	return c->c ? c->rank[i] : i;
 }
 
-/* the sample of rank k, 0-based */
-static inline uint64_t at(const struct cs_counts *c, uint64_t k)
-{
-	return c->v[cs_counts_find(c, k)];
-}
-
 /* a sorted array seen as a table of entries that count once each */
 static struct cs_counts view(const uint64_t *sorted, size_t n)
 {
@@ -377,12 +371,12 @@ void cs_ens_free(struct cs_ens *e)
 static struct cs_q pct(const struct cs_counts *c, unsigned int p)
 {
 	u128 h = (u128)(c->n - 1) * p;
-	uint64_t i = (uint64_t)(h / 100), vi = at(c, i);
+	uint64_t i = (uint64_t)(h / 100), vi = cs_counts_at(c, i);
 	unsigned int fr = (unsigned int)(h % 100);
 	s128 num = (s128)vi * 100;
 
 	if (fr)
-		num += (s128)fr * (s128)(at(c, i + 1) - vi);
+		num += (s128)fr * (s128)(cs_counts_at(c, i + 1) - vi);
 	return (struct cs_q){ .num = num, .den = 100 };
 }
 
@@ -473,13 +467,13 @@ static struct cs_q hsm_of(const struct cs_counts *c)
 		lo = densest(c, lo, h, lo + m - h);
 		m = h;
 	}
-	v0 = at(c, lo);
+	v0 = cs_counts_at(c, lo);
 	if (m == 1)
 		return cs_q_int(v0);
-	v1 = at(c, lo + 1);
+	v1 = cs_counts_at(c, lo + 1);
 	if (m == 2)
 		return (struct cs_q){ .num = (s128)v0 + v1, .den = 2 };
-	v2 = at(c, lo + 2);
+	v2 = cs_counts_at(c, lo + 2);
 	if (v1 - v0 < v2 - v1)
 		return (struct cs_q){ .num = (s128)v0 + v1, .den = 2 };
 	if (v1 - v0 > v2 - v1)
@@ -501,7 +495,7 @@ void cs_figures_of(const struct cs_counts *c, struct cs_figs *f)
 	f->sd = n > 1 ? sqrtl(m2_counts(c, sum) / (n - 1)) : NAN;
 	f->min = c->v[0];
 	f->max = c->v[c->len - 1];
-	m2 = n % 2 ? (u128)at(c, n / 2) * 2 : (u128)at(c, n / 2 - 1) + at(c, n / 2);
+	m2 = n % 2 ? (u128)cs_counts_at(c, n / 2) * 2 : (u128)cs_counts_at(c, n / 2 - 1) + cs_counts_at(c, n / 2);
 	f->median = (struct cs_q){ .num = (s128)m2, .den = 2 };
 	f->p1 = pct(c, 1);
 	f->p5 = pct(c, 5);
