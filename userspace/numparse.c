@@ -17,7 +17,8 @@
  * bytes per sample however large the reservation. Sanitizer builds
  * (-DCS_USE_MALLOC) use realloc so ASan sees overruns.
  *
- * The bottom layer: it calls nothing else of cyclestat's.
+ * The bottom layer: it calls nothing else of cyclestat's but the tally's
+ * insertion (counts.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -39,6 +39,7 @@ for build in native sanitize; do
 	suite $build unit $unit
 	suite $build figures "$PYN" tests/figures.py $cs tests/data
 	suite $build random "$PYN" tests/random_trees.py $cs
+	suite $build counts "$PYN" tests/counts.py $cs tests/data
 	suite $build inference "$PYN" tests/inference.py $cs
 	suite $build cli env PYTHON="$PYN" sh tests/cli.sh $cs
 	suite $build golden sh tests/golden.sh $cs
