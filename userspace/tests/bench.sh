@@ -87,10 +87,10 @@ lb8=$(measure "$big" ./sumonly)
 
 echo "bench: $N samples, $(($(wc -c < "$f") / 1048576)) MiB in $f; then $((N * 10)) in $big"
 awk -v n="$N" -v cs="$cs" -v lb="$lb" -v ms="$ms" -v dm="$dm" -v cs8="$cs8" -v lb8="$lb8" '
-function row(name, r, samples, c,   x) {
+function row(name, r, samples, c,   x, s) {
 	split(r, x, " ")
-	t = x[1] > 0 ? x[1] : 0.01
-	printf "%-22s %8.2f %10.1f %10.2f %9.1fx\n", name, x[1], x[2] / 1024, x[2] * 1024 / samples, t / c
+	s = x[1] > 0 ? x[1] : 0.01
+	printf "%-22s %8.2f %10.1f %10.2f %9.1fx\n", name, x[1], x[2] / 1024, x[2] * 1024 / samples, s / c
 }
 BEGIN {
 	split(cs, c, " "); split(ms, m, " "); split(dm, d, " "); split(lb, l, " ")
