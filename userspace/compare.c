@@ -194,30 +194,37 @@ static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need)
 	}
 }
 
-/* every raw sample of NAME on one side, pooled and sorted (the old test) */
-static int pool(const struct side *s, const char *name, int any, struct cs_samples *out)
+/* every raw sample of NAME on one side, pooled into one table (the old test) */
+static int pool(const struct side *s, const char *name, int any, struct cs_counts *out)
 {
+	struct cs_tally t;
+	struct cs_samples all = { .tally = &t };
 	struct cs_err err;
 
+	if (cs_tally_init(&t))
+		return -1;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cs_frag *fr = find(&s->in[i], name, any);
-		struct cs_samples one = { 0 };
 
-		if (!fr)
-			continue;
-		if (cs_read_cycles(fr->path, &one, &err)) {
+		if (fr && cs_read_cycles(fr->path, &all, &err)) {
 			cs_perror(&err);
+			cs_samples_free(&all);
+			cs_tally_free(&t);
 			return -1;
 		}
-		for (size_t k = 0; k < one.n; k++)
-			if (cs_samples_push(out, one.v[k])) {
-				cs_samples_free(&one);
-				return -1;
-			}
-		cs_samples_free(&one);
 	}
-	cs_sort(out->v, out->n);
-	return out->n ? 0 : -1;
+	if (!all.n) {
+		cs_tally_free(&t);
+		return -1;
+	}
+	return cs_counts_take(&all, out);
+}
+
+static long double median(const struct cs_counts *c)
+{
+	if (c->n % 2)
+		return cs_counts_at(c, c->n / 2);
+	return ((long double)cs_counts_at(c, c->n / 2 - 1) + cs_counts_at(c, c->n / 2)) / 2;
 }
 
 /*
@@ -229,7 +236,7 @@ static int pool(const struct side *s, const char *name, int any, struct cs_sampl
 static void compare_samples(const struct cs_opts *o, struct side *s, const char *name, int any,
 			    struct cmp *c)
 {
-	struct cs_samples x = { 0 }, y = { 0 };
+	struct cs_counts x = { 0 }, y = { 0 };
 
 	c->basis = "raw";
 	c->reps = "samples";
@@ -240,16 +247,16 @@ static void compare_samples(const struct cs_opts *o, struct side *s, const char 
 	}
 	c->nb = x.n;
 	c->nn = y.n;
-	c->mb = x.n % 2 ? x.v[x.n / 2] : ((long double)x.v[x.n / 2 - 1] + x.v[x.n / 2]) / 2;
-	c->mn = y.n % 2 ? y.v[y.n / 2] : ((long double)y.v[y.n / 2 - 1] + y.v[y.n / 2]) / 2;
+	c->mb = median(&x);
+	c->mn = median(&y);
 	c->change = c->mb ? (double)((c->mn - c->mb) / c->mb) : 0;
-	c->t.p = cs_mannwhitney(x.v, x.n, y.v, y.n);
+	c->t.p = cs_mannwhitney_of(&x, &y);
 	c->verdict = c->t.p < o->alpha && c->change > o->threshold ? "slower" :
 		     c->t.p < o->alpha && c->change < -o->threshold ? "faster" : "same";
 	c->fails = c->verdict[1] == 'l';
 out:
-	cs_samples_free(&x);
-	cs_samples_free(&y);
+	cs_counts_free(&x);
+	cs_counts_free(&y);
 }
 
 static void compare_one(const struct cs_opts *o, struct side *s, const char *name, int any,

@@ -86,6 +86,32 @@ struct cs_samples {
 	size_t cap;	/* elements mapped */
 	int window;
 	size_t dropped;
+	struct cs_tally *tally;	/* set: samples are counted there, v unused (counts.c) */
+};
+
+/* A value -> count hash table filled while reading (counts.c). */
+struct cs_slot {
+	uint64_t key, cnt;	/* cnt 0: empty */
+};
+
+struct cs_tally {
+	struct cs_slot *slot;
+	size_t mask;		/* slots - 1 */
+	unsigned int shift;	/* 64 - log2(slots) */
+	size_t used;
+};
+
+/*
+ * A distribution as a sorted table: v[i] ascending, c[i] samples equal to
+ * v[i], rank[i] samples below it. c and rank NULL: v is every sample
+ * sorted, each counting once (too many distinct values to count).
+ */
+struct cs_counts {
+	const uint64_t *v, *c, *rank;
+	size_t len;		/* entries */
+	uint64_t n;		/* samples */
+	uint64_t *mem;		/* v, c and rank, when counted */
+	struct cs_samples own;	/* v, when not */
 };
 
 /* key: value metadata, from an info file. */
@@ -259,6 +285,38 @@ const char *cs_info_get(const struct cs_info *info, const char *key);
 int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
 		uint64_t *v, struct cs_err *err);
 void cs_info_free(struct cs_info *info);
+/* counts.c */
+#define CS_TALLY_MUL 0x9e3779b97f4a7c15ull	/* Fibonacci hashing: 2^64 / golden ratio */
+int cs_tally_init(struct cs_tally *t);
+void cs_tally_free(struct cs_tally *t);
+int cs_tally_insert(struct cs_samples *s, uint64_t v);
+int cs_counts_take(struct cs_samples *s, struct cs_counts *out);
+int cs_counts_of(const uint64_t *v, size_t n, struct cs_counts *out);
+size_t cs_counts_find(const struct cs_counts *c, uint64_t k);
+uint64_t cs_counts_at(const struct cs_counts *c, uint64_t k);
+void cs_counts_free(struct cs_counts *c);
+
+/*
+ * One more sample of a tallied value: 0 when v was in the table (counted),
+ * 1 when it is new (cs_tally_insert counts it). Inline: the parser calls it
+ * once per sample.
+ */
+static inline int cs_tally_add(struct cs_tally *t, uint64_t v)
+{
+	size_t i = (size_t)((v * CS_TALLY_MUL) >> t->shift);
+
+	for (;; i = (i + 1) & t->mask) {
+		struct cs_slot *sl = &t->slot[i];
+
+		if (!sl->cnt)
+			return 1;
+		if (sl->key == v) {
+			sl->cnt++;
+			return 0;
+		}
+	}
+}
+
 /* tree.c */
 int cs_is_dir(const char *path);
 int cs_safe_name(const char *c, size_t len);
@@ -280,12 +338,15 @@ struct cs_q cs_q_int(s128 v);
 long double cs_q_ld(struct cs_q q);
 int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens *e);
 void cs_ens_free(struct cs_ens *e);
+int cs_ensemble_one(const struct cs_counts *c, const struct cs_figs *f, struct cs_ens *e);
 void cs_figures(uint64_t *v, size_t n, struct cs_figs *f);
+void cs_figures_of(const struct cs_counts *c, struct cs_figs *f);
 void cs_histogram(const uint64_t *sorted, size_t n, const struct cs_figs *f,
 		  struct cs_hist *h);
+void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, struct cs_hist *h);
 double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
-int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
-		 struct cs_samples *keep, struct cs_err *err);
+double cs_mannwhitney_of(const struct cs_counts *a, const struct cs_counts *b);
+int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *err);
 int cs_check_frag(const struct cs_loc *loc, struct cs_err *err);
 void cs_frag_free(struct cs_frag *fr);
 int cs_load_input(const char *path, struct cs_input *in,

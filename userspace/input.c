@@ -120,7 +120,7 @@ static void calib_from_tree(const char *path, struct cs_frag *fr)
 	}
 	if (!cs_is_dir(cal) || cs_locate(cal, &loc, &n, &info, &e) || n != 1)
 		goto out;
-	if (cs_load_frag(&loc[0], &c, NULL, &e) == 0) {
+	if (cs_load_frag(&loc[0], &c, &e) == 0) {
 		if (c.perop.ok && cs_q_ld(c.perop.med.value) > 0 &&
 		    cs_info_get(&c.info, "run_id") && same_key(fr, &c, "run_id") &&
 		    same_key(fr, &c, "method"))
@@ -152,7 +152,7 @@ int cs_load_input(const char *path, struct cs_input *in,
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct cs_frag *fr = &in->frag[in->nfrag];
-		int r = cs_load_frag(&loc[i], fr, NULL, err);
+		int r = cs_load_frag(&loc[i], fr, err);
 
 		if (r < 0)
 			goto fail;

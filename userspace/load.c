@@ -4,7 +4,7 @@
  * raw figures, Paoloni's ensemble metrics, the two-length per-op cost, the
  * optional PMU counters. Whole inputs are input.c's.
  *
- * Calls tree.c, numparse.c, stats.c and infer.c.
+ * Calls tree.c, numparse.c, counts.c, stats.c and infer.c.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -51,6 +51,43 @@ static int read_paired(const char *path, size_t n, struct cs_samples *s, struct 
 		cs_seterr(err, path, 0,
 			  "%zu lines, but cycles has %zu; the two are paired line by line: the copy is incomplete (save it again)",
 			  s->n, n);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A paired file whose order no figure needs, read straight into its value
+ * -> count table: memory for its distinct values, not its samples.
+ */
+static int read_counted(const char *path, size_t n, struct cs_counts *c, struct cs_err *err)
+{
+	struct cs_tally t;
+	struct cs_samples s = { .tally = &t };
+
+	memset(c, 0, sizeof(*c));
+	if (cs_tally_init(&t)) {
+		cs_seterr(err, path, 0, "out of memory");
+		return -1;
+	}
+	if (read_paired(path, n, &s, err)) {
+		cs_samples_free(&s);
+		cs_tally_free(&t);
+		return -1;
+	}
+	if (cs_counts_take(&s, c)) {
+		cs_seterr(err, path, 0, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* the table of samples read in order (s is taken over) */
+static int counted(const char *path, struct cs_samples *s, struct cs_counts *c,
+		   struct cs_err *err)
+{
+	if (cs_counts_take(s, c)) {
+		cs_seterr(err, path, 0, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -128,12 +165,17 @@ static void compact(struct cs_samples *s, const size_t *idx, size_t n)
 	s->n = n;
 }
 
-/* cycles_long: the per-op cost per ensemble (issue 9's two-length differencing) */
-static int load_long(const struct cs_loc *loc, struct cs_frag *fr,
+/*
+ * cycles_long: the per-op cost per ensemble (issue 9's two-length
+ * differencing). In order only when there are ensembles or samples left out.
+ */
+static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 		     size_t n, const size_t *idx, size_t kept, struct cs_err *err)
 {
 	char *path = beside(loc, "cycles_long");
 	struct cs_samples l = { 0 };
+	struct cs_counts c = { 0 };
+	struct cs_figs f;
 	u128 *med2 = NULL;
 	uint64_t *min = NULL, r;
 	int ret = -1, rr;
@@ -154,19 +196,36 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr,
 			  (unsigned long long)r);
 		goto out;
 	}
-	if (read_paired(path, n, &l, err))
-		goto out;
-	compact(&l, idx, kept);
 	med2 = calloc(fr->ens.count, sizeof(*med2));
 	min = calloc(fr->ens.count, sizeof(*min));
-	if (!med2 || !min || cs_ens_aggs(l.v, fr->ens.count, fr->ens.size, med2, min) ||
-	    cs_perop(fr->ens.med2, fr->ens.min, med2, min, fr->ens.count, r, fr->ops, &fr->perop)) {
+	if (!med2 || !min) {
+		cs_seterr(err, path, 0, "out of memory");
+		goto out;
+	}
+	if (ordered) {
+		if (read_paired(path, n, &l, err))
+			goto out;
+		compact(&l, idx, kept);
+		if (cs_ens_aggs(l.v, fr->ens.count, fr->ens.size, med2, min)) {
+			cs_seterr(err, path, 0, "out of memory");
+			goto out;
+		}
+	} else {
+		/* one ensemble: its median and minimum are the whole file's */
+		if (read_counted(path, n, &c, err))
+			goto out;
+		cs_figures_of(&c, &f);
+		med2[0] = (u128)f.median.num;
+		min[0] = f.min;
+	}
+	if (cs_perop(fr->ens.med2, fr->ens.min, med2, min, fr->ens.count, r, fr->ops, &fr->perop)) {
 		cs_seterr(err, path, 0, "out of memory");
 		goto out;
 	}
 	ret = 0;
 out:
 	cs_samples_free(&l);
+	cs_counts_free(&c);
 	free(med2);
 	free(min);
 	free(path);
@@ -186,42 +245,56 @@ static int load_counters(const struct cs_loc *loc, struct cs_frag *fr, size_t n,
 		return 0;
 	for (int k = 0; k < CS_NCOUNTERS; k++) {
 		char *path = beside(loc, counter_file[k]);
-		struct cs_samples c = { 0 };
+		struct cs_samples s = { 0 };
+		struct cs_counts c;
 		struct cs_figs f;
+		int bad;
 
 		if (!path)
 			continue;
-		if (read_paired(path, n, &c, err)) {
-			cs_samples_free(&c);
-			free(path);
-			return -1;
+		/* sums and medians need no order, unless samples are left out */
+		if (idx) {
+			bad = read_paired(path, n, &s, err);
+			if (!bad) {
+				compact(&s, idx, kept);
+				bad = counted(path, &s, &c, err);
+			}
+		} else {
+			bad = read_counted(path, n, &c, err);
 		}
-		compact(&c, idx, kept);
-		fr->cnt[k].present = 1;
-		for (size_t i = 0; i < c.n; i++)
-			fr->cnt[k].sum += c.v[i];
-		cs_figures(c.v, c.n, &f);
-		fr->cnt[k].median = f.median;
-		cs_samples_free(&c);
+		cs_samples_free(&s);
 		free(path);
+		if (bad)
+			return -1;
+		cs_figures_of(&c, &f);
+		fr->cnt[k].present = 1;
+		fr->cnt[k].sum = (u128)f.mean.num;	/* the mean is sum / n */
+		fr->cnt[k].median = f.median;
+		cs_counts_free(&c);
 	}
 	return 0;
 }
 
 /*
- * Returns 0 with fr filled (and the sorted samples in *keep when keep is
- * not NULL); 1 when there is no data (state none, skipped, or aborted or
- * failed with no earlier run), with fr->nodata saying which; -1 on error.
+ * Returns 0 with fr filled; 1 when there is no data (state none, skipped,
+ * or aborted or failed with no earlier run), with fr->nodata saying which;
+ * -1 on error.
+ *
+ * The samples are kept in run order only where a figure needs it: several
+ * ensembles, or samples left out by --undisturbed. A run of one ensemble
+ * (and any bare file) is read straight into its value -> count table.
  */
-int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
-		 struct cs_samples *keep, struct cs_err *err)
+int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *err)
 {
+	struct cs_tally t = { 0 };
 	struct cs_samples s = { 0 };
+	struct cs_counts c = { 0 };
 	const char *state, *name, *slash;
 	uint64_t ens = 0, size = 0;
-	size_t *idx = NULL, n;
+	size_t *idx = NULL, n, kept;
+	char *flags;
 	long long m;
-	int re, rs, rb, ra, rg;
+	int re, rs, rb, ra, rg, ordered;
 
 	memset(fr, 0, sizeof(*fr));
 	fr->ops = 1;
@@ -266,6 +339,16 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 	rs = cs_info_u64(&fr->info, loc->info, "samples", &size, err);
 	if (re < 0 || rs < 0)
 		goto fail;
+	flags = cs_drop_mask ? beside(loc, "flags") : NULL;
+	ordered = (re == 0 && rs == 0 && ens != 1) || flags;
+	free(flags);
+	if (!ordered) {
+		if (cs_tally_init(&t)) {
+			cs_seterr(err, loc->cycles, 0, "out of memory");
+			goto fail;
+		}
+		s.tally = &t;
+	}
 	if (cs_read_cycles(loc->cycles, &s, err))
 		goto fail;
 	if (re == 0 && rs == 0) {
@@ -281,33 +364,41 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr,
 	}
 	n = s.n;
 	fr->measured = n;
-	m = undisturbed(loc, ens, size, &idx, err);
-	if (m < 0)
-		goto fail;
-	if (m) {
-		compact(&s, idx, ens * (uint64_t)m);
-		fr->dropped = n - s.n;
-		size = (uint64_t)m;
+	if (ordered) {
+		m = undisturbed(loc, ens, size, &idx, err);
+		if (m < 0)
+			goto fail;
+		if (m) {
+			compact(&s, idx, ens * (uint64_t)m);
+			fr->dropped = n - s.n;
+			size = (uint64_t)m;
+		}
+		if (cs_ensembles(s.v, ens, size, &fr->ens) ||
+		    cs_ens_aggs(s.v, ens, size, fr->ens.med2, fr->ens.min)) {
+			cs_seterr(err, loc->cycles, 0, "out of memory");
+			goto fail;
+		}
 	}
-	if (cs_ensembles(s.v, ens, size, &fr->ens) ||
-	    cs_ens_aggs(s.v, ens, size, fr->ens.med2, fr->ens.min)) {
+	if (counted(loc->cycles, &s, &c, err))
+		goto fail;
+	cs_figures_of(&c, &fr->raw);
+	cs_histogram_of(&c, &fr->raw, &fr->hist);
+	if (!ordered && cs_ensemble_one(&c, &fr->raw, &fr->ens)) {
 		cs_seterr(err, loc->cycles, 0, "out of memory");
 		goto fail;
 	}
-	if (load_long(loc, fr, n, idx, s.n, err) || load_counters(loc, fr, n, idx, s.n, err))
+	kept = c.n;
+	cs_counts_free(&c);
+	if (load_long(loc, fr, ordered, n, idx, kept, err) ||
+	    load_counters(loc, fr, n, idx, kept, err))
 		goto fail;
 	free(idx);
-	idx = NULL;
-	cs_figures(s.v, s.n, &fr->raw);
-	cs_histogram(s.v, s.n, &fr->raw, &fr->hist);
-	if (keep)
-		*keep = s;
-	else
-		cs_samples_free(&s);
 	return 0;
 fail:
 	free(idx);
 	cs_samples_free(&s);
+	cs_tally_free(&t);
+	cs_counts_free(&c);
 	cs_frag_free(fr);
 	return -1;
 }

@@ -10,12 +10,15 @@
  * file of any size streams through a fixed buffer and the fuzzer can split
  * its input anywhere.
  *
- * Samples go into one anonymous mapping grown with mremap(): growing never
- * copies, and pages past the last sample are never touched, so resident
- * memory stays at 8 bytes per sample however large the reservation.
- * Sanitizer builds (-DCS_USE_MALLOC) use realloc so ASan sees overruns.
+ * Samples are counted in a value -> count table when the reader asks for
+ * it (s->tally, counts.c: figures that need no order), else stored in one
+ * anonymous mapping grown with mremap(): growing never copies, and pages
+ * past the last sample are never touched, so resident memory stays at 8
+ * bytes per sample however large the reservation. Sanitizer builds
+ * (-DCS_USE_MALLOC) use realloc so ASan sees overruns.
  *
- * The bottom layer: it calls nothing else of cyclestat's.
+ * The bottom layer: it calls nothing else of cyclestat's but the tally's
+ * insertion (counts.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -101,12 +104,24 @@ static int grow(struct cs_samples *s)
 	return 0;
 }
 
-int cs_samples_push(struct cs_samples *s, uint64_t v)
+/* one sample: counted when s tallies, else stored */
+static inline int put(struct cs_samples *s, uint64_t v)
 {
+	if (s->tally) {
+		if (cs_tally_add(s->tally, v))
+			return cs_tally_insert(s, v);
+		s->n++;
+		return 0;
+	}
 	if (s->n == s->cap && grow(s))
 		return -1;
 	s->v[s->n++] = v;
 	return 0;
+}
+
+int cs_samples_push(struct cs_samples *s, uint64_t v)
+{
+	return put(s, v);
 }
 
 /* ---- cycles parser ---- */
@@ -191,9 +206,8 @@ int cs_parser_feed(struct cs_parser *p, const char *buf, size_t len,
 					c = l;
 					break;
 				}
-				if (s->n == s->cap && grow(s))
+				if (put(s, v))
 					return full(p, s, err);
-				s->v[s->n++] = v;
 				c++;
 				p->line++;
 			}
@@ -234,7 +248,7 @@ int cs_parser_feed(struct cs_parser *p, const char *buf, size_t len,
 					c--;
 				return bad(p, c, end, err);
 			}
-			if (cs_samples_push(s, v))
+			if (put(s, v))
 				return full(p, s, err);
 			p->state = P_AFTER;
 			break;

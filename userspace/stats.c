@@ -15,8 +15,11 @@
  *   far	samples above Q3 + 3 IQR (p75 + 3 (p75 - p25))
  *
  * Sums are taken in 128 bits (and the sum of squares in 192), so no 64-bit
- * input overflows them. Everything that needs order sorts the array in place:
- * no second copy of the samples is ever made.
+ * input overflows them. The figures of a distribution are read from its
+ * sorted value -> count table (struct cs_counts, counts.c): each walks the
+ * distinct values, or the sorted samples when there were too many to
+ * count, and reaches the same exact numbers either way. Only the ensemble
+ * metrics read samples in run order.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -209,22 +212,67 @@ static long double m2_of(const uint64_t *v, size_t n, u128 sum)
 	return s < 0 ? 0 : s;
 }
 
-static u128 sum_of(const uint64_t *v, size_t n)
+/* a += k x, exactly: x < 2^128, k < 2^64, in two 64 x 64 products */
+static void acc_addmul(struct acc192 *a, u128 x, uint64_t k)
+{
+	u128 lo = (u128)(uint64_t)x * k, hi = (u128)(uint64_t)(x >> 64) * k;
+
+	acc_add(a, lo);
+	acc_add(a, (u128)(uint64_t)hi << 64);
+	a->hi += (uint64_t)(hi >> 64);
+}
+
+/* ---- reading a value -> count table ---- */
+
+/* samples in entry i */
+static inline uint64_t cnt(const struct cs_counts *c, size_t i)
+{
+	return c->c ? c->c[i] : 1;
+}
+
+/* samples below entry i (i < c->len) */
+static inline uint64_t rank_of(const struct cs_counts *c, size_t i)
+{
+	return c->c ? c->rank[i] : i;
+}
+
+/* a sorted array seen as a table of entries that count once each */
+static struct cs_counts view(const uint64_t *sorted, size_t n)
+{
+	return (struct cs_counts){ .v = sorted, .len = n, .n = n };
+}
+
+static u128 sum_of(const struct cs_counts *c)
 {
 	u128 s = 0;
 
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
+	for (size_t i = 0; i < c->len; i++)
+		s += (u128)c->v[i] * cnt(c, i);
 	return s;
+}
+
+/* m2_of over a table: the same exact sum, k equal terms at a time */
+static long double m2_counts(const struct cs_counts *c, u128 sum)
+{
+	uint64_t q = (uint64_t)(sum / c->n);
+	u128 r = sum - (u128)q * c->n;
+	struct acc192 acc = { 0, 0 };
+	long double s;
+
+	for (size_t i = 0; i < c->len; i++) {
+		uint64_t d = c->v[i] >= q ? c->v[i] - q : q - c->v[i];
+
+		acc_addmul(&acc, (u128)d * d, cnt(c, i));
+	}
+	s = (long double)acc.hi * 0x1p128L + (long double)acc.lo;
+	s -= (long double)r * (long double)r / (long double)c->n;
+	return s < 0 ? 0 : s;
 }
 
 /* ---- Paoloni's ensemble metrics, on samples in run order ---- */
 
-int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens *e)
+static int ens_alloc(uint64_t count, uint64_t size, struct cs_ens *e)
 {
-	long double mv = 0, vv = 0;
-	u128 msum = 0;
-
 	memset(e, 0, sizeof(*e));
 	e->count = count;
 	e->size = size;
@@ -237,6 +285,34 @@ int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens
 		cs_ens_free(e);
 		return -1;
 	}
+	return 0;
+}
+
+/* the metrics over ensembles, from each one's min, max and variance */
+static void ens_finish(struct cs_ens *e)
+{
+	long double mv = 0, vv = 0;
+	u128 msum = 0;
+
+	for (uint64_t j = 0; j < e->count; j++) {
+		if (e->max[j] - e->min[j] > e->abs_max_dev)
+			e->abs_max_dev = e->max[j] - e->min[j];
+		mv += e->var[j] - e->var[0];
+		msum += e->min[j];
+	}
+	/* the mean as var[0] plus the mean offset: equal variances give exactly 0 */
+	mv = e->var[0] + mv / e->count;
+	for (uint64_t j = 0; j < e->count; j++)
+		vv += (e->var[j] - mv) * (e->var[j] - mv);
+	e->total_var = mv;
+	e->var_of_vars = vv / e->count;
+	e->var_of_mins = m2_of(e->min, e->count, msum) / e->count;
+}
+
+int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens *e)
+{
+	if (ens_alloc(count, size, e))
+		return -1;
 	for (uint64_t j = 0; j < count; j++) {
 		const uint64_t *x = v + j * size;
 		uint64_t lo = x[0], hi = x[0];
@@ -253,18 +329,27 @@ int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens
 		e->max[j] = hi;
 		e->mean[j] = (long double)sum / size;
 		e->var[j] = m2_of(x, size, sum) / size;
-		if (hi - lo > e->abs_max_dev)
-			e->abs_max_dev = hi - lo;
-		mv += e->var[j] - e->var[0];
-		msum += lo;
 	}
-	/* the mean as var[0] plus the mean offset: equal variances give exactly 0 */
-	mv = e->var[0] + mv / count;
-	for (uint64_t j = 0; j < count; j++)
-		vv += (e->var[j] - mv) * (e->var[j] - mv);
-	e->total_var = mv;
-	e->var_of_vars = vv / count;
-	e->var_of_mins = m2_of(e->min, count, msum) / count;
+	ens_finish(e);
+	return 0;
+}
+
+/*
+ * A run of one ensemble, from its table and figures f: what cs_ensembles
+ * and cs_ens_aggs give for it, without the samples in order.
+ */
+int cs_ensemble_one(const struct cs_counts *c, const struct cs_figs *f, struct cs_ens *e)
+{
+	u128 sum = sum_of(c);
+
+	if (ens_alloc(1, c->n, e))
+		return -1;
+	e->min[0] = f->min;
+	e->max[0] = f->max;
+	e->mean[0] = (long double)sum / c->n;
+	e->var[0] = m2_counts(c, sum) / c->n;
+	e->med2[0] = (u128)f->median.num;
+	ens_finish(e);
 	return 0;
 }
 
@@ -283,33 +368,27 @@ void cs_ens_free(struct cs_ens *e)
 /* ---- figures of one distribution ---- */
 
 /* type 7 percentile P (in %), over 100 so comparisons stay exact */
-static struct cs_q pct(const uint64_t *v, size_t n, unsigned int p)
+static struct cs_q pct(const struct cs_counts *c, unsigned int p)
 {
-	u128 h = (u128)(n - 1) * p;
-	size_t i = (size_t)(h / 100);
+	u128 h = (u128)(c->n - 1) * p;
+	uint64_t i = (uint64_t)(h / 100), vi = cs_counts_at(c, i);
 	unsigned int fr = (unsigned int)(h % 100);
-	s128 num = (s128)v[i] * 100;
+	s128 num = (s128)vi * 100;
 
 	if (fr)
-		num += (s128)fr * (s128)(v[i + 1] - v[i]);
+		num += (s128)fr * (s128)(cs_counts_at(c, i + 1) - vi);
 	return (struct cs_q){ .num = num, .den = 100 };
 }
 
-/*
- * Median absolute deviation without a second array: in doubled units
- * (2x - 2 median is an integer), the deviations left of the median grow
- * walking down and those right of it walking up, so merging the two runs
- * outward from the middle visits the deviations in increasing order.
- */
-/* In sorted v, the first index with scale * v[i] > t (n when none). */
-static size_t first_above(const uint64_t *v, size_t n, unsigned int scale, s128 t)
+/* The first entry with scale * v > t (c->len when none). */
+static size_t first_above(const struct cs_counts *c, unsigned int scale, s128 t)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = 0, hi = c->len;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if ((s128)v[mid] * scale > t)
+		if ((s128)c->v[mid] * scale > t)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -317,104 +396,142 @@ static size_t first_above(const uint64_t *v, size_t n, unsigned int scale, s128 
 	return lo;
 }
 
-static struct cs_q mad_of(const uint64_t *v, size_t n, u128 m2)
+/*
+ * Median absolute deviation: in doubled units (2x - 2 median is an
+ * integer), the deviations left of the median grow walking down and those
+ * right of it walking up, so merging the two runs outward from the middle
+ * visits the deviations in increasing order, an entry's samples at once.
+ */
+static struct cs_q mad_of(const struct cs_counts *c, u128 m2)
 {
-	size_t r, k, want1 = (n - 1) / 2, want2 = n / 2;
-	size_t j, i;
+	uint64_t k = 0, want1 = (c->n - 1) / 2, want2 = c->n / 2;
+	size_t r = first_above(c, 2, (s128)m2);	/* first entry with 2 v > m2 */
+	size_t j = r;		/* next on the left is v[j - 1] */
+	size_t i = r;		/* next on the right is v[i] */
 	u128 d1 = 0, d2 = 0;
 
-	r = first_above(v, n, 2, (s128)m2);	/* first index with 2 v > m2 */
-	j = r;		/* next on the left is v[j - 1] */
-	i = r;		/* next on the right is v[i] */
-	for (k = 0; k <= want2; k++) {
-		u128 dl = j > 0 ? m2 - (u128)v[j - 1] * 2 : 0;
-		u128 dr = i < n ? (u128)v[i] * 2 - m2 : 0;
+	while (k <= want2) {
+		u128 dl = j > 0 ? m2 - (u128)c->v[j - 1] * 2 : 0;
+		u128 dr = i < c->len ? (u128)c->v[i] * 2 - m2 : 0;
+		uint64_t m;
 		u128 d;
 
-		if (j > 0 && (i >= n || dl <= dr)) {
+		if (j > 0 && (i >= c->len || dl <= dr)) {
 			d = dl;
-			j--;
+			m = cnt(c, --j);
 		} else {
 			d = dr;
-			i++;
+			m = cnt(c, i++);
 		}
-		if (k == want1)
+		/* deviations k .. k + m - 1 are d */
+		if (want1 >= k && want1 - k < m)
 			d1 = d;
-		if (k == want2)
+		if (want2 >= k && want2 - k < m)
 			d2 = d;
+		k += m;
 	}
 	return (struct cs_q){ .num = (s128)(d1 + d2), .den = 4 };
 }
 
-static struct cs_q hsm_of(const uint64_t *v, size_t n)
+/*
+ * Of the windows of h consecutive sorted samples starting at ranks lo ..
+ * last, the first of smallest range: a window that starts inside an entry
+ * has the same low end as one starting at the entry's first sample and a
+ * high end no lower, so only ranks that start an entry (and lo) compete.
+ */
+static uint64_t densest(const struct cs_counts *c, uint64_t lo, uint64_t h, uint64_t last)
 {
-	size_t lo = 0, m = n;
+	size_t g = cs_counts_find(c, lo), e = cs_counts_find(c, lo + h - 1);
+	uint64_t w = c->v[e] - c->v[g], best = lo;
 
-	while (m > 3) {
-		size_t h = (m + 1) / 2, best = lo;
-		uint64_t w = v[lo + h - 1] - v[lo];
+	for (g++; g < c->len && rank_of(c, g) <= last; g++) {
+		uint64_t i = rank_of(c, g);
 
-		for (size_t i = lo + 1; i + h <= lo + m; i++) {
-			if (v[i + h - 1] - v[i] < w) {
-				w = v[i + h - 1] - v[i];
-				best = i;
-			}
+		while (e + 1 < c->len && rank_of(c, e + 1) <= i + h - 1)
+			e++;
+		if (c->v[e] - c->v[g] < w) {
+			w = c->v[e] - c->v[g];
+			best = i;
 		}
-		lo = best;
-		m = h;
 	}
-	v += lo;
-	if (m == 1)
-		return cs_q_int(v[0]);
-	if (m == 2)
-		return (struct cs_q){ .num = (s128)v[0] + v[1], .den = 2 };
-	if (v[1] - v[0] < v[2] - v[1])
-		return (struct cs_q){ .num = (s128)v[0] + v[1], .den = 2 };
-	if (v[1] - v[0] > v[2] - v[1])
-		return (struct cs_q){ .num = (s128)v[1] + v[2], .den = 2 };
-	return cs_q_int(v[1]);
+	return best;
 }
 
-/* v in any order, n >= 1; sorts v */
-void cs_figures(uint64_t *v, size_t n, struct cs_figs *f)
+static struct cs_q hsm_of(const struct cs_counts *c)
 {
-	u128 sum = sum_of(v, n), m2;
+	uint64_t lo = 0, m = c->n, v0, v1, v2;
+
+	while (m > 3) {
+		uint64_t h = (m + 1) / 2;
+
+		lo = densest(c, lo, h, lo + m - h);
+		m = h;
+	}
+	v0 = cs_counts_at(c, lo);
+	if (m == 1)
+		return cs_q_int(v0);
+	v1 = cs_counts_at(c, lo + 1);
+	if (m == 2)
+		return (struct cs_q){ .num = (s128)v0 + v1, .den = 2 };
+	v2 = cs_counts_at(c, lo + 2);
+	if (v1 - v0 < v2 - v1)
+		return (struct cs_q){ .num = (s128)v0 + v1, .den = 2 };
+	if (v1 - v0 > v2 - v1)
+		return (struct cs_q){ .num = (s128)v1 + v2, .den = 2 };
+	return cs_q_int(v1);
+}
+
+/* the figures of a distribution, from its table (c->n >= 1) */
+void cs_figures_of(const struct cs_counts *c, struct cs_figs *f)
+{
+	uint64_t n = c->n;
+	u128 sum = sum_of(c), m2;
+	size_t above;
 	s128 t;
 
 	memset(f, 0, sizeof(*f));
 	f->n = n;
 	f->mean = (struct cs_q){ .num = (s128)sum, .den = n };
-	f->sd = n > 1 ? sqrtl(m2_of(v, n, sum) / (n - 1)) : NAN;
-	cs_sort(v, n);
-	f->min = v[0];
-	f->max = v[n - 1];
-	m2 = n % 2 ? (u128)v[n / 2] * 2 : (u128)v[n / 2 - 1] + v[n / 2];
+	f->sd = n > 1 ? sqrtl(m2_counts(c, sum) / (n - 1)) : NAN;
+	f->min = c->v[0];
+	f->max = c->v[c->len - 1];
+	m2 = n % 2 ? (u128)cs_counts_at(c, n / 2) * 2 : (u128)cs_counts_at(c, n / 2 - 1) + cs_counts_at(c, n / 2);
 	f->median = (struct cs_q){ .num = (s128)m2, .den = 2 };
-	f->p1 = pct(v, n, 1);
-	f->p5 = pct(v, n, 5);
-	f->p25 = pct(v, n, 25);
-	f->p75 = pct(v, n, 75);
-	f->p95 = pct(v, n, 95);
-	f->p99 = pct(v, n, 99);
-	f->mad = mad_of(v, n, m2);
-	f->hsm = hsm_of(v, n);
+	f->p1 = pct(c, 1);
+	f->p5 = pct(c, 5);
+	f->p25 = pct(c, 25);
+	f->p75 = pct(c, 75);
+	f->p95 = pct(c, 95);
+	f->p99 = pct(c, 99);
+	f->mad = mad_of(c, m2);
+	f->hsm = hsm_of(c);
 	/* far: 100 x > 100 (Q3 + 3 (Q3 - Q1)) = 4 Q3num - 3 Q1num */
 	t = 4 * f->p75.num - 3 * f->p25.num;
-	f->far = n - first_above(v, n, 100, t);
+	above = first_above(c, 100, t);
+	f->far = above < c->len ? n - rank_of(c, above) : 0;
+}
+
+/* v in any order, n >= 1; sorts v */
+void cs_figures(uint64_t *v, size_t n, struct cs_figs *f)
+{
+	struct cs_counts c = view(v, n);
+
+	cs_sort(v, n);
+	cs_figures_of(&c, f);
 }
 
 /*
- * Histogram of sorted samples: integer bins from the minimum, Freedman-
- * Diaconis width (2 IQR / cbrt n, at least one cycle), at most CS_HIST_MAX
- * bins, and everything above p99 folded into one overflow bin.
+ * Histogram: integer bins from the minimum, Freedman-Diaconis width
+ * (2 IQR / cbrt n, at least one cycle), at most CS_HIST_MAX bins, and
+ * everything above p99 folded into one overflow bin.
  */
-void cs_histogram(const uint64_t *v, size_t n, const struct cs_figs *f,
-		  struct cs_hist *h)
+void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, struct cs_hist *h)
 {
 	u128 top = (u128)((f->p99.num + 99) / 100);	/* ceil(p99) */
 	u128 range = top - f->min + 1;
 	long double iqr = cs_q_ld(f->p75) - cs_q_ld(f->p25);
-	u128 w = (u128)ceill(2 * iqr / cbrtl((long double)n));
+	u128 w = (u128)ceill(2 * iqr / cbrtl((long double)c->n));
+	uint64_t binned = 0;
 	size_t i = 0;
 
 	memset(h, 0, sizeof(*h));
@@ -428,12 +545,20 @@ void cs_histogram(const uint64_t *v, size_t n, const struct cs_figs *f,
 	for (unsigned int b = 0; b < h->nbins; b++) {
 		u128 end = (u128)h->lo + (u128)(b + 1) * w;
 
-		while (i < n && v[i] < end) {
-			h->count[b]++;
-			i++;
-		}
+		for (; i < c->len && c->v[i] < end; i++)
+			h->count[b] += cnt(c, i);
+		binned += h->count[b];
 	}
-	h->over = n - i;
+	h->over = c->n - binned;
+}
+
+/* the same, of n sorted samples */
+void cs_histogram(const uint64_t *v, size_t n, const struct cs_figs *f,
+		  struct cs_hist *h)
+{
+	struct cs_counts c = view(v, n);
+
+	cs_histogram_of(&c, f, h);
 }
 
 /*
@@ -443,24 +568,29 @@ void cs_histogram(const uint64_t *v, size_t n, const struct cs_figs *f,
  */
 double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 {
+	struct cs_counts x = view(a, na), y = view(b, nb);
+
+	return cs_mannwhitney_of(&x, &y);
+}
+
+/* the same, of two tables: the ranks of a value's ties are one average */
+double cs_mannwhitney_of(const struct cs_counts *ta, const struct cs_counts *tb)
+{
 	u128 r2 = 0;		/* twice the rank sum of a */
 	long double ties = 0;
-	size_t i = 0, j = 0, pos = 0;
+	size_t i = 0, j = 0, pos = 0, na = ta->n, nb = tb->n;
 	double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
 	double u1, u, mu, s, z, x, p;
 
-	while (i < na || j < nb) {
-		uint64_t v = i < na && (j >= nb || a[i] <= b[j]) ? a[i] : b[j];
+	while (i < ta->len || j < tb->len) {
+		uint64_t v = i < ta->len && (j >= tb->len || ta->v[i] <= tb->v[j]) ?
+			     ta->v[i] : tb->v[j];
 		size_t ca = 0, cb = 0, t;
 
-		while (i < na && a[i] == v) {
-			i++;
-			ca++;
-		}
-		while (j < nb && b[j] == v) {
-			j++;
-			cb++;
-		}
+		for (; i < ta->len && ta->v[i] == v; i++)
+			ca += cnt(ta, i);
+		for (; j < tb->len && tb->v[j] == v; j++)
+			cb += cnt(tb, j);
 		t = ca + cb;
 		/* ranks pos+1 .. pos+t, average (2 pos + t + 1) / 2 */
 		r2 += (u128)ca * (2 * (u128)pos + t + 1);

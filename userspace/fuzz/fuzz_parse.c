@@ -35,8 +35,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		char buf[64];
 		uint64_t k = 1 + data[0] % 4;
 
+		struct cs_counts c;
+
 		if (s.n % k == 0 && !cs_ensembles(s.v, k, s.n / k, &e))
 			cs_ens_free(&e);
+		/* the counted table's figures, before cs_figures sorts s */
+		if (!cs_counts_of(s.v, s.n, &c)) {
+			cs_figures_of(&c, &f);
+			cs_histogram_of(&c, &f, &h);
+			if (!cs_ensemble_one(&c, &f, &e))
+				cs_ens_free(&e);
+			cs_counts_free(&c);
+		}
 		cs_figures(s.v, s.n, &f);
 		cs_histogram(s.v, s.n, &f, &h);
 		cs_mannwhitney(s.v, s.n, s.v, s.n / 2 + 1 > s.n ? s.n : s.n / 2 + 1);

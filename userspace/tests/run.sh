@@ -39,8 +39,10 @@ for build in native sanitize; do
 	suite $build unit $unit
 	suite $build figures "$PYN" tests/figures.py $cs tests/data
 	suite $build random "$PYN" tests/random_trees.py $cs
+	suite $build counts "$PYN" tests/counts.py $cs tests/data
 	suite $build inference "$PYN" tests/inference.py $cs
 	suite $build cli env PYTHON="$PYN" sh tests/cli.sh $cs
+	suite $build golden sh tests/golden.sh $cs
 done
 
 # the fuzzer: builds with clang's libFuzzer, runs bounded, finds no crash

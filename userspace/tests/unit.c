@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cyclestat.h"
 #include "harness.h"
@@ -323,6 +324,112 @@ TEST(histogram_counts_every_sample_once)
 	EXPECT_TRUE(h.over >= 1);	/* the 10000s fold into the overflow bin */
 }
 
+/* every figure of a counted table equals the one of the sorted samples */
+static void expect_same_figures(int *_failed, const uint64_t *src, size_t n)
+{
+	uint64_t *v = malloc(n * sizeof(*v));
+	struct cs_counts c;
+	struct cs_figs a, b;
+	struct cs_hist ha, hb;
+
+	memcpy(v, src, n * sizeof(*v));
+	EXPECT_TRUE(cs_counts_of(src, n, &c) == 0);
+	cs_figures(v, n, &a);
+	cs_histogram(v, n, &a, &ha);
+	cs_figures_of(&c, &b);
+	cs_histogram_of(&c, &b, &hb);
+	EXPECT_EQ_U64(b.n, a.n);
+	EXPECT_EQ_U64(b.min, a.min);
+	EXPECT_EQ_U64(b.max, a.max);
+	EXPECT_EQ_U64(b.far, a.far);
+	EXPECT_STREQ(q3(b.mean), q3(a.mean));
+	EXPECT_STREQ(q3(b.median), q3(a.median));
+	EXPECT_STREQ(q3(b.p1), q3(a.p1));
+	EXPECT_STREQ(q3(b.p25), q3(a.p25));
+	EXPECT_STREQ(q3(b.p99), q3(a.p99));
+	EXPECT_STREQ(q3(b.mad), q3(a.mad));
+	EXPECT_STREQ(q3(b.hsm), q3(a.hsm));
+	EXPECT_TRUE(b.sd == a.sd || (isnan(b.sd) && isnan(a.sd)));
+	EXPECT_TRUE(memcmp(&ha, &hb, sizeof(ha)) == 0);
+	cs_counts_free(&c);
+	free(v);
+}
+
+TEST(counted_figures_equal_the_sorted_samples_figures)
+{
+	static uint64_t v[20000];
+
+	for (size_t n = 1; n <= 60; n++) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = 30 + xorshift() % 5;
+		expect_same_figures(_failed, v, n);
+	}
+	for (size_t i = 0; i < 20000; i++)	/* lognormal-like: a body and a tail */
+		v[i] = 26 * (6 + xorshift() % 4 + (xorshift() % 16 == 0 ? xorshift() % 300 : 0));
+	expect_same_figures(_failed, v, 20000);
+	for (size_t i = 0; i < 20000; i++)	/* one value, near 2^64 */
+		v[i] = TOP - 3;
+	expect_same_figures(_failed, v, 20000);
+	for (size_t i = 0; i < 20000; i++)	/* two values, the widest gap */
+		v[i] = i % 3 ? TOP : 0;
+	expect_same_figures(_failed, v, 20000);
+}
+
+TEST(a_table_holds_each_distinct_value_once_in_order)
+{
+	static const uint64_t v[] = { 52, 26, 52, 78, 26, 52 };
+	struct cs_counts c;
+
+	EXPECT_TRUE(cs_counts_of(v, ARRAY_SIZE(v), &c) == 0);
+	EXPECT_EQ_U64(c.len, 3);
+	EXPECT_EQ_U64(c.n, 6);
+	EXPECT_TRUE(c.c != NULL);
+	EXPECT_TRUE(c.v[0] == 26 && c.v[1] == 52 && c.v[2] == 78);
+	EXPECT_TRUE(c.c[0] == 2 && c.c[1] == 3 && c.c[2] == 1);
+	EXPECT_TRUE(c.rank[0] == 0 && c.rank[1] == 2 && c.rank[2] == 5);
+	EXPECT_EQ_U64(cs_counts_at(&c, 4), 52);
+	cs_counts_free(&c);
+}
+
+TEST(too_many_distinct_values_fall_back_to_the_sorted_samples)
+{
+	size_t n = 300000;
+	uint64_t *v = malloc(n * sizeof(*v));
+	struct cs_counts c;
+
+	for (size_t i = 0; i < n; i++)	/* all distinct, in no order */
+		v[i] = (i * 2654435761u) % n * 26;
+	EXPECT_TRUE(cs_counts_of(v, n, &c) == 0);
+	EXPECT_TRUE(c.c == NULL);
+	EXPECT_EQ_U64(c.len, n);
+	EXPECT_EQ_U64(c.v[0], 0);
+	EXPECT_EQ_U64(c.v[n - 1], (n - 1) * 26);
+	cs_counts_free(&c);
+	expect_same_figures(_failed, v, n);
+	free(v);
+}
+
+TEST(mann_whitney_of_tables_is_that_of_the_samples)
+{
+	uint64_t a[500], b[400];
+	struct cs_counts x, y;
+	double p, q;
+
+	for (size_t i = 0; i < 500; i++)
+		a[i] = 100 + xorshift() % 6;
+	for (size_t i = 0; i < 400; i++)
+		b[i] = 101 + xorshift() % 6;
+	EXPECT_TRUE(cs_counts_of(a, 500, &x) == 0 && cs_counts_of(b, 400, &y) == 0);
+	cs_sort(a, 500);
+	cs_sort(b, 400);
+	p = cs_mannwhitney(a, 500, b, 400);
+	q = cs_mannwhitney_of(&x, &y);
+	EXPECT_TRUE(p == q);
+	EXPECT_TRUE(p < 1e-6);	/* shifted by one in six: plainly different */
+	cs_counts_free(&x);
+	cs_counts_free(&y);
+}
+
 static const struct test tests[] = {
 	CASE(figures_of_odd_n),
 	CASE(figures_of_even_n),
@@ -342,6 +449,10 @@ static const struct test tests[] = {
 	CASE(net_and_per_op_are_exact_fractions),
 	CASE(paoloni_ensemble_metrics),
 	CASE(histogram_counts_every_sample_once),
+	CASE(counted_figures_equal_the_sorted_samples_figures),
+	CASE(a_table_holds_each_distinct_value_once_in_order),
+	CASE(too_many_distinct_values_fall_back_to_the_sorted_samples),
+	CASE(mann_whitney_of_tables_is_that_of_the_samples),
 };
 
 int main(void)

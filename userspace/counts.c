@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * counts.c - a distribution as a sorted value -> count table.
+ *
+ * Cycle counts are small integers with few distinct values (a 10^7-sample
+ * lognormal run has about 1300), and every figure cyclestat prints depends
+ * on the samples only through their sorted multiset. So while a file is
+ * read, each value is counted in an open-addressing hash table (a tally)
+ * instead of stored, and when it is done the table is sorted once: memory
+ * grows with the distinct values, not with the samples.
+ *
+ * The bound: a table slot costs 16 bytes where a stored sample costs 8, so
+ * when the table would grow past 2^16 slots (1 MiB) and hold more than one
+ * slot per two samples read so far, counting no longer saves memory: the
+ * tally spills its samples into the ordinary sample array, and the table is
+ * that array sorted (struct cs_counts with c NULL: every entry counts once).
+ * The figures read both forms the same way (stats.c).
+ *
+ * Calls numparse.c (the sample array) and stats.c (the sort).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cyclestat.h"
+
+#define CS_TALLY_SLOTS0 (1u << 10)
+#define CS_TALLY_SPILL (1u << 16)
+
+int cs_tally_init(struct cs_tally *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->slot = calloc(CS_TALLY_SLOTS0, sizeof(*t->slot));
+	if (!t->slot)
+		return -1;
+	t->mask = CS_TALLY_SLOTS0 - 1;
+	t->shift = 64 - (unsigned int)__builtin_ctz(CS_TALLY_SLOTS0);
+	return 0;
+}
+
+void cs_tally_free(struct cs_tally *t)
+{
+	free(t->slot);
+	t->slot = NULL;
+	t->used = 0;
+}
+
+/* the slot of v: where it is, or the empty one where it belongs */
+static struct cs_slot *find(const struct cs_tally *t, uint64_t v)
+{
+	size_t i = (size_t)((v * CS_TALLY_MUL) >> t->shift);
+
+	while (t->slot[i].cnt && t->slot[i].key != v)
+		i = (i + 1) & t->mask;
+	return &t->slot[i];
+}
+
+static int rehash(struct cs_tally *t)
+{
+	struct cs_tally n = *t;
+	size_t cap = (t->mask + 1) * 2;
+
+	n.slot = calloc(cap, sizeof(*n.slot));
+	if (!n.slot)
+		return -1;
+	n.mask = cap - 1;
+	n.shift = t->shift - 1;
+	for (size_t i = 0; i <= t->mask; i++)
+		if (t->slot[i].cnt)
+			*find(&n, t->slot[i].key) = t->slot[i];
+	free(t->slot);
+	*t = n;
+	return 0;
+}
+
+/*
+ * Too many distinct values to be worth counting: every sample so far into
+ * s's array (their order is not needed: only figures of the multiset are
+ * taken from a tally), and s stores from now on.
+ */
+static int spill(struct cs_samples *s)
+{
+	struct cs_tally *t = s->tally;
+	size_t n = s->n;
+
+	s->tally = NULL;
+	s->n = 0;
+	for (size_t i = 0; i <= t->mask; i++)
+		for (uint64_t k = t->slot[i].cnt; k; k--)
+			if (cs_samples_push(s, t->slot[i].key))
+				return -1;
+	cs_tally_free(t);
+	return s->n == n ? 0 : -1;
+}
+
+/* v is not in the table yet (cs_tally_add said so): count it there, or spill */
+int cs_tally_insert(struct cs_samples *s, uint64_t v)
+{
+	struct cs_tally *t = s->tally;
+	struct cs_slot *sl;
+
+	if (2 * (t->used + 1) > t->mask + 1) {
+		size_t cap = (t->mask + 1) * 2;
+
+		if (cap > CS_TALLY_SPILL && cap > s->n / 2) {
+			if (spill(s))
+				return -1;
+			return cs_samples_push(s, v);
+		}
+		if (rehash(t))
+			return -1;
+	}
+	sl = find(t, v);
+	sl->key = v;
+	sl->cnt = 1;
+	t->used++;
+	s->n++;
+	return 0;
+}
+
+void cs_counts_free(struct cs_counts *c)
+{
+	free(c->mem);
+	cs_samples_free(&c->own);
+	memset(c, 0, sizeof(*c));
+}
+
+/* the table of a tally: its values sorted, each with its count and rank */
+static int from_tally(struct cs_tally *t, uint64_t n, struct cs_counts *out)
+{
+	size_t d = 0;
+	uint64_t *v, *c, *r, rank = 0;
+
+	out->mem = malloc(3 * (t->used ? t->used : 1) * sizeof(*out->mem));
+	if (!out->mem)
+		return -1;
+	v = out->mem;
+	c = v + t->used;
+	r = c + t->used;
+	for (size_t i = 0; i <= t->mask; i++)
+		if (t->slot[i].cnt)
+			v[d++] = t->slot[i].key;
+	cs_sort(v, d);
+	for (size_t i = 0; i < d; i++) {
+		c[i] = find(t, v[i])->cnt;
+		r[i] = rank;
+		rank += c[i];
+	}
+	out->v = v;
+	out->c = c;
+	out->rank = r;
+	out->len = d;
+	out->n = n;
+	return 0;
+}
+
+/*
+ * The table of s's samples; s is taken over (and emptied) either way. A
+ * tally becomes its sorted table; stored samples are counted first when
+ * that saves memory, else sorted in place and kept as they are.
+ */
+int cs_counts_take(struct cs_samples *s, struct cs_counts *out)
+{
+	struct cs_tally t;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!s->tally && s->n) {
+		struct cs_samples c = { .tally = &t };
+
+		if (cs_tally_init(&t))
+			return -1;
+		for (size_t i = 0; i < s->n && c.tally; i++)
+			if (cs_samples_push(&c, s->v[i])) {
+				cs_samples_free(&c);
+				cs_tally_free(&t);
+				return -1;
+			}
+		if (!c.tally) {
+			/* spilled: the copy is not wanted, s sorted in place is */
+			cs_samples_free(&c);
+			cs_sort(s->v, s->n);
+			out->own = *s;
+			memset(s, 0, sizeof(*s));
+			out->v = out->own.v;
+			out->len = out->n = out->own.n;
+			return 0;
+		}
+		cs_samples_free(s);
+		s->tally = &t;
+		s->n = c.n;
+	}
+	if (!s->tally) {	/* a spilled tally: the samples, sorted */
+		cs_sort(s->v, s->n);
+		out->own = *s;
+		out->v = s->v;
+		out->len = out->n = s->n;
+		memset(s, 0, sizeof(*s));
+		return 0;
+	}
+	ret = from_tally(s->tally, s->n, out);
+	cs_tally_free(s->tally);
+	memset(s, 0, sizeof(*s));
+	return ret;
+}
+
+/* the table of n samples in any order, v left as it is (for tests and tools) */
+int cs_counts_of(const uint64_t *v, size_t n, struct cs_counts *out)
+{
+	struct cs_samples s = { 0 };
+
+	for (size_t i = 0; i < n; i++)
+		if (cs_samples_push(&s, v[i])) {
+			cs_samples_free(&s);
+			return -1;
+		}
+	return cs_counts_take(&s, out);
+}
+
+/* the entry that holds the sample of rank k (0-based), k < c->n */
+size_t cs_counts_find(const struct cs_counts *c, uint64_t k)
+{
+	size_t lo = 0, hi = c->len;
+
+	if (!c->c)
+		return (size_t)k;
+	/* the last entry whose rank is <= k */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->rank[mid] <= k)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* the sample of rank k, 0-based */
+uint64_t cs_counts_at(const struct cs_counts *c, uint64_t k)
+{
+	return c->v[cs_counts_find(c, k)];
+}
