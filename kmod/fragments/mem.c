@@ -8,8 +8,16 @@
  * and no prefetcher can guess the next line, so the per-op figure is the
  * load-to-use latency of the level the buffer fits in.  The ring is built
  * in setup, a new one before every ensemble.
+ *
+ * On 4 KiB pages a random line is on a random page: past what the TLBs
+ * cover (a few MiB), each load adds a page walk to the cache or DRAM
+ * latency.  mem:chase_huge/ARG is the same ring on 2 MiB pages
+ * (cb_alloc_huge()), which the TLBs cover to hundreds of MiB: the two
+ * staircases side by side tell the caches from the TLB, as lat_mem_rd
+ * users compare runs with and without huge pages.
  */
 #include "cyclebench.h"
+#include "alloc.h"
 
 struct cb_line {
 	struct cb_line *next;
@@ -52,19 +60,26 @@ static u64 chase_next(u64 *x)
 	return *x * 0x2545f4914f6cdd1dULL;
 }
 
+/* Whole lines of the ARG bytes; the allocation and its free agree on it. */
+static size_t chase_bytes(const struct cb_env *env)
+{
+	return env->arg / sizeof(struct cb_line) * sizeof(struct cb_line);
+}
+
 /*
- * Sattolo's algorithm, in place: each line first holds the index of its
- * successor, shuffled into one cycle through all lines, then the pointer.
+ * Sattolo's algorithm, in place in @buf (NULL: the allocation failed):
+ * each line first holds the index of its successor, shuffled into one
+ * cycle through all lines, then the pointer.
  */
-static int chase_setup(struct cb_env *env)
+static int chase_ring(struct cb_env *env, struct cb_line *buf)
 {
 	struct chase_state *st = env->state;
-	u64 n = env->arg / sizeof(struct cb_line), i, x = cb_random_u64() | 1;
+	u64 n = chase_bytes(env) / sizeof(struct cb_line), i, x = cb_random_u64() | 1;
 	unsigned long *idx;
 
-	st->buf = cb_alloc(n * sizeof(struct cb_line));
-	if (!st->buf)
+	if (!buf)
 		return -ENOMEM;
+	st->buf = buf;
 	idx = (unsigned long *)st->buf;
 	for (i = 0; i < n; i++)
 		idx[i * 8] = i;
@@ -83,6 +98,11 @@ static int chase_setup(struct cb_env *env)
 	return 0;
 }
 
+static int chase_setup(struct cb_env *env)
+{
+	return chase_ring(env, cb_alloc(chase_bytes(env)));
+}
+
 static void chase_teardown(struct cb_env *env)
 {
 	struct chase_state *st = env->state;
@@ -91,12 +111,36 @@ static void chase_teardown(struct cb_env *env)
 	st->buf = NULL;
 }
 
-CB_BODY_STATE(chase, struct chase_state)
+static int chase_huge_setup(struct cb_env *env)
+{
+	return chase_ring(env, cb_alloc_huge(chase_bytes(env)));
+}
+
+static void chase_huge_teardown(struct cb_env *env)
+{
+	struct chase_state *st = env->state;
+
+	cb_free_huge(st->buf, chase_bytes(env));
+	st->buf = NULL;
+}
+
+/* 64 dependent loads; the cursor stays in a register across copies. */
+static __always_inline void chase_64(struct chase_state *st)
 {
 	asm volatile(".rept 64\n\t"
 		     "mov (%0), %0\n\t"
 		     ".endr"
 		     : "+r" (st->cur));
+}
+
+CB_BODY_STATE(chase, struct chase_state)
+{
+	chase_64(st);
+}
+
+CB_BODY_STATE(chase_huge, struct chase_state)
+{
+	chase_64(st);
 }
 
 struct copy_state {
@@ -156,18 +200,23 @@ static const u64 copy_sizes[] = {
 	64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
 };
 
+/* mem:chase and mem:chase_huge: slow, a new ring per ensemble, ARG bytes. */
+#define CHASE_FRAGMENT(_name, _desc)					\
+	{								\
+		CB_FRAGMENT_FIELDS(_name, 64, _desc),			\
+		.slow = true,						\
+		.setup = _name##_setup,					\
+		.teardown = _name##_teardown,				\
+		.setup_each_ensemble = true,				\
+		CB_ARGS(chase_sizes),					\
+		.arg_min = 2 * sizeof(struct cb_line),			\
+		.arg_bytes = true,					\
+	}
+
 static const struct cb_fragment mem_fragments[] = {
 	CB_FRAGMENT(load_l1, 64, "64 dependent loads chasing pointers in L1 (load-to-use latency)"),
-	{
-		CB_FRAGMENT_FIELDS(chase, 64, "64 dependent loads, random ring in ARG bytes"),
-		.slow = true,
-		.setup = chase_setup,
-		.teardown = chase_teardown,
-		.setup_each_ensemble = true,
-		CB_ARGS(chase_sizes),
-		.arg_min = 2 * sizeof(struct cb_line),
-		.arg_bytes = true,
-	},
+	CHASE_FRAGMENT(chase, "64 dependent loads, random ring in ARG bytes"),
+	CHASE_FRAGMENT(chase_huge, "64 dependent loads, random ring in ARG bytes on 2 MiB pages"),
 	{
 		CB_FRAGMENT_FIELDS(memcpy, 1, "memcpy() of ARG bytes, cache-hot (ops = bytes)"),
 		.setup = copy_setup,

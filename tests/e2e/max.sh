@@ -33,7 +33,7 @@ every_fragment_full() {
 	bad=
 	for d in $(fragment_dirs); do
 		[ "${4:-}" = all ] || [ "$(info_get $CB/$d/info slow)" = no ] || continue
-		case $d in mem/chase/*) continue ;; esac	# slow, in mem, not asked for
+		case $d in mem/chase/*|mem/chase_huge/*) continue ;; esac	# slow, in mem, not asked for
 		# a sleeping lock on PREEMPT_RT: skipped there (tests/e2e/rt.sh)
 		[ "$(info_get $CB/$d/info state)" = skipped ] && [ "$rt" = yes ] && continue
 		n=$(lines $CB/$d/cycles)

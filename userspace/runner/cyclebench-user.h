@@ -79,7 +79,9 @@ typedef int64_t s64;
 
 /*
  * What a portable setup may call (the module's are in cyclebench.h):
- * cb_alloc() is zeroed and page-aligned (mmap), NULL on failure.
+ * cb_alloc() is zeroed and page-aligned (mmap), on 4 KiB pages, NULL on
+ * failure.  cb_alloc_huge() (2 MiB pages) is declared for both builds in
+ * kmod/alloc.h and defined in engine.c.
  */
 void *cb_alloc(size_t size);
 void cb_free(void *p);

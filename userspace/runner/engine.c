@@ -19,6 +19,7 @@
 #include <x86intrin.h>
 
 #include "runner.h"
+#include "alloc.h"
 
 /* Set by SIGINT/SIGTERM; the sampler stops before its next sample. */
 volatile int cb_stop_requested;
@@ -64,7 +65,43 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i)
 
 /* ---- what a portable setup may call (declared in cyclebench-user.h) ---- */
 
-/* One page in front holds the size, so cb_free() needs none. */
+/*
+ * A mapping of len bytes whose pages are chosen before any is faulted in:
+ * with mlockall(MCL_FUTURE) an accessible mapping is populated by mmap()
+ * itself, before madvise() could say which pages.  So it starts PROT_NONE
+ * (not populated), takes the advice, and mprotect() populates it then.
+ * align: a power of two the start must be a multiple of (the slack is
+ * unmapped again).
+ */
+static char *map_advised(size_t len, size_t align, int advice)
+{
+	size_t slack = align > PAGE_SIZE ? align : 0;
+	char *p, *q;
+
+	if (len + slack < len)
+		return NULL;
+	p = mmap(NULL, len + slack, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	q = slack ? (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1)) : p;
+	if (q > p)
+		munmap(p, (size_t)(q - p));
+	if (p + slack > q)
+		munmap(q + len, (size_t)(p + slack - q));
+	/* advice a kernel lacks (no THP) is no error for NOHUGEPAGE */
+	if ((madvise(q, len, advice) && advice != MADV_NOHUGEPAGE) ||
+	    mprotect(q, len, PROT_READ | PROT_WRITE)) {
+		munmap(q, len);
+		return NULL;
+	}
+	return q;
+}
+
+/*
+ * One page in front holds the size, so cb_free() needs none.  4 KiB pages
+ * even where transparent huge pages are "always": mem:chase's staircase is
+ * the 4 KiB one, mem:chase_huge's the 2 MiB one.
+ */
 void *cb_alloc(size_t size)
 {
 	size_t len = size + PAGE_SIZE;
@@ -72,8 +109,8 @@ void *cb_alloc(size_t size)
 
 	if (len < size)
 		return NULL;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	p = map_advised(len, PAGE_SIZE, MADV_NOHUGEPAGE);
+	if (!p)
 		return NULL;
 	memcpy(p, &len, sizeof(len));
 	return p + PAGE_SIZE;
@@ -89,6 +126,116 @@ void cb_free(void *ptr)
 	p -= PAGE_SIZE;
 	memcpy(&len, p, sizeof(len));
 	munmap(p, len);
+}
+
+/* The result whose setup is running: cb_alloc_huge() notes its pages. */
+static struct cb_result *cb_in_setup;
+
+static void note_pages(const char *how)
+{
+	struct cb_result *r = cb_in_setup;
+
+	if (!r)
+		return;
+	r->page_size = CB_HUGE_PAGE_SIZE;
+	/* one setup per ensemble: say so if they got them two ways */
+	r->huge_pages = r->huge_pages && r->huge_pages != how ? "hugetlb and thp" : how;
+}
+
+/* "always", "madvise" or "never" (the word in brackets), or "" */
+static void thp_mode(char *mode, size_t len)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+	char line[128], *a, *b;
+
+	*mode = 0;
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) && (a = strchr(line, '[')) && (b = strchr(a, ']')))
+		snprintf(mode, len, "%.*s", (int)(b - a - 1), a + 1);
+	fclose(f);
+}
+
+/*
+ * Of the mapping that holds [p, p + len): kB resident and kB on
+ * transparent huge pages, from /proc/self/smaps.  -1 if not found.
+ */
+static int smaps_huge(const char *p, size_t len, unsigned long *rss, unsigned long *huge)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int in = 0, found = -1;
+
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long lo, hi, v;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			in = (uintptr_t)p >= lo && (uintptr_t)p + len <= hi;
+			if (in)
+				found = 0;
+		} else if (in && sscanf(line, "Rss: %lu kB", &v) == 1) {
+			*rss = v;
+		} else if (in && sscanf(line, "AnonHugePages: %lu kB", &v) == 1) {
+			*huge = v;
+		}
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * 2 MiB pages: hugetlbfs pages where some are reserved (vm.nr_hugepages;
+ * huge by construction), else transparent huge pages asked for with
+ * MADV_HUGEPAGE on a 2 MiB-aligned mapping, faulted in, and checked in
+ * /proc/self/smaps: all resident memory of the mapping on huge pages.
+ * The result's info says which (page_size, huge_pages).
+ */
+void *cb_alloc_huge(size_t size)
+{
+	static int told;
+	size_t len = (size + CB_HUGE_PAGE_SIZE - 1) & ~(CB_HUGE_PAGE_SIZE - 1);
+	unsigned long rss = 0, huge = 0;
+	char mode[32], *p;
+
+	if (!size || len < size)
+		return NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (21 << MAP_HUGE_SHIFT), -1, 0);
+	if (p != MAP_FAILED) {
+		memset(p, 0, len);
+		note_pages("hugetlb");
+		return p;
+	}
+	thp_mode(mode, sizeof(mode));
+	if (strcmp(mode, "always") && strcmp(mode, "madvise")) {
+		if (!told++)
+			fprintf(stderr, "cyclebench-user: no 2 MiB pages: transparent huge pages are %s%s and no hugetlb pages are reserved; enable them: echo madvise > /sys/kernel/mm/transparent_hugepage/enabled (or reserve some: echo N > /proc/sys/vm/nr_hugepages)\n",
+				*mode ? "set to " : "not in this kernel", mode);
+		return NULL;
+	}
+	p = map_advised(len, CB_HUGE_PAGE_SIZE, MADV_HUGEPAGE);
+	if (!p)
+		return NULL;
+	/* each 2 MiB faults in as one huge page, or as 512 small ones */
+	memset(p, 0, len);
+	if (smaps_huge(p, len, &rss, &huge) || huge < rss || huge < len >> 10) {
+		fprintf(stderr, "cyclebench-user: %zu bytes on 2 MiB pages: %lu of %lu KiB resident are (no free 2 MiB blocks: try echo 1 > /proc/sys/vm/compact_memory, or a smaller size)\n",
+			len, huge, rss);
+		munmap(p, len);
+		return NULL;
+	}
+	note_pages("thp");
+	return p;
+}
+
+void cb_free_huge(void *p, size_t size)
+{
+	if (p)
+		munmap(p, (size + CB_HUGE_PAGE_SIZE - 1) & ~(CB_HUGE_PAGE_SIZE - 1));
 }
 
 void cb_yield(void)
@@ -200,6 +347,16 @@ struct cb_flight {
 	int started;
 };
 
+static int setup(struct cb_result *r, struct cb_flight *fl)
+{
+	int ret;
+
+	cb_in_setup = r;
+	ret = r->frag->setup(&fl->env);
+	cb_in_setup = NULL;
+	return ret;
+}
+
 /*
  * Ensemble e of one result: setup first (for the run at e = 0, or for this
  * ensemble), the length chosen at the first, warm-up where the caches may
@@ -220,14 +377,14 @@ static int ensemble(const struct cb_req *req, struct cb_result *r, struct cb_fli
 				return -ENOMEM;
 		}
 		if (frag->setup && !each) {
-			ret = frag->setup(&fl->env);
+			ret = setup(r, fl);
 			if (ret)
 				return ret;
 			fl->set_up = 1;
 		}
 	}
 	if (frag->setup && each) {
-		ret = frag->setup(&fl->env);
+		ret = setup(r, fl);
 		if (ret)
 			return ret;
 	}

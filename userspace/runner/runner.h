@@ -54,6 +54,8 @@ struct cb_result {
 	int err;
 	u64 *cycles;
 	u64 *cycles_long;
+	u64 page_size;			/* cb_alloc_huge()'s pages, 0: none */
+	const char *huge_pages;		/* "thp" or "hugetlb": how */
 };
 
 /* The run request (SELECTION key=value ...) and the command line. */

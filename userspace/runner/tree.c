@@ -184,6 +184,9 @@ static int write_result(const char *dir, const struct cb_req *req,
 	fprintf(f, "ops: %u\n", r->ops);
 	fprintf(f, "slow: %s\n", yes(r->frag->slow));
 	fprintf(f, "setup: %s\n", setup_name(r->frag));
+	if (r->page_size)
+		fprintf(f, "page_size: %llu\nhuge_pages: %s\n",
+			(unsigned long long)r->page_size, r->huge_pages);
 	fprintf(f, "state: %s\n", states[r->state]);
 	if (r->state == CB_R_FAILED)
 		fprintf(f, "error: %d\n", r->err);
