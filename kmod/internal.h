@@ -48,7 +48,10 @@ extern const char *const cb_pmc_names[CB_NR_PMC];
  */
 #define CB_MAX_SAMPLE_US 1000000U
 
-/* Rejected writes are the writer's to see (an errno), not the log's. */
+/*
+ * Why a write or a parameter was refused, for the log: the writer sees
+ * only the errno.  Rate-limited, so a loop of bad writes cannot flood it.
+ */
 extern struct ratelimit_state cb_warn_rs;
 #define cb_warn(fmt, ...)						\
 	do {								\
@@ -268,6 +271,7 @@ struct cb_pmu {
  * @gp_mask: the width of general-purpose counters, as a mask.
  * @fixed_mask: the width of fixed counters (RDPMC index bit 30).
  * @pmc_ok: every counter was active on this CPU as this sample began.
+ * @primed: the baselines were read (at the entry's first sample).
  *
  * Interrupts cannot arrive while a sample holds them off, so @irqs and
  * @csw change only between samples; NMIs can, and are told apart.
@@ -288,6 +292,7 @@ struct cb_disturb {
 	u64 gp_mask;
 	u64 fixed_mask;
 	bool pmc_ok;
+	bool primed;
 };
 
 void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,

@@ -166,12 +166,17 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
 {
 	const struct cb_req *req = job->req;
+	char arg[24] = "";
 
+	if (req->frag[i]->nr_args)
+		snprintf(arg, sizeof(arg), "/%llu", req->arg[i]);
 	if (ret != -EINTR && ret != -EAGAIN && ret != -ETIME)
 		job->failed = req->slot[i];
 	if (ret == -ETIME)
-		cb_warn("%s:%s: a sample took over max_sample_us: the body holds interrupts off too long; shorten it, or reload with a larger max_sample_us\n",
-			cb_slot(req->slot[i])->group->name, req->frag[i]->name);
+		cb_warn("%s:%s%s: refused: one sample (the body, and %u copies after it) would hold interrupts off over max_sample_us (%llu TSC ticks); shorten the body or its ARG, or reload with a larger max_sample_us (at most %u)\n",
+			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
+			arg, CB_LONG_REPEAT, job->limit,
+			CB_MAX_SAMPLE_US);
 	else if (job->failed >= 0)
 		cb_warn("%s:%s: setup failed (%d); the previous results stay\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,

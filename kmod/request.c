@@ -118,8 +118,11 @@ static int cb_select(char *item, const u64 *args, unsigned int nr_args,
 		arg = strchr(name, '/');
 		if (arg) {
 			*arg++ = '\0';
-			if (kstrtou64(arg, 10, &v))
+			if (kstrtou64(arg, 10, &v)) {
+				cb_warn("run: %.32s:%.32s/%.32s: ARG is not a decimal number\n",
+					item, name, arg);
 				return -EINVAL;
+			}
 		}
 	}
 	for (g = 0; g < cb_nr_groups(); g++) {
@@ -133,8 +136,16 @@ static int cb_select(char *item, const u64 *args, unsigned int nr_args,
 
 			if ((all && frag->slow) || (name && strcmp(frag->name, name)))
 				continue;
-			if (arg && (!frag->nr_args || !cb_arg_ok(frag, v)))
+			if (arg && !frag->nr_args) {
+				cb_warn("run: %s:%s takes no ARG (drop /%llu)\n",
+					grp->name, frag->name, v);
 				return -EINVAL;
+			}
+			if (arg && !cb_arg_ok(frag, v)) {
+				cb_warn("run: %s:%s/%llu: ARG out of its range (at least %llu, at most %llu where that is not 0, and within max_mb)\n",
+					grp->name, frag->name, v, frag->arg_min, frag->arg_max);
+				return -EINVAL;
+			}
 			ret = arg ? cb_req_add(req, frag, v) :
 			      cb_req_add_frag(req, frag, args, nr_args, used);
 			if (ret)
@@ -142,7 +153,12 @@ static int cb_select(char *item, const u64 *args, unsigned int nr_args,
 			found = 0;
 		}
 	}
-	return found;
+	if (found) {
+		cb_warn("run: no fragment '%.32s%s%.32s' (cat fragments lists them)\n",
+			item, name ? ":" : "", name ? name : "");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int cb_parse_selection(char *spec, const u64 *args, unsigned int nr_args,
@@ -153,18 +169,24 @@ int cb_parse_selection(char *spec, const u64 *args, unsigned int nr_args,
 	int ret;
 
 	req->nr = 0;
-	if (!*spec)
+	if (!*spec) {
+		cb_warn("run: an empty selection; name what to run (all, a group, group:name)\n");
 		return -EINVAL;
+	}
 	while ((item = strsep(&spec, ","))) {
-		if (!*item)
+		if (!*item) {
+			cb_warn("run: an empty item in the selection (two commas, or one at an end)\n");
 			return -EINVAL;
+		}
 		ret = cb_select(item, args, nr_args, req, &used);
 		if (ret)
 			return ret == -E2BIG ? ret : -EINVAL;
 	}
 	/* args= that no selected fragment takes is a mistake, not a no-op. */
-	if (args && !used)
+	if (args && !used) {
+		cb_warn("run: args= given, but no selected fragment takes an argument\n");
 		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -200,6 +222,18 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 		"samples", "ensembles", "warmup", "method", "cpu", "args", "pmu",
 		"interleave",
 	};
+	static const u32 lo[K_NR] = { 1, 1, 0 };
+	static const u32 hi[K_NR] = {
+		CB_MAX_SAMPLES, CB_MAX_ENSEMBLES, CB_MAX_WARMUP,
+	};
+	static const char *const help[K_NR] = {
+		[K_METHOD] = "paoloni or lfence",
+		[K_CPU] = "an online CPU",
+		[K_ARGS] = "at most " __stringify(CB_MAX_ARGS)
+			   " decimal numbers, comma-separated",
+		[K_PMU] = "on or off",
+		[K_INTERLEAVE] = "0 or 1",
+	};
 	u32 interleave;
 	u64 args[CB_MAX_ARGS];
 	unsigned int seen = 0, nr_args = 0;
@@ -217,12 +251,23 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 			continue;
 		}
 		val = strchr(tok, '=');
-		if (!val)
+		if (!val) {
+			cb_warn("run: '%.32s' after the selection is not key=value\n",
+				tok);
 			return -EINVAL;
+		}
 		*val++ = '\0';
 		k = match_string(keys, K_NR, tok);
-		if (k < 0 || (seen & BIT(k)))
+		if (k < 0) {
+			cb_warn("run: unknown key '%.32s' (keys: samples ensembles warmup method cpu args pmu interleave)\n",
+				tok);
 			return -EINVAL;
+		}
+		if (seen & BIT(k)) {
+			cb_warn("run: %s= given twice\n",
+				keys[k]);
+			return -EINVAL;
+		}
 		seen |= BIT(k);
 		switch (k) {
 		case K_SAMPLES:
@@ -255,11 +300,21 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 			ret = cb_parse_args(val, args, &nr_args);
 			break;
 		}
-		if (ret)
-			return ret;
+		if (ret && help[k]) {
+			cb_warn("run: %s=%.32s: not a valid value (%s)\n",
+				keys[k], val, help[k]);
+			return -EINVAL;
+		}
+		if (ret) {
+			cb_warn("run: %s=%.32s: not a number in %u..%u\n",
+				keys[k], val, lo[k], hi[k]);
+			return -EINVAL;
+		}
 	}
-	if (!sel)
+	if (!sel) {
+		cb_warn("run: an empty request; write a selection, e.g. echo alu > run\n");
 		return -EINVAL;
+	}
 	return cb_parse_selection(sel, nr_args ? args : NULL, nr_args, req);
 }
 

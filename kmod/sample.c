@@ -196,10 +196,16 @@ void notrace cb_sample_begin(struct cb_ctx *ctx, u64 i)
 	unsigned long csw = current->nvcsw + current->nivcsw;
 	unsigned int nmi = __this_cpu_read(irq_stat.__nmi_count);
 
-	if (!i) {
+	/*
+	 * The baselines are the entry's, kept across its ensembles (and the
+	 * other entries' ensembles, interleaved, and its setups): what
+	 * happened between two ensembles marks the next one's first sample.
+	 */
+	if (!d->primed) {
 		d->irqs = irqs;
 		d->csw = csw;
 		d->nmi_end = nmi;
+		d->primed = true;
 	}
 	d->cold = (irqs != d->irqs ? CB_SAMPLE_IRQ : 0) |
 		  (csw != d->csw ? CB_SAMPLE_SWITCH : 0);

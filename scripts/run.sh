@@ -33,6 +33,28 @@ quiet_make() {
 	fi
 }
 
+# PARAMS are module parameters: a word whose key the module does not know
+# (a typo: sample=100) is refused here, before anything is loaded or
+# booted, where insmod would ignore it with a line in dmesg.
+check_params() {
+	local known w
+	known=$(modinfo -F parm "$1" | sed 's/:.*//' | tr '\n' ' ')
+	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
+	for w in $PARAMS; do
+		case " $known " in
+		*" ${w%%=*} "*) ;;
+		*) echo "run: PARAMS: unknown parameter '${w%%=*}' (the module's: ${known% })" >&2
+		   exit 2 ;;
+		esac
+	done
+}
+
+# The module's own words on a refused load or run, from a kernel log.
+kernel_says() {
+	grep -E '(^|\] )cyclebench: ' "$1" | grep -v 'taints kernel' |
+		sed 's/^\[[^]]*\] //' | awk '!seen[$0]++' | head -n 10 >&2
+}
+
 native_ok() {
 	[ "${CB_QEMU:-0}" = 1 ] && return 1
 	[ -e /proc/modules ] || { echo "run: this kernel has no module support; using QEMU" >&2; return 1; }
@@ -49,13 +71,18 @@ native_ok() {
 
 if native_ok; then
 	quiet_make KDIR="/lib/modules/$(uname -r)/build" all
+	check_params cyclebench.ko
 	if grep -q '^cyclebench ' /proc/modules; then
 		echo "run: cyclebench is already loaded; unload it first: sudo rmmod cyclebench" >&2
 		exit 2
 	fi
 	trap 'rmmod cyclebench 2>/dev/null || true' EXIT INT TERM
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
-	insmod ./cyclebench.ko $PARAMS
+	if ! insmod ./cyclebench.ko $PARAMS; then
+		dmesg | tail -n 50 > "$top/build/dmesg-insmod.txt" 2>/dev/null
+		kernel_says "$top/build/dmesg-insmod.txt"
+		exit 1
+	fi
 	rm -rf "$results"
 	userspace/cyclestat -q save "$results"
 	rmmod cyclebench
@@ -100,6 +127,7 @@ user_run() {
 
 abi=$(cat "$CB_CACHE/abi")
 quiet_make KDIR="/usr/src/linux-headers-$abi-cloud-amd64" all cyclestat-static
+check_params cyclebench.ko
 run=$top/build/run
 rm -rf "$run"
 mkdir -p "$run"
@@ -144,6 +172,7 @@ if [ ! -e "$top/build/run/rc" ]; then
 fi
 if [ "$(cat "$top/build/run/rc")" != 0 ]; then
 	cat "$top/build/run/log.txt" >&2
+	kernel_says "$top/build/run/dmesg.txt"
 	echo "run: the run in QEMU failed; its kernel log is in build/run/dmesg.txt" >&2
 	user_run || true
 	exit 1

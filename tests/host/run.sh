@@ -12,6 +12,7 @@
 #   tests/host/run.sh                      everything
 #   CB_TEST_DKMS=0 tests/host/run.sh       all but the dkms build (-10 s)
 #   tests/host/run.sh prepare-host dkms    only test-prepare-host.sh, test-dkms.sh
+#   (run: scripts/run.sh refuses bad PARAMS before booting)
 #   CB_TEST_SHELLS="bash" tests/host/run.sh     shells to run the scripts under
 #                                              (default: bash busybox)
 #   tests/host/test-dkms.sh                the dkms test on its own
@@ -23,7 +24,7 @@ failed=0
 skipped=0
 
 if [ $# -eq 0 ]; then
-	set -- prepare-host ci-bare-metal workflow
+	set -- prepare-host ci-bare-metal workflow run
 	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else
