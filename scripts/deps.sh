@@ -5,8 +5,9 @@
 # for the QEMU path. Idempotent: a second run installs and downloads nothing.
 #
 #   scripts/deps.sh            build + QEMU deps (headers, qemu, busybox, kernel image)
-#   scripts/deps.sh --check    also the tools behind 'make test' and 'make check'
+#   scripts/deps.sh --check    also the tools behind 'make test'
 #                              (sparse, checkpatch, numpy, libFuzzer, dkms, gnuplot)
+#   scripts/deps.sh --static   only what 'make check' adds: sparse, checkpatch
 #   scripts/deps.sh --bench    also ministat and datamash for 'make bench'
 #   scripts/deps.sh --kernel 6.12          the QEMU kernel series to set up
 #   scripts/deps.sh --kernels "6.1 6.12"   (repeatable; default 6.1)
@@ -35,11 +36,13 @@ set -euo pipefail
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 ARGS="$*"
 want_check=0
+want_static=0
 want_bench=0
 series=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--check) want_check=1 ;;
+	--check) want_check=1; want_static=1 ;;
+	--static) want_static=1 ;;
 	--bench) want_bench=1 ;;
 	--all) want_check=1; want_bench=1 ;;
 	--kernel|--kernels)
@@ -47,7 +50,8 @@ while [ $# -gt 0 ]; do
 		# shellcheck disable=SC2206 # a space-separated list
 		series+=($2)
 		shift ;;
-	*) echo "deps.sh: unknown option '$1' (try --check, --bench, --all, --kernel SERIES)" >&2; exit 2 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
+	*) echo "deps.sh: unknown option '$1' (try --check, --static, --bench, --all, --kernel SERIES)" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -200,14 +204,15 @@ apt_install make gcc libc6-dev cpio gzip busybox-static qemu-system-x86 \
 # make test: sparse and checkpatch (linux-source) for the module, numpy and
 # scipy as cyclestat's reference, clang's libFuzzer for its fuzzer, dkms and
 # python3-yaml for the packaging and workflow tests.
-[ $want_check = 1 ] && apt_install sparse python3-numpy python3-scipy python3-yaml \
-	clang libclang-rt-14-dev linux-source-6.1 dkms
+[ $want_static = 1 ] && apt_install sparse linux-source-6.1 xz-utils python3
+[ $want_check = 1 ] && apt_install python3-numpy python3-scipy python3-yaml \
+	clang libclang-rt-14-dev dkms
 [ $want_check = 1 ] && apt_install gnuplot-nox
 [ $want_bench = 1 ] && apt_install ministat datamash time
 
 # checkpatch.pl is not in Debian's headers: take it from linux-source-6.1.
 cp_dir=$CB_CACHE/checkpatch
-if [ $want_check = 1 ] && [ ! -s "$cp_dir/checkpatch.pl" ]; then
+if [ $want_static = 1 ] && [ ! -s "$cp_dir/checkpatch.pl" ]; then
 	mkdir -p "$cp_dir"
 	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$cp_dir" --strip-components=2 \
 		linux-source-6.1/scripts/checkpatch.pl \
