@@ -11,6 +11,8 @@
 #                                   (default), gate (the regression gate's
 #                                   rates: 6.1's default too), stress (the soak),
 #                                   debug (fault injection, kmemleak:
+#                                   6.1-debug's default too), irqsoff (the
+#                                   irqsoff tracer against max_sample_us:
 #                                   6.1-debug's default too)
 #
 # CB_KERNEL picks the kernel series (default 6.1; scripts/deps.sh --kernel
@@ -107,7 +109,7 @@ boot() {
 suites=${*:-icount max qemu64 ci-gate reliability rt nmi lfence lifetime}
 # the gate's rates are the harness's, not a kernel's: one lane measures them
 case $series in
-*-debug) suites=${*:-$suites debug} ;;
+*-debug) suites=${*:-$suites debug irqsoff} ;;
 6.1) suites=${*:-$suites gate} ;;
 esac
 for s in $suites; do
@@ -132,6 +134,10 @@ for s in $suites; do
 	rt) boot rt --cpu max --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
 	lfence) boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh" ;;
 	lifetime) boot lifetime --cpu max --smp 2 "$top/tests/e2e/lifetime.sh" ;;
+	irqsoff)
+		boot irqsoff --cpu max --smp 2 --mem 2048 "$top/tests/e2e/irqsoff.sh"
+		sed "s/^/# irqsoff: /" "$out/irqsoff/figures.txt" 2>/dev/null
+		;;
 	nmi)
 		# NMIs through QEMU's monitor while the guest samples
 		# (tests/e2e/nmi.sh); 8 of them, 100 ms apart.
@@ -200,7 +206,7 @@ for s in $suites; do
 		sed "s/^/# $s: /" "$out/$s/figures.txt" "$out/$s/times.txt" 2>/dev/null
 		;;
 	debug) debug_suite ;;
-	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt nmi lfence lifetime gate stress debug)" ;;
+	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt nmi lfence lifetime gate stress debug irqsoff)" ;;
 	esac
 done
 
