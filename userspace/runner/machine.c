@@ -138,21 +138,40 @@ void cb_spin_warm(unsigned int ms)
 }
 
 /*
- * The TSC's granularity: the smallest non-zero difference of two reads in
- * a row.  1 on most bare metal; a multiple (21, 26, ...) where the TSC is
- * scaled from a slower clock, as on recent AMD cores and in their VMs.
+ * The TSC's granularity from @n differences of two reads: the largest step
+ * (up to 1000) that at least 90 % of them are multiples of.  Recent AMD
+ * cores (and their VMs) count in steps of 21, 26, ... ticks, with a +1 now
+ * and then to keep the counter monotonic: the smallest difference (1)
+ * says nothing; most differences say 26.  Where the TSC counts every tick,
+ * differences of reads a varying amount of work apart leave no step but 1.
  */
+unsigned int cb_tsc_step_of(const u64 *d, unsigned int n)
+{
+	for (unsigned int s = 1000; s > 1; s--) {
+		unsigned int k = 0;
+
+		for (unsigned int i = 0; i < n; i++)
+			k += d[i] && d[i] % s == 0;
+		if (n && k >= n - n / 10)
+			return s;
+	}
+	return 1;
+}
+
+/* Reads 0..96 empty iterations apart: a stable back-to-back cost is no step. */
 static unsigned int tsc_step(void)
 {
-	u64 best = ~0ull;
+	static u64 d[4000];
 
-	for (int i = 0; i < 10000; i++) {
-		u64 a = __rdtsc(), b = __rdtsc();
+	for (unsigned int i = 0; i < 4000; i++) {
+		u64 a = __rdtsc(), b;
 
-		if (b > a && b - a < best)
-			best = b - a;
+		for (volatile unsigned int j = 0; j < i % 97; j++)
+			;
+		b = __rdtsc();
+		d[i] = b - a;
 	}
-	return best == ~0ull ? 1 : (unsigned int)best;
+	return cb_tsc_step_of(d, 4000);
 }
 
 int cb_machine_read(struct cb_machine *m)

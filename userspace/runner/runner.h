@@ -36,7 +36,7 @@ struct cb_machine {
 	char model_name[64];
 	unsigned int tsc_khz;
 	int tsc_khz_calibrated;
-	unsigned int tsc_step;	/* smallest non-zero difference of two reads */
+	unsigned int tsc_step;	/* the TSC's granularity: cb_tsc_step_of() */
 	int constant_tsc, nonstop_tsc, rdtscp, hypervisor, smt_active;
 };
 
@@ -76,6 +76,7 @@ struct cb_req {
 
 /* machine.c */
 int cb_machine_read(struct cb_machine *m);
+unsigned int cb_tsc_step_of(const u64 *d, unsigned int n);
 int cb_cpu_usable(unsigned int cpu, char *why, size_t len);
 const char *cb_method_name(enum cb_method m);
 void cb_spin_warm(unsigned int ms);

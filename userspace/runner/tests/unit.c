@@ -286,6 +286,24 @@ static void an_offline_cpu_is_not_usable(void)
 	      "got '%s'", why);
 }
 
+/* AMD's 26-tick steps with a +1 bump now and then; a TSC of single ticks. */
+static void the_tsc_step_is_the_dominant_granularity(void)
+{
+	static u64 d[1000];
+	unsigned int amd, fine, none;
+
+	for (unsigned int i = 0; i < 1000; i++)
+		d[i] = i % 20 == 7 ? 1 : 26 * (1 + i % 3);
+	amd = cb_tsc_step_of(d, 1000);
+	for (unsigned int i = 0; i < 1000; i++)
+		d[i] = 24 + i % 97;
+	fine = cb_tsc_step_of(d, 1000);
+	none = cb_tsc_step_of(d, 0);
+	CHECK("the_tsc_step_is_the_dominant_granularity", amd == 26 && fine == 1 && none == 1,
+	      "expected 26 (AMD-like), 1 (every tick), 1 (no data); got %u, %u, %u",
+	      amd, fine, none);
+}
+
 int main(void)
 {
 	max_evaluates_each_argument_once();
@@ -302,6 +320,7 @@ int main(void)
 	an_unknown_method_is_einval();
 	a_stop_request_ends_the_sampler_with_eintr();
 	the_machine_is_described();
+	the_tsc_step_is_the_dominant_granularity();
 	an_offline_cpu_is_not_usable();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
