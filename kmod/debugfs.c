@@ -31,11 +31,34 @@ static const char *cb_yes(bool b)
 	return b ? "yes" : "no";
 }
 
+/*
+ * The hypervisor's CPUID signature (leaf 0x40000000: "KVMKVMKVM",
+ * "TCGTCGTCGTCG" for QEMU's emulator, ...), "none" on bare metal.  Under
+ * an emulator the TSC follows the host's clock, not a core's: cyclestat
+ * then says "emulated ticks" and calibrates nothing.
+ */
+static const char *cb_hypervisor_vendor(char *buf, size_t len)
+{
+	u32 eax, sig[3];
+	size_t i;
+
+	if (!boot_cpu_has(X86_FEATURE_HYPERVISOR) || len < sizeof(sig) + 1)
+		return "none";
+	cpuid(0x40000000, &eax, &sig[0], &sig[1], &sig[2]);
+	memcpy(buf, sig, sizeof(sig));
+	buf[sizeof(sig)] = '\0';
+	for (i = 0; buf[i]; i++)
+		if (buf[i] < '!' || buf[i] > '~')
+			buf[i] = '_';
+	return buf[0] ? buf : "unknown";
+}
+
 static int cb_info_show(struct seq_file *m, void *v)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
 	unsigned int setups, teardowns;
 	struct cb_defaults d;
+	char hv[16];
 
 	cb_get_defaults(&d);
 	seq_printf(m, "version: %s\n", CB_VERSION);
@@ -51,6 +74,7 @@ static int cb_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "nonstop_tsc: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_NONSTOP_TSC)));
 	seq_printf(m, "rdtscp: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_RDTSCP)));
 	seq_printf(m, "hypervisor: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_HYPERVISOR)));
+	seq_printf(m, "hypervisor_vendor: %s\n", cb_hypervisor_vendor(hv, sizeof(hv)));
 	seq_printf(m, "smt_active: %s\n", cb_yes(sched_smt_active()));
 	seq_printf(m, "method_requested: %s\n", cb_method_name(d.method));
 	seq_printf(m, "method_used: %s\n", cb_method_name(cb_method_used(d.method)));

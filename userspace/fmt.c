@@ -233,8 +233,10 @@ const struct cs_est *cs_headline(const struct cs_frag *fr, const char **basis)
 	return &fr->netop;
 }
 
-/* ticks, or core cycles where the tree calibrated its clock */
+/* ticks, core cycles where the tree calibrated its clock, or an emulator's */
 const char *cs_unit(const struct cs_frag *fr)
 {
+	if (fr->emulated)
+		return "emulated ticks";
 	return fr->calib > 0 ? "core cycles (calibrated)" : "ticks";
 }

@@ -87,6 +87,28 @@ void cs_input_free(struct cs_input *in)
 }
 
 /*
+ * A tree measured under an emulator (QEMU's TCG: CPUID's hypervisor
+ * signature TCGTCGTCGTCG, or, in trees from before that key, its CPU
+ * model's name): its TSC follows the host's clock, not any core's, so its
+ * ticks are "emulated ticks" and nothing is calibrated into core cycles.
+ */
+static int emulated(const struct cs_info *info)
+{
+	const char *hv = cs_info_get(info, "hypervisor_vendor");
+	const char *model = cs_info_get(info, "model_name");
+
+	if (hv)
+		return !strncmp(hv, "TCG", 3);
+	return model && strstr(model, "QEMU TCG") != NULL;
+}
+
+static void mark_emulated(struct cs_frag *fr)
+{
+	fr->calib = 0;
+	fr->emulated = 1;
+}
+
+/*
  * A result given by its own directory (TREE/loop/dec_jnz/100) is one
  * fragment, but its run's calib:add_chain is beside it in the tree: take
  * the ticks per core cycle from there, under the same rule (same run_id
@@ -118,7 +140,19 @@ static void calib_from_tree(const char *path, struct cs_frag *fr)
 		cal = NULL;
 		goto out;
 	}
-	if (!cs_is_dir(cal) || cs_locate(cal, &loc, &n, &info, &e) || n != 1)
+	if (!cs_is_dir(cal))
+		goto out;
+	/* root ends in '/': its info is the whole tree's */
+	cal[len] = 0;
+	strcat(cal, "info");
+	if (!cs_read_info(cal, &info, &e) && emulated(&info)) {
+		mark_emulated(fr);
+		goto out;
+	}
+	cs_info_free(&info);
+	memset(&info, 0, sizeof(info));
+	sprintf(cal + len, "calib/add_chain");
+	if (cs_locate(cal, &loc, &n, &info, &e) || n != 1)
 		goto out;
 	if (cs_load_frag(&loc[0], &c, &e) == 0) {
 		if (c.perop.ok && cs_q_ld(c.perop.med.value) > 0 &&
@@ -178,6 +212,8 @@ int cs_load_input(const char *path, struct cs_input *in,
 	if (n == 1 && in->nfrag == 1 && in->frag[0].calib <= 0 &&
 	    strcmp(in->frag[0].name, "calib:add_chain"))
 		calib_from_tree(path, &in->frag[0]);
+	for (size_t i = 0; i < in->nfrag && emulated(&in->info); i++)
+		mark_emulated(&in->frag[i]);
 	if (!in->nfrag) {
 		if (n == 1 && !cs_is_dir(path))
 			cs_seterr(err, path, 0,

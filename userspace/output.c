@@ -186,6 +186,7 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	char (*cell)[NCOL][48] = calloc(n ? n : 1, sizeof(*cell));
 	long double *v = calloc(n ? n : 1, sizeof(*v));
 	int w[NCOL] = { 0 }, smi = 0, stale = 0, ens = 0, skew = 0, calib = 0, rest = 0;
+	int emul = 0;
 	const char *sep = "  ";
 	const char *model = cs_info_get(&in->info, "model_name");
 	const char *khz = cs_info_get(&in->info, "tsc_khz");
@@ -214,6 +215,7 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		skew |= sk;
 		ens |= fr->ens.count > 1;
 		calib |= fr->calib > 0;
+		emul |= fr->emulated;
 		snprintf(cell[j][8], 48, "%llu", (unsigned long long)g->far);
 	}
 #define COL(c, expr, dec) do {						\
@@ -329,7 +331,7 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		cs_fit(b, sizeof(b), fr->name, w[0], &x);
 		fprintf(f, "%-*s  %-10s  %8s  %-19s  %3llu  %s\n", w[0] + x, b, basis,
 			num(n1, 48, cs_q_ld(e->value) / sc, 3, big), ci, (unsigned long long)e->n,
-			fr->calib > 0 ? "core cyc." : "ticks");
+			fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks");
 	}
 	fprintf(f, "two-length: (long - short) / ((R-1) ops), medians per ensemble; net: (median -\n"
 		"base:empty's of the same run) / ops; raw: median / ops; 95%% t-interval over\n"
@@ -340,6 +342,9 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	if (calib)
 		fprintf(f, "core cyc.: core cycles (calibrated) by calib:add_chain of the same run, one\n"
 			"core cycle per add\n");
+	if (emul)
+		fprintf(f, "emul. ticks: measured under an emulator (QEMU TCG), whose TSC follows the\n"
+			"host's clock: not any core's cycles, so nothing is calibrated\n");
 	print_counters(f, in, n, w[0], bold, off);
 	if (ens) {
 		fprintf(f, "\n%s%-*s  %5s  %7s  %9s  %9s  %9s  %7s%s\n", bold, w[0],

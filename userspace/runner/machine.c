@@ -199,6 +199,20 @@ int cb_machine_read(struct cb_machine *m)
 	m->model = mod;
 	m->stepping = a & 0xf;
 	m->hypervisor = (c >> 31) & 1;
+	/* the hypervisor's signature (KVMKVMKVM, TCGTCGTCGTCG, ...): the module's rule */
+	snprintf(m->hypervisor_vendor, sizeof(m->hypervisor_vendor), "none");
+	if (m->hypervisor) {
+		unsigned int sig[3];
+
+		__cpuid(0x40000000, a, sig[0], sig[1], sig[2]);
+		memcpy(m->hypervisor_vendor, sig, sizeof(sig));
+		m->hypervisor_vendor[sizeof(sig)] = 0;
+		for (char *p = m->hypervisor_vendor; *p; p++)
+			if (*p < '!' || *p > '~')
+				*p = '_';
+		if (!m->hypervisor_vendor[0])
+			snprintf(m->hypervisor_vendor, sizeof(m->hypervisor_vendor), "unknown");
+	}
 
 	name = cpuinfo_field("model name");
 	if (name) {

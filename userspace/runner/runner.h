@@ -38,6 +38,7 @@ struct cb_machine {
 	int tsc_khz_calibrated;
 	unsigned int tsc_step;	/* the TSC's granularity: cb_tsc_step_of() */
 	int constant_tsc, nonstop_tsc, rdtscp, hypervisor, smt_active;
+	char hypervisor_vendor[16];	/* CPUID 0x40000000's signature, or none */
 };
 
 enum cb_rstate { CB_R_NONE, CB_R_OK, CB_R_FAILED, CB_R_SKIPPED };

@@ -81,6 +81,7 @@ static int write_top_info(const char *dir, const struct cb_req *req, const struc
 	fprintf(f, "nonstop_tsc: %s\n", yes(m->nonstop_tsc));
 	fprintf(f, "rdtscp: %s\n", yes(m->rdtscp));
 	fprintf(f, "hypervisor: %s\n", yes(m->hypervisor));
+	fprintf(f, "hypervisor_vendor: %s\n", m->hypervisor_vendor);
 	fprintf(f, "smt_active: %s\n", yes(m->smt_active));
 	fprintf(f, "method_requested: %s\n", cb_method_name(req->method_requested));
 	fprintf(f, "method_used: %s\n", cb_method_name(req->method));

@@ -41,6 +41,15 @@ check() {
 	if "$@" >"$T/check" 2>&1; then ok "$name"; else not_ok "$name" "$(head -c 600 "$T/check")"; fi
 }
 
+# ---- units: a tree measured under QEMU's emulator is never "core cycles" ----
+cp -r "$DATA/tree2" "$T/tcg"
+sed -i 's/^hypervisor: .*/hypervisor: yes\nhypervisor_vendor: TCGTCGTCGTCG/' "$T/tcg/info"
+expect calibrated_tree_says_core_cycles 0 'core cyc\.' -- "$CS" "$DATA/tree2"
+expect emulated_tree_says_emulated_ticks 0 'emul\. ticks: measured under an emulator' -- "$CS" "$T/tcg"
+check emulated_tree_never_says_core_cycles sh -c "! '$CS' '$T/tcg' | grep -q 'core cyc\.'"
+expect emulated_tree_json_unit 0 '"emulated ticks"' -- "$CS" --format json "$T/tcg"
+check emulated_result_dir_never_calibrated sh -c "! '$CS' '$T/tcg/alu/add_dep' | grep -q 'core cyc\.'"
+
 # ---- usage ----
 expect help_exits_0 0 'usage: cyclestat' -- "$CS" --help
 expect version_exits_0 0 '^cyclestat [0-9]' -- "$CS" --version

@@ -58,7 +58,7 @@ fi
 awk '!/^[a-z0-9_]+: / && !/^[a-z0-9_]+:$/ { printf "contract: %s:%d: not a key: value line: %s\n", FILENAME, NR, $0; bad = 1 }
      END { exit bad }' "$top" >&2 || bad=1
 for k in version kernel vendor family model stepping model_name tsc_khz constant_tsc \
-	nonstop_tsc rdtscp hypervisor method_requested method_used samples ensembles warmup cpu; do
+	nonstop_tsc rdtscp hypervisor hypervisor_vendor method_requested method_used samples ensembles warmup cpu; do
 	grep -q "^$k: " "$top" || fail "$top: no '$k'"
 done
 for k in constant_tsc nonstop_tsc rdtscp hypervisor; do yesno "$top" $k; done
