@@ -210,9 +210,11 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st, u32 *aux) \
  * Expanded once per method inside each fragment's sampler.  Interrupts
  * and preemption are off for one sample (short and long region) at a
  * time, never longer, and never longer than ctx->limit: the long region
- * runs only when (1 + CB_LONG_REPEAT) times the short one fits, and before
- * the first sample with interrupts off, the short region runs once with
- * them on, to refuse a body that could not fit at all.
+ * runs only when (1 + CB_LONG_REPEAT) times the short one fits (else the
+ * sample is taken again; 8 times in a row is -ETIME), and before the
+ * first sample with interrupts off, the short region runs with them on,
+ * up to 3 times, to refuse a body that could not fit at all (the first
+ * run of new code can be slow: an emulator translates it).
  */
 #define __CB_SAMPLE_LOOP(ctx, tag, suffix)				\
 ({									\
@@ -223,10 +225,12 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st, u32 *aux) \
 	int __ret = 0;							\
 	u32 __a1, __a3 = CB_NO_AUX;					\
 									\
-	__cb_probe_begin();						\
-	if (cb_short_##tag##suffix(st, &__a1) > __ctx->limit / __copies) \
-		__ret = -ETIME;						\
-	__cb_probe_end();						\
+	for (__i = 0, __ret = -ETIME; __i < 3 && __ret; __i++) {	\
+		__cb_probe_begin();					\
+		if (cb_short_##tag##suffix(st, &__a1) <= __ctx->limit / __copies) \
+			__ret = 0;					\
+		__cb_probe_end();					\
+	}								\
 	for (__i = 0; !__ret && __i < __end; __i++) {			\
 		unsigned long __flags;					\
 		u64 __d, __dl = 0;					\
@@ -240,8 +244,8 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st, u32 *aux) \
 		if (__d > __ctx->limit / __copies) {			\
 			__cb_irq_on(__flags);				\
 			__cb_irq_done();				\
-			/* twice in a row: not an NMI, a body too long */ \
-			if (++__over == 2) {				\
+			/* not an NMI or an emulator's stall: too long */ \
+			if (++__over == 8) {				\
 				__ret = -ETIME;				\
 				break;					\
 			}						\

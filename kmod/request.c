@@ -207,11 +207,17 @@ static int cb_parse_args(char *s, u64 *args, unsigned int *nr)
 
 	*nr = 0;
 	while ((tok = strsep(&s, ","))) {
-		if (*nr == CB_MAX_ARGS || kstrtou64(tok, 10, &args[*nr]))
+		if (*nr == CB_MAX_ARGS) {
+			cb_warn("run: args=: more than %u values\n", CB_MAX_ARGS);
 			return -EINVAL;
+		}
+		if (kstrtou64(tok, 10, &args[*nr])) {
+			cb_warn("run: args=: '%.32s' is not a decimal number\n", tok);
+			return -EINVAL;
+		}
 		(*nr)++;
 	}
-	return *nr ? 0 : -EINVAL;
+	return 0;
 }
 
 int cb_parse_request(char *cmd, struct cb_req *req)
@@ -229,8 +235,6 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 	static const char *const help[K_NR] = {
 		[K_METHOD] = "paoloni or lfence",
 		[K_CPU] = "an online CPU",
-		[K_ARGS] = "at most " __stringify(CB_MAX_ARGS)
-			   " decimal numbers, comma-separated",
 		[K_PMU] = "on or off",
 		[K_INTERLEAVE] = "0 or 1",
 	};
@@ -300,6 +304,8 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 			ret = cb_parse_args(val, args, &nr_args);
 			break;
 		}
+		if (ret && k == K_ARGS)
+			return ret;	/* cb_parse_args() said why */
 		if (ret && help[k]) {
 			cb_warn("run: %s=%.32s: not a valid value (%s)\n",
 				keys[k], val, help[k]);

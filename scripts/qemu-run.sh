@@ -182,11 +182,37 @@ if [ $quiet = 1 ]; then
 else
 	( timeout "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$log" || true ) 2>> "$log"
 fi
+# crash_says: what the console says killed the guest, and in which
+# fragment: the kernel's first BUG/WARNING/panic line, and the fragment whose
+# sampler (cb_sample_NAME) or region (cb_short_M_NAME, cb_long_M_NAME) is in
+# the trace, named group:name from the sources.
+crash_says() {
+	local why body frag src
+	# (|| true: under pipefail, grep -m1 closing the pipe early is no error)
+	why=$(tr -d '\r' < "$log" | grep -m1 -oE '(BUG: [^:]*|WARNING: .*|Kernel panic - not syncing: .*|general protection fault.*|kernel NULL pointer.*|BUG: unable to handle .*)' |
+		sed 's/[[:space:]]*$//') || true
+	body=$(tr -d '\r' < "$log" | grep -m1 -oE 'cb_(sample|short_[lp]n?|long_[lp]n?)_[a-z0-9_]+' |
+		sed -E 's/^cb_(sample|short_[lp]n?|long_[lp]n?)_//') || true
+	[ -n "$why" ] || return 0
+	if [ -n "$body" ]; then
+		src=$(grep -lE "^CB_BODY(_STATE)?\($body[,)]" "$top"/kmod/fragments/*.c \
+			"$top"/tests/kmod/*.c 2>/dev/null | head -n1) || true
+		frag=$(sed -nE 's/^CB_(PORTABLE_)?GROUP\(([a-z0-9_]+),.*/\2/p' "$src" 2>/dev/null |
+			head -n1) || true
+		echo "qemu-run.sh: fragment ${frag:-?}:$body killed the guest: $why (a body runs with interrupts off: it must not sleep, fault or warn); see $log" >&2
+	else
+		echo "qemu-run.sh: the guest's kernel died: $why; see $log" >&2
+	fi
+}
+
 if ! tar -xzf "$work/out.tar.gz" -C "$out" 2>/dev/null || [ ! -e "$out/rc" ]; then
-	if ! grep -q '^qemu-run: /init started' "$log" && grep -q 'Kernel panic' "$log"; then
+	# (unanchored, \r stripped: kernel lines may share the console's line)
+	if ! tr -d '\r' < "$log" | grep -q 'qemu-run: /init started' &&
+		grep -q 'Kernel panic' "$log"; then
 		echo "qemu-run.sh: the kernel died while booting, before /init ran (nothing loaded yet); see $log" >&2
 		exit 3
 	fi
+	crash_says
 	echo "qemu-run.sh: the guest sent no results back; see $log" >&2
 	exit 1
 fi

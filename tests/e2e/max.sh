@@ -92,7 +92,7 @@ for w in "kdev:nosuch|run: no fragment 'kdev:nosuch'" \
 	check "write '${w%%|*}': the log says '${w#*|}'" 1 "$(dmesg | grep -cF "${w#*|}")"
 done
 sleep 6
-for w in "loop:dec_jnz args=64,abc|run: args=64,abc: not a valid value" \
+for w in "loop:dec_jnz args=64,abc|run: args=: 'abc' is not a decimal number" \
 	 "alu,,base|run: an empty item in the selection" \
 	 "alu:add_dep/4|run: alu:add_dep takes no ARG"; do
 	check "write '${w%%|*}': EINVAL" EINVAL "$(run_write "${w%%|*}")"

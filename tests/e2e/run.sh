@@ -8,7 +8,7 @@
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 ci-gate
 #                                   reliability rt nmi lfence lifetime
-#                                   (default), gate (the regression gate's
+#                                   sleepy (default), gate (the regression gate's
 #                                   rates: 6.1's default too), stress (the soak),
 #                                   debug (fault injection, kmemleak:
 #                                   6.1-debug's default too), irqsoff (the
@@ -106,7 +106,7 @@ boot() {
 	fi
 }
 
-suites=${*:-icount max qemu64 ci-gate reliability rt nmi lfence lifetime}
+suites=${*:-icount max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy}
 # the gate's rates are the harness's, not a kernel's: one lane measures them
 case $series in
 *-debug) suites=${*:-$suites debug irqsoff} ;;
@@ -205,8 +205,40 @@ for s in $suites; do
 			"$top/tests/e2e/reliability.sh" $scale
 		sed "s/^/# $s: /" "$out/$s/figures.txt" "$out/$s/times.txt" 2>/dev/null
 		;;
+	sleepy)
+		# A body that sleeps with interrupts off (tests/kmod/sleepy.c) kills
+		# the guest; qemu-run.sh must name the fragment and the kernel's
+		# reason, and must not call it a death while booting.
+		sdir=$out/sleepy-ko
+		rm -rf "$sdir" "$out/sleepy"
+		mkdir -p "$sdir"
+		cp -r "$top/Kbuild" "$top/kmod" "$sdir"/
+		rm -f "$sdir"/kmod/fragments/*.c
+		cp "$top/kmod/fragments/base.c" "$top/tests/kmod/sleepy.c" "$sdir"/kmod/fragments/
+		if ! make -C "$("$top/scripts/kdir.sh" --kernel "$series")" M="$sdir" \
+			CB_GROUPS="base sleepy" modules > "$sdir/build.log" 2>&1; then
+			bad "sleepy: the test module builds (see $sdir/build.log)"
+			continue
+		fi
+		srun=0
+		serr=$("$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$sdir/cyclebench.ko" \
+			--out "$out/sleepy" --timeout 300 "$top/tests/e2e/sleepy.sh" 2>&1 >/dev/null) || srun=$?
+		echo "$serr" | sed 's/^/# sleepy: /'
+		if [ $srun = 1 ]; then ok "sleepy: the guest died (qemu-run.sh exit 1)"
+		else bad "sleepy: the guest died: qemu-run.sh exit 1 expected, got $srun"; fi
+		if echo "$serr" | grep -qE "fragment sleepy:msleep_1 killed the guest: .*(scheduling while atomic|sleeping function called from invalid context)"; then
+			ok "sleepy: the host names sleepy:msleep_1 and the kernel's reason"
+		else
+			bad "sleepy: the host names sleepy:msleep_1 and the kernel's reason: got '$serr'"
+		fi
+		if echo "$serr" | grep -q "before /init"; then
+			bad "sleepy: not called a death while booting"
+		else
+			ok "sleepy: not called a death while booting"
+		fi
+		;;
 	debug) debug_suite ;;
-	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt nmi lfence lifetime gate stress debug irqsoff)" ;;
+	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy gate stress debug irqsoff)" ;;
 	esac
 done
 
