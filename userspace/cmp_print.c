@@ -92,7 +92,8 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 		fprintf(f, ", \"p_text\": \"%s\", \"test\": \"%s\", \"unit\": \"%s\", \"smi\": %s}%s\n",
 			c[i].basis ? cs_fmt_p(b, sizeof(b), c[i].t.p) : "",
 			!c[i].basis ? "" : c[i].t.exact ? "exact" : "normal",
-			!c[i].basis ? "" : c[i].cal ? "core cycles (calibrated)" : "ticks",
+			!c[i].basis ? "" : c[i].cal && c[i].emul ? "calib:add_chain adds (emulated clock)" :
+			c[i].cal ? "core cycles (calibrated)" : c[i].emul ? "emulated ticks" : "ticks",
 			c[i].smi ? "true" : "false", i + 1 < n ? "," : "");
 	}
 	fputs("  ],\n  \"only_in_base\": [", f);
@@ -191,12 +192,15 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			wn = 80 - rest < 12 ? 12 : 80 - rest;
 	}
 	{
-		int ncal = 0;
+		int ncal = 0, nemul = 0;
 
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			ncal += c[i].cal;
+			nemul += c[i].emul;
+		}
 		fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions, %s per body run\n",
 			s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees",
+			nemul ? (ncal ? "calib:add_chain adds (emulated clock)" : "emulated ticks") :
 			!ncal ? "ticks" : (size_t)ncal == n ? "core cycles" : "ticks or core cycles");
 	}
 	fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %6s  %s\n", wn, "fragment", "n", wb, "base",
@@ -225,7 +229,10 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 	fprintf(f, "same: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
 		o->threshold * 100, need);
 	for (size_t i = 0; i < n; i++)
-		if (c[i].cal) {
+		if (c[i].cal && c[i].emul) {
+			fprintf(f, "emulated clock: each run's figure over its own calib:add_chain (same run\nand method), a normaliser of the emulator's speed, not core cycles\n");
+			break;
+		} else if (c[i].cal) {
 			fprintf(f, "in core cycles: each run's figure over its own calib:add_chain (ticks per\ncore cycle, same run and method), so a run's clock speed cancels out\n");
 			break;
 		}

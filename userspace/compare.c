@@ -143,6 +143,19 @@ static int calibrated(const struct side *s, size_t ns, const char *name, int any
 	return seen && all;
 }
 
+/* any run of @name measured under an emulator */
+static int emulated_any(const struct side *s, size_t ns, const char *name, int any)
+{
+	for (size_t k = 0; k < ns; k++)
+		for (size_t i = 0; i < s[k].n; i++) {
+			const struct cs_frag *fr = find(&s[k].in[i], name, any);
+
+			if (fr && fr->emulated)
+				return 1;
+		}
+	return 0;
+}
+
 /* per-op when every tree has it, net when every tree can, else raw */
 static const char *basis_of(const struct side *s, size_t ns, const char *name, int any)
 {
@@ -271,6 +284,7 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 
 	c->basis = basis_of(s, 2, name, any);
 	c->cal = !o->ticks && calibrated(s, 2, name, any);
+	c->emul = emulated_any(s, 2, name, any);
 	x = gather(o, &s[0], name, any, c->basis, c->cal, &c->nb, &c->smi, &by_ens);
 	y = gather(o, &s[1], name, any, c->basis, c->cal, &c->nn, &c->smi, &by_ens);
 	c->reps = by_ens ? (o->paired ? "paired ensembles" : "ensembles") :

@@ -20,6 +20,7 @@ struct cmp {
 	const char *basis;	/* per-op, net, raw */
 	const char *reps;	/* runs, ensembles */
 	int cal;		/* in core cycles: each run's ticks over its calib:add_chain */
+	int emul;		/* ... of an emulated clock: calib:add_chain adds, not cycles */
 	size_t nb, nn;
 	long double mb, mn;	/* median of the repetitions' figures */
 	double change, lo, hi;	/* relative; NaN when not compared */

@@ -365,6 +365,7 @@ const char *cs_lds(char *buf, long double v);
 const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *fr);
 const struct cs_est *cs_headline(const struct cs_frag *fr, const char **basis);
 const char *cs_unit(const struct cs_frag *fr);
+long double cs_core_calib(const struct cs_frag *fr);
 void cs_json_str(FILE *f, const char *s);
 const char *cs_fmt_d(char *buf, size_t sz, double v);
 const char *cs_fmt_p(char *buf, size_t sz, double p);

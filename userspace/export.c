@@ -78,7 +78,7 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 {
 	const char *basis, *setup = cs_info_get(&fr->info, "setup");
 	const struct cs_est *h = cs_headline(fr, &basis);
-	long double scale = fr->calib > 0 ? fr->calib : 1;
+	long double scale = cs_core_calib(fr) > 0 ? fr->calib : 1;
 	char b[3][40];
 
 	fputs(",\n       \"arg\": ", f);
@@ -98,7 +98,8 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 		fputs("null", f);
 	fprintf(f, ", \"ticks_per_core_cycle\": %s,\n       \"cost\": {\"basis\": \"%s\", "
 		"\"unit\": \"%s\", \"aggregate\": \"median\", \"per_op\": ",
-		fr->calib > 0 ? cs_fmt_d(b[0], 40, (double)fr->calib) : "null", basis, cs_unit(fr));
+		cs_core_calib(fr) > 0 ? cs_fmt_d(b[0], 40, (double)fr->calib) : "null", basis,
+		cs_unit(fr));
 	json_est(f, h, scale);
 	fputs(", \"per_op_min\": ", f);
 	if (fr->perop.ok)

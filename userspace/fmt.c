@@ -233,6 +233,12 @@ const struct cs_est *cs_headline(const struct cs_frag *fr, const char **basis)
 	return &fr->netop;
 }
 
+/* ticks per core cycle, where that means something: 0 under an emulator */
+long double cs_core_calib(const struct cs_frag *fr)
+{
+	return fr->emulated ? 0 : fr->calib;
+}
+
 /* ticks, core cycles where the tree calibrated its clock, or an emulator's */
 const char *cs_unit(const struct cs_frag *fr)
 {

@@ -90,7 +90,9 @@ void cs_input_free(struct cs_input *in)
  * A tree measured under an emulator (QEMU's TCG: CPUID's hypervisor
  * signature TCGTCGTCGTCG, or, in trees from before that key, its CPU
  * model's name): its TSC follows the host's clock, not any core's, so its
- * ticks are "emulated ticks" and nothing is calibrated into core cycles.
+ * ticks are "emulated ticks", and nothing is shown in core cycles
+ * (cs_core_calib()).  compare still divides each run by its own
+ * calib:add_chain there, as a normaliser of the emulated clock, and says so.
  */
 static int emulated(const struct cs_info *info)
 {
@@ -104,7 +106,6 @@ static int emulated(const struct cs_info *info)
 
 static void mark_emulated(struct cs_frag *fr)
 {
-	fr->calib = 0;
 	fr->emulated = 1;
 }
 
@@ -145,10 +146,8 @@ static void calib_from_tree(const char *path, struct cs_frag *fr)
 	/* root ends in '/': its info is the whole tree's */
 	cal[len] = 0;
 	strcat(cal, "info");
-	if (!cs_read_info(cal, &info, &e) && emulated(&info)) {
+	if (!cs_read_info(cal, &info, &e) && emulated(&info))
 		mark_emulated(fr);
-		goto out;
-	}
 	cs_info_free(&info);
 	memset(&info, 0, sizeof(info));
 	sprintf(cal + len, "calib/add_chain");

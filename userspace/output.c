@@ -214,7 +214,7 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		stale |= fr->stale;
 		skew |= sk;
 		ens |= fr->ens.count > 1;
-		calib |= fr->calib > 0;
+		calib |= cs_core_calib(fr) > 0;
 		emul |= fr->emulated;
 		snprintf(cell[j][8], 48, "%llu", (unsigned long long)g->far);
 	}
@@ -316,7 +316,7 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		const struct cs_frag *fr = &in->frag[j];
 		const char *basis;
 		const struct cs_est *e = cs_headline(fr, &basis);
-		long double sc = fr->calib > 0 ? fr->calib : 1;
+		long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1;
 		char ci[64];
 
 		char n1[48], n2[48];
