@@ -81,8 +81,12 @@ static int chase_ring(struct cb_env *env, struct cb_line *buf)
 		return -ENOMEM;
 	st->buf = buf;
 	idx = (unsigned long *)st->buf;
-	for (i = 0; i < n; i++)
+	/* up to max_mb of lines: yield now and then in every pass */
+	for (i = 0; i < n; i++) {
 		idx[i * 8] = i;
+		if (!(i & 0xffff))
+			cb_yield();
+	}
 	for (i = n - 1; i > 0; i--) {
 		u64 j = ((chase_next(&x) >> 32) * i) >> 32;
 		unsigned long t = idx[i * 8];
@@ -92,8 +96,11 @@ static int chase_ring(struct cb_env *env, struct cb_line *buf)
 		if (!(i & 0xffff))
 			cb_yield();
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		st->buf[i].next = &st->buf[idx[i * 8]];
+		if (!(i & 0xffff))
+			cb_yield();
+	}
 	st->cur = st->buf;
 	return 0;
 }
@@ -124,7 +131,11 @@ static void chase_huge_teardown(struct cb_env *env)
 	st->buf = NULL;
 }
 
-/* 64 dependent loads; the cursor stays in a register across copies. */
+/*
+ * 64 dependent loads.  Between the long region's copies the cursor goes
+ * through st->cur (a store and a load: the barrier keeps no register), a
+ * forward that adds about 0.1 core cycle a load at L1, nothing beyond.
+ */
 static __always_inline void chase_64(struct chase_state *st)
 {
 	asm volatile(".rept 64\n\t"
