@@ -105,8 +105,11 @@ def functions(ko, at):
         names = at.get((sect, addr), [])
         fn = [n for n in names if not MARK.match(n)]
         if fn:
-            cur = fn[0]
-            funcs.setdefault(cur, [])
+            # two bodies alike (mem:chase, mem:chase_huge) may share one
+            # function (the compiler folds identical code): each name gets it
+            cur = fn
+            for f in fn:
+                funcs.setdefault(f, [])
         if cur is None:
             continue
         op = m.group(2)
@@ -118,7 +121,8 @@ def functions(ko, at):
                 rest = parts[1] if len(parts) > 1 else ""
         if op.startswith(("call", "jmp")) and re.match(r"[0-9a-f]+ <cb_\w+_\d+", rest):
             rest = "(a target the loader fills in)"
-        funcs[cur].append((addr, op, rest, [n for n in names if MARK.match(n)]))
+        for f in cur:
+            funcs[f].append((addr, op, rest, [n for n in names if MARK.match(n)]))
     return funcs
 
 
