@@ -52,6 +52,29 @@ for fi in alu/add_dep:4 alu/add_indep:4 alu/imul_dep:4 mem/load_l1:66 calib/add_
 done
 check "info: long_repeat" 16 "$(info_get $CB/info long_repeat)"
 
+# Every shipped fragment whose body is straight-line code (no jump, call or
+# alternative: tests/kmod/regions.py's table, read from this module): its
+# per-op figure is exactly its instructions / ops, that is long - short =
+# 15 x the short region's instructions, in every sample.
+check "run all,mem:chase/4096 (for the straight-line bodies)" ok \
+	"$(run_write "all,mem:chase/4096,mem:chase_huge/4096 samples=20 ensembles=1 warmup=2")"
+nstraight=0 bad=
+while read -r frag method region copies insns verdict straight; do
+	[ "$method $region $verdict $straight" = "paoloni short clean yes" ] || continue
+	d=$(echo "$frag" | tr : /)
+	[ -e "$CB/$d/cycles_long" ] || d=$d/4096	# a sweep: its smallest size
+	if [ ! -s "$CB/$d/cycles_long" ]; then
+		bad="$bad $frag:no-results"
+		continue
+	fi
+	got=$(paste $CB/$d/cycles_long $CB/$d/cycles | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')
+	[ "$got" = "$((15 * insns)) " ] || bad="$bad $frag:$got!=15x$insns"
+	echo "straight-line $frag: $insns instructions a copy, ops $(info_get $CB/$d/info ops), per-op $insns/ops exactly" >> /out/figures.txt
+	nstraight=$((nstraight + 1))
+done < /regions.txt
+check_ge "straight-line bodies checked (regions.txt)" 10 "$nstraight"
+check "every straight-line body: long - short = 15 x its instructions, every sample" "" "$bad"
+
 # args= replaces the argument list; new arguments get their directories.
 old=$(info_get $CB/loop/dec_jnz/4/info run_id)
 check "run loop:dec_jnz args=3,5" ok "$(run_write "loop:dec_jnz args=3,5 samples=10 ensembles=1")"

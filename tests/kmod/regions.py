@@ -23,9 +23,13 @@ instruction and the fix):
   - no body is empty but base:empty's (an empty one was deleted).
 
 --table FILE writes one line a region:
-  FRAGMENT METHOD REGION COPIES INSNS VERDICT
+  FRAGMENT METHOD REGION COPIES INSNS VERDICT STRAIGHT
 (REGION short|long; COPIES 1 or R; INSNS the body's instructions, all
-copies together; VERDICT clean or the problems' kinds, comma-separated).
+copies together; VERDICT clean or the problems' kinds, comma-separated;
+STRAIGHT yes when the body has no jump, call, return, rep prefix or nop
+(an alternative's padding, patched at load), so that it executes exactly
+INSNS instructions: tests/e2e/icount.sh then
+asserts long - short = (R - 1) x INSNS / COPIES under QEMU's icount).
 Exit status: 0 clean, 1 problems, 2 usage or unreadable input.
 """
 import difflib
@@ -257,7 +261,7 @@ def main(argv):
         if r is None:
             say(frag, where, "no start timestamp found in %s" % fn,
                 "the harness is broken, not your body: report it")
-            rows.append((frag, TAGS[tag], kind, 0, 0, "noregion"))
+            rows.append((frag, TAGS[tag], kind, 0, 0, "noregion", "no"))
             continue
         outside, copies = r
         ins = [x for c in copies for x in c]
@@ -324,17 +328,21 @@ def main(argv):
                         if sym in x[1]:
                             print("note: %s: %s calls %s, out-of-line code from %s, "
                                   "timed with the body" % (frag, where, sym, opt))
+        # (a nop may be an alternative's padding, patched at load)
+        straight = all(not re.match(r"(j|call|ret|loop|rep|int|nop|xchg)", op) and
+                       "thunk" not in arg for op, arg in ins)
         rows.append((frag, TAGS[tag], kind, len(copies), len(ins),
-                     ",".join(dict.fromkeys(verdict)) or "clean"))
+                     ",".join(dict.fromkeys(verdict)) or "clean",
+                     "yes" if straight else "no"))
     for body, frag in sorted(names.items()):
         if body not in seen:
             say(frag, "the object code", "no sampler for this body",
                 "is it in its group's table, and its group in CB_GROUPS in Kbuild?")
     if table:
         with open(table, "w") as f:
-            f.write("# fragment method region copies insns verdict\n")
+            f.write("# fragment method region copies insns verdict straight\n")
             for r in rows:
-                f.write("%s %s %s %d %d %s\n" % r)
+                f.write("%s %s %s %d %d %s %s\n" % r)
     # one line a problem: the same one in several methods' regions is named once
     merged = {}
     for frag, where, what, fix in problems:
