@@ -58,22 +58,7 @@ check "info: long_repeat" 16 "$(info_get $CB/info long_repeat)"
 # 15 x the short region's instructions, in every sample.
 check "run all,mem:chase/4096 (for the straight-line bodies)" ok \
 	"$(run_write "all,mem:chase/4096,mem:chase_huge/4096 samples=20 ensembles=1 warmup=2")"
-nstraight=0 bad=
-while read -r frag method region copies insns verdict straight; do
-	[ "$method $region $verdict $straight" = "paoloni short clean yes" ] || continue
-	d=$(echo "$frag" | tr : /)
-	[ -e "$CB/$d/cycles_long" ] || d=$d/4096	# a sweep: its smallest size
-	if [ ! -s "$CB/$d/cycles_long" ]; then
-		bad="$bad $frag:no-results"
-		continue
-	fi
-	got=$(paste $CB/$d/cycles_long $CB/$d/cycles | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')
-	[ "$got" = "$((15 * insns)) " ] || bad="$bad $frag:$got!=15x$insns"
-	echo "straight-line $frag: $insns instructions a copy, ops $(info_get $CB/$d/info ops), per-op $insns/ops exactly" >> /out/figures.txt
-	nstraight=$((nstraight + 1))
-done < /regions.txt
-check_ge "straight-line bodies checked (regions.txt)" 10 "$nstraight"
-check "every straight-line body: long - short = 15 x its instructions, every sample" "" "$bad"
+check_straight /regions.txt 10
 
 # args= replaces the argument list; new arguments get their directories.
 old=$(info_get $CB/loop/dec_jnz/4/info run_id)

@@ -82,3 +82,27 @@ kmemleak_check() {
 	echo "kmemleak ($1): $ours of $all unreferenced objects involve cyclebench" >> /out/figures.txt
 	check "$1: kmemleak finds no leaked object of cyclebench's ($all in all)" 0 "$ours"
 }
+
+# check_straight REGIONS MIN: under icount, every fragment whose paoloni
+# short region is clean straight-line code in REGIONS (tests/kmod/regions.py's
+# table of the loaded module) reads long - short = 15 x its instructions in
+# every sample: its per-op figure is exactly its instructions / ops.  At
+# least MIN such bodies, each measured (a sweep: at its ARG 4096).
+check_straight() {
+	n=0 bad=
+	while read -r frag method region copies insns verdict straight; do
+		[ "$method $region $verdict $straight" = "paoloni short clean yes" ] || continue
+		d=$(echo "$frag" | tr : /)
+		[ -e "$CB/$d/cycles_long" ] || d=$d/4096
+		if [ ! -s "$CB/$d/cycles_long" ]; then
+			bad="$bad $frag:no-results"
+			continue
+		fi
+		got=$(paste $CB/$d/cycles_long $CB/$d/cycles | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')
+		[ "$got" = "$((15 * insns)) " ] || bad="$bad $frag:$got!=15x$insns"
+		echo "straight-line $frag: $insns instructions a copy, ops $(info_get $CB/$d/info ops): per-op $insns/ops exactly" >> /out/figures.txt
+		n=$((n + 1))
+	done < "$1"
+	check_ge "straight-line bodies checked ($1)" "$2" "$n"
+	check "every straight-line body: long - short = 15 x its instructions, every sample" "" "$bad"
+}

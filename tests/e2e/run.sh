@@ -6,7 +6,7 @@
 # Every boot also checks the kernel log for splats and that the results
 # came back at all.  Ends with "N passed, N failed".
 #
-#   tests/e2e/run.sh [SUITE...]     suites: icount max qemu64 ci-gate
+#   tests/e2e/run.sh [SUITE...]     suites: icount copies max qemu64 ci-gate
 #                                   reliability rt nmi lfence lifetime
 #                                   sleepy (default), gate (the regression gate's
 #                                   rates: 6.1's default too), stress (the soak),
@@ -63,6 +63,22 @@ splat='BUG|WARNING|Oops|Call Trace|soft lockup|hard LOCKUP|rcu.*stall|general pr
 . "$top/tests/e2e/debug-lane.sh"
 log_filter='cat'
 
+# test_module NAME FILE: a module of base and the test group FILE
+# (tests/kmod/NAME.c, group NAME) for this series, in $out/NAME-ko.
+test_module() {
+	local dir=$out/$1-ko
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -r "$top/Kbuild" "$top/kmod" "$dir"/
+	rm -f "$dir"/kmod/fragments/*.c
+	cp "$top/kmod/fragments/base.c" "$top/$2" "$dir"/kmod/fragments/
+	if ! make -C "$("$top/scripts/kdir.sh" --kernel "$series")" M="$dir" \
+		CB_GROUPS="base $1" modules > "$dir/build.log" 2>&1; then
+		bad "$1: the test module builds (see $dir/build.log)"
+		return 1
+	fi
+}
+
 # boot NAME [qemu-run options] SCRIPT: one boot, its checks counted here.
 boot() {
 	local name=$1
@@ -106,7 +122,7 @@ boot() {
 	fi
 }
 
-suites=${*:-icount max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy}
+suites=${*:-icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy}
 # the gate's rates are the harness's, not a kernel's: one lane measures them
 case $series in
 *-debug) suites=${*:-$suites debug irqsoff} ;;
@@ -212,21 +228,23 @@ for s in $suites; do
 			"$top/tests/e2e/reliability.sh" $scale
 		sed "s/^/# $s: /" "$out/$s/figures.txt" "$out/$s/times.txt" 2>/dev/null
 		;;
+	copies)
+		# the object-code check's own bodies, under icount
+		if test_module copies tests/kmod/copies.c; then
+			python3 "$top/tests/kmod/regions.py" --table "$out/copies-ko/regions.txt" \
+				"$out/copies-ko/cyclebench.ko" "$out"/copies-ko/kmod/fragments/*.c \
+				> "$out/copies-ko/regions.out" 2>&1
+			boot copies --icount --ko "$out/copies-ko/cyclebench.ko" \
+				--add "$out/copies-ko/regions.txt" "$top/tests/e2e/copies.sh"
+		fi
+		;;
 	sleepy)
 		# A body that sleeps with interrupts off (tests/kmod/sleepy.c) kills
 		# the guest; qemu-run.sh must name the fragment and the kernel's
 		# reason, and must not call it a death while booting.
+		test_module sleepy tests/kmod/sleepy.c || continue
 		sdir=$out/sleepy-ko
-		rm -rf "$sdir" "$out/sleepy"
-		mkdir -p "$sdir"
-		cp -r "$top/Kbuild" "$top/kmod" "$sdir"/
-		rm -f "$sdir"/kmod/fragments/*.c
-		cp "$top/kmod/fragments/base.c" "$top/tests/kmod/sleepy.c" "$sdir"/kmod/fragments/
-		if ! make -C "$("$top/scripts/kdir.sh" --kernel "$series")" M="$sdir" \
-			CB_GROUPS="base sleepy" modules > "$sdir/build.log" 2>&1; then
-			bad "sleepy: the test module builds (see $sdir/build.log)"
-			continue
-		fi
+		rm -rf "$out/sleepy"
 		srun=0
 		serr=$("$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$sdir/cyclebench.ko" \
 			--out "$out/sleepy" --timeout 300 "$top/tests/e2e/sleepy.sh" 2>&1 >/dev/null) || srun=$?
@@ -245,7 +263,7 @@ for s in $suites; do
 		fi
 		;;
 	debug) debug_suite ;;
-	*) bad "unknown suite '$s' (known: icount max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy gate stress debug irqsoff)" ;;
+	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy gate stress debug irqsoff)" ;;
 	esac
 done
 
