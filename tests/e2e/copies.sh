@@ -7,5 +7,5 @@
 
 check_cmd "insmod (base + copies)" insmod /cyclebench.ko run_on_load=0
 check "run copies,base" ok "$(run_write "copies,base samples=20 ensembles=1 warmup=2")"
-check_straight /regions.txt 3
+check_straight /regions.txt 2
 check_unload
