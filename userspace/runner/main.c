@@ -34,13 +34,20 @@
 
 static struct cb_req req;
 
+/*
+ * --help: the whole text on stdout, exit 0.  A usage error: what is wrong
+ * and a one-line hint on stderr, exit 2.
+ */
 static void usage(const char *why)
 {
-	if (why)
-		fprintf(stderr, "cyclebench-user: %s\n", why);
-	fprintf(stderr,
-		"usage: cyclebench-user [-o DIR] [-q] [SELECTION] [key=value ...]\n"
-		"       cyclebench-user --list\n"
+	if (why) {
+		fprintf(stderr, "cyclebench-user: %s\n"
+			"usage: cyclebench-user [-o DIR] [-q] [SELECTION] [key=value ...] (--help for more)\n",
+			why);
+		exit(2);
+	}
+	printf("usage: cyclebench-user [-o DIR] [-q] [SELECTION] [key=value ...]\n"
+		"       cyclebench-user --list | --help | --version\n"
 		"  SELECTION  all (default; leaves out slow fragments), GROUP, GROUP:NAME,\n"
 		"             GROUP:NAME/ARG, or a comma-separated list of those\n"
 		"  keys       samples=N (per ensemble, default 1000), ensembles=N (10),\n"
@@ -55,7 +62,7 @@ static void usage(const char *why)
 		"             clocks where turbo moves them; 0, the module's order)\n"
 		"  -o DIR     where the result tree goes (default cyclebench-user.out)\n"
 		"  -q         no progress line\n");
-	exit(2);
+	exit(0);
 }
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -315,6 +322,7 @@ int main(int argc, char **argv)
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "list",	no_argument,		NULL, 'l' },
 		{ "help",	no_argument,		NULL, 'h' },
+		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum { K_SAMPLES, K_ENSEMBLES, K_WARMUP, K_METHOD, K_CPU, K_ARGS, K_MAX_MB,
@@ -336,7 +344,8 @@ int main(int argc, char **argv)
 	req.warmup = 100;
 	req.max_mb = 256;
 	req.out = "cyclebench-user.out";
-	while ((c = getopt_long(argc, argv, "o:qlh", longopts, NULL)) != -1) {
+	opterr = 0;	/* usage() says it, once */
+	while ((c = getopt_long(argc, argv, "o:qlhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			req.out = optarg;
@@ -350,8 +359,15 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(NULL);
 			break;
-		default:
-			usage(NULL);
+		case 'V':
+			printf("cyclebench-user %s\n", CB_USER_VERSION);
+			return 0;
+		default: {
+			char why[96];
+
+			snprintf(why, sizeof(why), "unknown option '%s'", argv[optind - 1]);
+			usage(why);
+		}
 		}
 	}
 	if (!*req.out)

@@ -171,6 +171,9 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	expect "${s}a_run_over_max_mb_is_refused" 2 'over max_mb=1' -- $B -o "$o" mem:chase/4194304 max_mb=1
 	expect "${s}an_empty_output_name_is_refused" 2 'usage:' -- $B -o '' alu
 	expect "${s}an_unknown_option_is_refused" 2 'usage:' -- $B --frobnicate
+	expect "${s}an_unknown_option_is_named" 2 "unknown option '--frobnicate'" -- $B --frobnicate
+	check "${s}help_goes_to_stdout_with_exit_0" sh -c "$B --help 2>/dev/null | grep -q 'long_repeat=auto'"
+	expect "${s}version_is_printed" 0 '^cyclebench-user [0-9]' -- $B --version
 	check "${s}no_usage_error_wrote_anything" sh -c "! ls -d '$o'* 2>/dev/null"
 	: > "$T/afile"
 	expect "${s}a_file_in_the_way_is_not_overwritten" 1 'is not a results tree' -- $B -q -o "$T/afile" base samples=5 ensembles=1
