@@ -295,6 +295,14 @@ static int take_filters(struct cs_opts *o, int argc, char **argv)
 	return k;
 }
 
+/* no-color.org: NO_COLOR set to a non-empty value turns colour off */
+static int no_color(void)
+{
+	const char *v = getenv("NO_COLOR");
+
+	return v && *v;
+}
+
 int main(int argc, char **argv)
 {
 	struct cs_opts o = {
@@ -431,7 +439,7 @@ int main(int argc, char **argv)
 		return ret;
 	o.tty = isatty(2);
 	o.color = !strcmp(color, "always") ||
-		  (!strcmp(color, "auto") && !outfile && isatty(1) && getenv("NO_COLOR") == NULL);
+		  (!strcmp(color, "auto") && !outfile && isatty(1) && !no_color());
 	if (outfile) {
 		o.out = fopen(outfile, "w");
 		if (!o.out) {

@@ -456,6 +456,15 @@ if command -v script > /dev/null; then
 	expect run_on_a_tty_shows_progress 0 '\] *[0-9]*% alu:add_dep' -- \
 		script -qec "'$CS' --tree '$T/live' run alu" /dev/null
 fi
+# NO_COLOR (no-color.org): set and non-empty turns colour off on a terminal;
+# empty, it does not
+if command -v script > /dev/null; then
+	esc=$(printf '\033\\[1m')
+	NO_COLOR=1 script -qec "'$CS' '$DATA/tree2'" /dev/null > "$T/nc1" 2>&1
+	NO_COLOR= script -qec "'$CS' '$DATA/tree2'" /dev/null > "$T/nc0" 2>&1
+	check no_color_set_turns_colour_off sh -c "! grep -q '$esc' '$T/nc1'"
+	check no_color_empty_keeps_colour grep -q "$esc" "$T/nc0"
+fi
 # 'all' leaves out fragments marked slow, as the module does
 printf 'slow: yes\n' >> "$T/live/loop/dec_jnz_100/info"
 ( read -r req < "$T/live/run"; echo idle > "$T/live/status" ) &
