@@ -81,7 +81,7 @@ else
 $(echo "$problems" | sed 's/^/  /')"
 fi
 empty=$(awk '$1 == "base:empty" && $3 == "short" { print $5 }' build/cyclebench.regions | sort -u | tr '\n' ' ')
-check_regions_in() { awk -v f="$2" '$1 == f' "$1" | grep -c " clean$"; }
+check_regions_in() { awk -v f="$2" '$1 == f && $6 == "clean"' "$1" | grep -c .; }
 check_regions() { check_regions_in build/cyclebench.regions "$1"; }
 if [ "$empty" = "0 " ] && [ "$(check_regions base:empty)" -eq 8 ]; then
 	ok "object code: base:empty: 4 methods, nothing between the marks"
