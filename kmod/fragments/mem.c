@@ -225,7 +225,7 @@ static const u64 copy_sizes[] = {
 	}
 
 static const struct cb_fragment mem_fragments[] = {
-	CB_FRAGMENT(load_l1, 256, "256 dependent loads chasing pointers in L1 (load-to-use latency)"),
+	CB_FRAGMENT(load_l1, 256, "256 dependent loads round a ring in L1 (load-to-use latency)"),
 	CHASE_FRAGMENT(chase, "256 dependent loads, random ring in ARG bytes"),
 	CHASE_FRAGMENT(chase_huge, "256 dependent loads, random ring in ARG bytes on 2 MiB pages"),
 	{
