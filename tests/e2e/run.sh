@@ -133,10 +133,16 @@ for s in $suites; do
 	icount)
 		# every region's instructions, read from this very module: the
 		# guest checks every straight-line body's per-op figure against them
+		# (on the debug lane, lockdep and DEBUG_PREEMPT put calls and spills
+		# into some C bodies, e.g. rcu_read_lock: said, not failed; the
+		# straight-line check then leaves those bodies out)
 		mkdir -p "$out"
 		if ! python3 "$top/tests/kmod/regions.py" --table "$out/regions.txt" "$ko" \
 			"$top"/kmod/fragments/*.c > "$out/regions.out" 2>&1; then
-			bad "icount: the module's regions are clean (tests/kmod/regions.py: $(head -n2 "$out/regions.out"))"
+			case $series in
+			*-debug) sed 's/^/# icount: (debug kernel) /' "$out/regions.out" ;;
+			*) bad "icount: the module's regions are clean (tests/kmod/regions.py: $(head -n2 "$out/regions.out"))" ;;
+			esac
 		fi
 		boot icount-a --icount --add "$out/regions.txt" "$top/tests/e2e/icount.sh"
 		boot icount-b --icount --add "$out/regions.txt" "$top/tests/e2e/icount.sh"
