@@ -479,9 +479,15 @@ static void cb_debugfs_sync(void)
 
 int cb_debugfs_init(void)
 {
-	/* The one check: without debugfs the module has no interface. */
+	/*
+	 * The one check: without debugfs the module has no interface.  An
+	 * allocation that failed (-ENOMEM) has been reported by the allocator;
+	 * anything else means debugfs is off or disabled (-ENODEV, -EPERM).
+	 */
 	cb_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	if (IS_ERR(cb_dir)) {
+		if (PTR_ERR(cb_dir) == -ENOMEM)
+			return -ENOMEM;
 		pr_err("cannot create /sys/kernel/debug/%s (%ld): is CONFIG_DEBUG_FS on, and debugfs not disabled on the kernel command line?\n",
 		       KBUILD_MODNAME, PTR_ERR(cb_dir));
 		return PTR_ERR(cb_dir);

@@ -2,16 +2,7 @@
 # shellcheck shell=bash disable=SC2154,SC2034 # run.sh's variables
 # The debug lane's host side, sourced by tests/e2e/run.sh (bash): what a
 # 6.1-debug run adds to the QEMU suites.  Uses run.sh's top, out, series,
-# abi, splat, ok and bad.
-
-# alloc_reports: a kernel log less allocation-failure reports.  The
-# fault-injection boot makes allocations fail on purpose, and one that may
-# warn reports it, from its header to the end of its stack dump.
-alloc_reports() {
-	awk '/page allocation failure:|vmalloc error:|FAULT_INJECTION: forcing/ { skip = 1; n++ }
-		!skip { print } /<\/TASK>/ { skip = 0 }
-		END { if (n) printf "# %d allocation-failure reports left out of the check\n", n > "/dev/stderr" }'
-}
+# abi, SPLAT, alloc_reports (tests/e2e/splat.sh), ok and bad.
 
 # icount_vs_base: the debug kernel's instrumentation stays out of the timed
 # code (Kbuild), so the icount suite's counts are the production kernel's,
@@ -69,12 +60,12 @@ debug_suite() {
 	else
 		bad "checkers bite: kmemleak did not report the leaking build (see $dir/kmemleak.txt, $dir/log.txt)"
 	fi
-	if grep -E "$splat" "$dir/dmesg.txt" | grep -q 'sleeping function called from invalid context'; then
+	if grep -E "$SPLAT" "$dir/dmesg.txt" | grep -q 'sleeping function called from invalid context'; then
 		ok "checkers bite: DEBUG_ATOMIC_SLEEP reports the body that may sleep with irqs off, and the kernel log check fails on it"
 	else
 		bad "checkers bite: no 'sleeping function called from invalid context' for the sleep group (see $dir/dmesg.txt)"
 	fi
-	if grep -E "$splat" "$dir/dmesg.txt" | grep -q 'suspected memory leak'; then
+	if grep -E "$SPLAT" "$dir/dmesg.txt" | grep -q 'suspected memory leak'; then
 		ok "checkers bite: the kernel log check fails on kmemleak's report too"
 	else
 		bad "checkers bite: no 'suspected memory leak' in the kernel log (see $dir/dmesg.txt)"

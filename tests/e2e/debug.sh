@@ -17,8 +17,6 @@
 
 KO=/cyclebench.ko
 FI=/sys/kernel/debug
-# The kernel log check of tests/e2e/run.sh, for the window of each loop
-SPLAT='BUG|WARNING|Oops|Call Trace|soft lockup|hard LOCKUP|rcu.*stall|general protection|invalid opcode|segfault|UBSAN|KASAN|possible circular locking|possible recursive locking|inconsistent lock state|lock inversion|lockdep is turned off|turning off the locking correctness validator|sleeping function called from invalid context|suspected memory leak|unreferenced object'
 loaded() { grep -q '^cyclebench ' /proc/modules && echo yes || echo no; }
 has_dir() { [ -e $CB ] && echo yes || echo no; }
 mark() { echo "cbtest: $1" > /dev/kmsg; }
@@ -29,8 +27,7 @@ progress() { echo "debug.sh: $1: N=$n" > /dev/ttyS0; }
 # from its header to the end of its stack dump), checked like run.sh does
 splats_since() {
 	dmesg | sed -n "/cbtest: $1/,\$p" |
-		awk '/page allocation failure:|vmalloc error:|FAULT_INJECTION: forcing/ { skip = 1 }
-			!skip { print } /<\/TASK>/ { skip = 0 }' |
+		alloc_reports 2>/dev/null |
 		grep -E "$SPLAT" | grep -v 'cbtest:' | head -n 3
 }
 

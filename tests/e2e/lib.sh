@@ -3,6 +3,7 @@
 # "ok - NAME" or "FAIL - NAME: expected X, got Y" to /out/results.txt;
 # the host counts them.
 CB=/sys/kernel/debug/cyclebench
+. /splat.sh		# SPLAT, alloc_reports
 RESULTS=/out/results.txt
 : > "$RESULTS"
 

@@ -50,15 +50,8 @@ echo "# e2e-$series: kernel $abi, module $ko"
 ok() { echo "ok - $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
 
-# What must never appear in a guest's kernel log.  "BUG" covers "BUG:
-# sleeping function called from invalid context" and "BUG: scheduling while
-# atomic" (PREEMPT_RT: a sleeping lock with irqs off) and "BUG: KASAN", and
-# "WARNING" lockdep's reports; the rest name them again, so that a change of
-# wording cannot hide them, and what the debug kernel adds (UBSAN, lockdep's
-# reports and its "turning off the locking correctness validator", kmemleak;
-# the debug suite shows that these reports are caught).  Not the bare word
-# "lockdep": the debug kernel boots saying "RCU lockdep checking is enabled".
-splat='BUG|WARNING|Oops|Call Trace|soft lockup|hard LOCKUP|rcu.*stall|general protection|invalid opcode|segfault|UBSAN|KASAN|possible circular locking|possible recursive locking|inconsistent lock state|lock inversion|lockdep is turned off|turning off the locking correctness validator|sleeping function called from invalid context|suspected memory leak|unreferenced object'
+# What must never appear in a guest's kernel log (SPLAT, alloc_reports)
+. "$top/tests/e2e/splat.sh"
 # the debug lane's additions
 . "$top/tests/e2e/debug-lane.sh"
 log_filter='cat'
@@ -114,7 +107,7 @@ boot() {
 	fi
 	local hits
 	# (the boot's own CPU-vulnerability notices are not splats)
-	hits=$($log_filter < "$dir/dmesg.txt" | grep -v -e 'Command line' -e 'hw-vuln' | grep -E "$splat")
+	hits=$($log_filter < "$dir/dmesg.txt" | grep -v -e 'Command line' -e 'hw-vuln' | grep -E "$SPLAT")
 	if [ -z "$hits" ]; then
 		ok "$name: kernel log clean"
 	else

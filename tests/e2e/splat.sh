@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# What must never appear in a guest's kernel log: one pattern, read by the
+# host (tests/e2e/run.sh) and by the guest (lib.sh, as /splat.sh).
+#
+# "BUG:" and "kernel BUG at" cover "BUG: sleeping function called from
+# invalid context", "BUG: scheduling while atomic" (PREEMPT_RT: a sleeping
+# lock with irqs off) and "BUG: KASAN" -- "BUG" followed by a colon or a
+# space, so that CONFIG_DEBUG_FS in a message is not one; "WARNING" covers
+# lockdep's reports.  The rest name them again, so that a change of wording
+# cannot hide them, and what the debug kernel adds (UBSAN, lockdep's
+# reports and its "turning off the locking correctness validator",
+# kmemleak; the debug suite shows that these reports are caught).  Not the
+# bare word "lockdep": the debug kernel boots saying "RCU lockdep checking
+# is enabled".
+SPLAT='BUG[: ]|WARNING|Oops|Call Trace|soft lockup|hard LOCKUP|rcu.*stall|general protection|invalid opcode|segfault|UBSAN|KASAN|possible circular locking|possible recursive locking|inconsistent lock state|lock inversion|lockdep is turned off|turning off the locking correctness validator|sleeping function called from invalid context|suspected memory leak|unreferenced object'
+
+# alloc_reports: a kernel log (stdin) less allocation-failure reports.
+# Fault injection makes allocations fail on purpose, and one that may warn
+# reports it, from its header to the end of its stack dump.  The count left
+# out goes to stderr.
+alloc_reports() {
+	awk '/page allocation failure:|vmalloc error:|FAULT_INJECTION: forcing/ { skip = 1; n++ }
+		!skip { print } /<\/TASK>/ { skip = 0 }
+		END { if (n) printf "# %d allocation-failure reports left out of the check\n", n > "/dev/stderr" }'
+}
