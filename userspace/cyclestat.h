@@ -215,6 +215,7 @@ struct cs_frag {
 	struct cs_est netop;	/* (ensemble median - overhead) / ops over ensembles */
 	struct cs_counter cnt[CS_NCOUNTERS];
 	long double calib;	/* ticks per core cycle when calibrated, else 0 */
+	long double calib_rel;	/* its 95 % half-width over it (quantum included) */
 	int emulated;		/* measured under an emulator: emulated ticks */
 	uint64_t dropped;	/* samples left out by --undisturbed */
 	uint64_t measured;	/* samples in the files, before that */

@@ -8,6 +8,7 @@
  * Calls load.c, tree.c, numparse.c and infer.c.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,135 @@ static int finish_input(struct cs_input *in)
 			    same_key(&in->frag[i], calib, "method") &&
 			    cs_info_get(&calib->info, "run_id"))
 				in->frag[i].calib = t;
+	}
+	return 0;
+}
+
+/* info KEY as a number, the fragment's own or else the tree's; dflt when neither */
+static uint64_t info_num(const struct cs_input *in, const struct cs_frag *fr, const char *key,
+			 uint64_t dflt)
+{
+	const char *v = cs_info_get(&fr->info, key);
+	char *end;
+	unsigned long long x;
+
+	if (!v)
+		v = cs_info_get(&in->info, key);
+	if (!v)
+		return dflt;
+	x = strtoull(v, &end, 10);
+	return *end || !x ? dflt : x;
+}
+
+static int yes(const struct cs_input *in, const struct cs_frag *fr, const char *key)
+{
+	const char *v = cs_info_get(&fr->info, key);
+
+	if (!v)
+		v = cs_info_get(&in->info, key);
+	return v && (!strcmp(v, "yes") || !strcmp(v, "1"));
+}
+
+/*
+ * half the TSC step in per-op ticks: what long - short cannot resolve.
+ * Only where info records a step (cyclebench-user's tsc_step; 26 ticks on
+ * this project's EPYC): a tree without one (the module's, and QEMU's
+ * icount, whose ticks are exact instruction counts) keeps its t-interval.
+ */
+static long double quantum_half(const struct cs_input *in, const struct cs_frag *fr)
+{
+	uint64_t step = info_num(in, fr, "tsc_step", 1);
+
+	return step < 2 ? 0 : (long double)step / 2 /
+			      ((long double)(fr->perop.repeat - 1) * fr->ops);
+}
+
+/* a half-width of a t-interval over n values */
+static long double t_half(const long double *x, uint64_t n)
+{
+	long double m = 0, ss = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		m += x[i];
+	m /= n;
+	for (uint64_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	return cs_t_quantile(0.025, (double)(n - 1)) * sqrtl(ss / (n - 1) / n);
+}
+
+/*
+ * The per-op interval carries what the figure carries (cyclestat(1),
+ * "intervals"):
+ *  - the spread over ensembles: infer.c's t-interval;
+ *  - the TSC's resolution: every ensemble's long - short is a whole number
+ *    of steps, so when they all agree the cost is known to half a step of
+ *    (R - 1) ops, not exactly: no half-width under that;
+ *  - the calibration's own error, for a figure in core cycles: with
+ *    interleave (calib:add_chain's ensemble e ran beside this one's), the
+ *    t-interval of the per-ensemble ratios, which carries both spreads and
+ *    the clock's drift across ensembles; else the calibration's relative
+ *    half-width added to the figure's.  Either way no narrower than both
+ *    quanta.
+ * Kept in ticks (lo, hi), so that a division by calib gives the interval
+ * in core cycles wherever it is shown.
+ */
+static int hold_intervals(struct cs_input *in)
+{
+	const struct cs_frag *calib = NULL;
+	long double cq = 0;
+	int paired;
+
+	for (size_t i = 0; i < in->nfrag; i++) {
+		struct cs_frag *fr = &in->frag[i];
+		struct cs_est *e = &fr->perop.med;
+		long double v = cs_q_ld(e->value), h;
+
+		if (!fr->perop.ok || e->n < 2)
+			continue;
+		h = fmaxl((e->hi - e->lo) / 2, quantum_half(in, fr));
+		e->lo = v - h;
+		e->hi = v + h;
+		if (!strcmp(fr->name, "calib:add_chain")) {
+			calib = fr;
+			cq = quantum_half(in, fr) / v;
+		}
+	}
+	for (size_t i = 0; i < in->nfrag; i++) {
+		struct cs_frag *fr = &in->frag[i];
+		struct cs_est *e = &fr->perop.med;
+		long double c = fr->calib, v = cs_q_ld(e->value), vc = v / c, h, floor;
+		long double *x;
+
+		if (calib && fr->calib > 0 && calib->perop.ok && cs_q_ld(calib->perop.med.value) > 0)
+			fr->calib_rel = (calib->perop.med.hi - calib->perop.med.lo) / 2 /
+					cs_q_ld(calib->perop.med.value);
+		if (cs_core_calib(fr) > 0 && fr != calib && fr->netop.n >= 2 && !isnan(fr->netop.lo)) {
+			/* net and raw figures: the calibration's error added */
+			struct cs_est *n = &fr->netop;
+			long double nv = cs_q_ld(n->value) / c;
+
+			h = (n->hi - n->lo) / 2 / c + fabsl(nv) * fr->calib_rel;
+			n->lo = (nv - h) * c;
+			n->hi = (nv + h) * c;
+		}
+		if (!fr->perop.ok || e->n < 2 || cs_core_calib(fr) <= 0 || fr == calib)
+			continue;
+		floor = quantum_half(in, fr) / c + fabsl(vc) * cq;
+		paired = calib && calib->perop.ok && calib->perop.med.n == e->n &&
+			 yes(in, fr, "interleave") && yes(in, calib, "interleave");
+		if (paired) {
+			x = malloc(e->n * sizeof(*x));
+			if (!x)
+				return -1;
+			for (uint64_t j = 0; j < e->n; j++)
+				x[j] = fr->perop.each[j] / calib->perop.each[j];
+			h = fmaxl(t_half(x, e->n), floor);
+			free(x);
+		} else {
+			h = fmaxl((e->hi - e->lo) / 2 / c + fabsl(vc) * fr->calib_rel, floor);
+		}
+		e->lo = (vc - h) * c;
+		e->hi = (vc + h) * c;
 	}
 	return 0;
 }
@@ -156,8 +286,16 @@ static void calib_from_tree(const char *path, struct cs_frag *fr)
 	if (cs_load_frag(&loc[0], &c, &e) == 0) {
 		if (c.perop.ok && cs_q_ld(c.perop.med.value) > 0 &&
 		    cs_info_get(&c.info, "run_id") && same_key(fr, &c, "run_id") &&
-		    same_key(fr, &c, "method"))
-			fr->calib = cs_q_ld(c.perop.med.value);
+		    same_key(fr, &c, "method")) {
+			struct cs_input one = { .info = info, .frag = &c, .nfrag = 1 };
+			long double v = cs_q_ld(c.perop.med.value);
+
+			fr->calib = v;
+			/* its relative half-width, no narrower than its quantum */
+			fr->calib_rel = c.perop.med.n < 2 ? 0 :
+					fmaxl((c.perop.med.hi - c.perop.med.lo) / 2,
+					      quantum_half(&one, &c)) / v;
+		}
 		cs_frag_free(&c);
 	}
 out:
@@ -213,6 +351,10 @@ int cs_load_input(const char *path, struct cs_input *in,
 		calib_from_tree(path, &in->frag[0]);
 	for (size_t i = 0; i < in->nfrag && emulated(&in->info); i++)
 		mark_emulated(&in->frag[i]);
+	if (hold_intervals(in)) {
+		cs_seterr(err, path, 0, "out of memory");
+		goto fail;
+	}
 	if (!in->nfrag) {
 		if (n == 1 && !cs_is_dir(path))
 			cs_seterr(err, path, 0,

@@ -335,7 +335,8 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	}
 	fprintf(f, "two-length: (long - short) / ((R-1) ops), medians per ensemble; net: (median -\n"
 		"base:empty's of the same run) / ops; raw: median / ops; 95%% t-interval over\n"
-		"the ensembles%s\n", in->has_overhead ? "" : "; no base:empty here, so no net figures");
+		"the ensembles, widened by the TSC step and the calibration (cyclestat(1))%s\n",
+		in->has_overhead ? "" : "\nno base:empty here, so no net figures");
 	if (in->has_overhead)
 		fprintf(f, "overhead (base:empty median): %s ticks\n",
 			cs_fmt_q(b2, sizeof(b2), in->overhead, 1));

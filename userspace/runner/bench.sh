@@ -7,6 +7,7 @@
 # next to the published latencies, then mem:chase over buffer sizes, where
 # the L1 -> L2 -> L3 -> DRAM steps show, beside mem:chase_huge (the same
 # ring on 2 MiB pages: what the 4 KiB curve adds over it is page walks).
+# Last, coverage.sh: how often the 95 % intervals hold over 30 runs.
 # A benchmark: it prints, and exits 0 whatever it measured (the tests check
 # plausibility, not these bounds).
 #
@@ -117,3 +118,6 @@ END {
 }' "$out/chase.txt" "$out/chase.txt"
 echo
 echo "full summaries: $CS $out/alu; $CS $out/chase"
+echo
+# how often the intervals above hold: RUNS repeated runs on known latencies
+CYCLESTAT=$CS CPU=$CPU sh coverage.sh

@@ -363,10 +363,10 @@ int main(int argc, char **argv)
 			printf("cyclebench-user %s\n", CB_USER_VERSION);
 			return 0;
 		default: {
-			char why[96];
+			char bad[96];
 
-			snprintf(why, sizeof(why), "unknown option '%s'", argv[optind - 1]);
-			usage(why);
+			snprintf(bad, sizeof(bad), "unknown option '%s'", argv[optind - 1]);
+			usage(bad);
 		}
 		}
 	}

@@ -199,6 +199,8 @@ static int write_result(const char *dir, const struct cb_req *req,
 		fprintf(f, "method: %s\n", cb_method_name(req->method));
 		fprintf(f, "cpu: %u\n", req->cpu);
 		fprintf(f, "tsc_khz: %u\n", m->tsc_khz);
+		fprintf(f, "tsc_step: %u\n", m->tsc_step);
+		fprintf(f, "interleave: %s\n", yes(req->interleave));
 		if (r->cycles_long)
 			fprintf(f, "long_repeat: %u\n", r->repeat);
 	}

@@ -127,6 +127,63 @@ try:
     check('"per_op": {"value": 1, "lo": 1, "hi": 1, "n": 5}' in txt,
           "inference:icount_per_op_is_exactly_1_with_zero_width", "got %s" % g)
 
+    # ---- intervals that hold: the TSC step's floor and the calibration's error ----
+    def add_info(d, name, text):
+        with open(os.path.join(d, *name.replace(":", "/").split("/"), "info"), "a") as f:
+            f.write(text)
+
+    def cost_of(d, name):
+        frs = run("--format", "json", d)["inputs"][0]["fragments"]
+        return {f["name"]: f for f in frs}[name]["cost"]["per_op"]
+
+    # every ensemble agrees (the step makes them): known to half a step of (R-1) ops
+    d = os.path.join(top, "step")
+    frag_dir(d, "alu:x", 5, 10, [1000] * 50, [1000 + 26 * 30] * 50, 8, 4)
+    add_info(d, "alu:x", "tsc_step: 26\n")
+    g, q = cost_of(d, "alu:x"), 26 / 2 / (7 * 4)
+    check(close(g["value"], 26 * 30 / 28, 1e-12) and close(g["hi"] - g["value"], q, 1e-9) and
+          close(g["value"] - g["lo"], q, 1e-9),
+          "inference:identical_ensembles_are_known_to_half_a_tsc_step", "want +-%.6g, got %s" % (q, g))
+    # a spread wider than the step keeps its t-interval
+    long = [1000 + 26 * 30 + 26 * 4 * (j % 2) for j in range(5) for _ in range(10)]
+    frag_dir(d, "alu:y", 5, 10, [1000] * 50, long, 8, 4)
+    add_info(d, "alu:y", "tsc_step: 26\n")
+    e = [(long[j * 10] - 1000) / 28 for j in range(5)]
+    h = t975(4) * statistics.stdev(e) / math.sqrt(5)
+    g = cost_of(d, "alu:y")
+    check(h > q and close(g["hi"] - g["value"], h, 1e-9),
+          "inference:a_spread_wider_than_the_step_keeps_its_t_interval", "want +-%.6g, got %s" % (h, g))
+
+    # calibrated: the calibration's own half-width is carried (not divided out as exact)
+    def cal_tree(sub, inter, cal_long, x_long):
+        d = os.path.join(top, sub)
+        frag_dir(d, "calib:add_chain", 4, 5, [500] * 20,
+                 [500 + v for v in cal_long for _ in range(5)], 8, 64)
+        frag_dir(d, "loop:x", 4, 5, [600] * 20, [600 + v for v in x_long for _ in range(5)], 8, 100)
+        for n in ("calib:add_chain", "loop:x"):
+            add_info(d, n, "interleave: %s\n" % ("yes" if inter else "no"))
+        return d
+
+    cal_l, x_l = [336, 352, 344, 360], [1050, 1102, 1075, 1124]
+    c_e = [v / (7 * 64) for v in cal_l]
+    x_e = [v / (7 * 100) for v in x_l]
+    c, x = statistics.mean(c_e), statistics.mean(x_e)
+    hc = t975(3) * statistics.stdev(c_e) / 2
+    hx = t975(3) * statistics.stdev(x_e) / 2
+    g = cost_of(cal_tree("cal-apart", False, cal_l, x_l), "loop:x")
+    want = hx / c + (x / c) * hc / c
+    check(close(g["value"], x / c, 1e-9) and close(g["hi"] - g["value"], want, 1e-9) and
+          close(g["value"] - g["lo"], want, 1e-9),
+          "inference:calibrated_interval_adds_the_calibrations_relative_error",
+          "want %.6g +- %.6g, got %s" % (x / c, want, g))
+    # interleaved: ensemble e of both ran together: the ratios' t-interval
+    g = cost_of(cal_tree("cal-paired", True, cal_l, x_l), "loop:x")
+    r = [a / b for a, b in zip(x_e, c_e)]
+    want = t975(3) * statistics.stdev(r) / 2
+    check(close(g["hi"] - g["value"], want, 1e-9) and want < hx / c + (x / c) * hc / c,
+          "inference:interleaved_calibration_pairs_ensembles_and_cancels_the_drift",
+          "want +-%.6g, got %s" % (want, g))
+
     # ---- compare: HL, interval and p against the reference ----
     def counts(n, m):
         # number of ways to get U = k (no ties): c(n, m, k) = c(n-1, m, k-m) + c(n, m-1, k)
