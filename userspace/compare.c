@@ -6,8 +6,8 @@
  * one run share its frequency, layout and host load, so testing them as
  * independent calls every rerun "significant". Each tree (run) is one
  * repetition; a result's ensembles are repetitions only where its setup ran
- * afresh before each (setup: ensemble) or with --ensembles, which the
- * output flags: they cannot show the spread between runs (between boots,
+ * afresh before each (setup: ensemble) and its side is a single run, or
+ * with --ensembles, which the output flags: they cannot show the spread between runs (between boots,
  * where a CI baseline comes from). Per repetition the figure is the fragment's own
  * cost: the two-length per-op cost where both sides have cycles_long, else
  * the median net of base:empty from the same run and method, else the raw
@@ -83,14 +83,18 @@ static size_t figures(const struct cs_input *in, const struct cs_frag *fr, const
 }
 
 /*
- * Are this result's ensembles independent repetitions? When its setup ran
- * afresh before each (setup: ensemble), or the user says so (--ensembles).
+ * Are this result's ensembles independent repetitions?  When the user says
+ * so (--ensembles); or when its setup ran afresh before each (setup:
+ * ensemble) and the side is one run.  With several runs the runs are the
+ * unit: what is fixed for a whole run (the clock, the code's placement)
+ * moves the figure more than a fresh setup does, so ten ensembles of each
+ * of five unchanged runs are five repetitions, not fifty.
  */
-static int ens_are_reps(const struct cs_opts *o, const struct cs_frag *fr)
+static int ens_are_reps(const struct cs_opts *o, const struct side *s, const struct cs_frag *fr)
 {
 	const char *setup = cs_info_get(&fr->info, "setup");
 
-	return o->ensembles || (setup && !strcmp(setup, "ensemble"));
+	return o->ensembles || (s->n == 1 && setup && !strcmp(setup, "ensemble"));
 }
 
 /* gather one side's repetitions of NAME; NULL when no tree has data */
@@ -104,7 +108,7 @@ static long double *gather(const struct cs_opts *o, const struct side *s, const 
 		const struct cs_frag *fr = find(&s->in[i], name, any);
 
 		if (fr)
-			cap += ens_are_reps(o, fr) ? fr->ens.count : 1;
+			cap += ens_are_reps(o, s, fr) ? fr->ens.count : 1;
 	}
 	*n = 0;
 	if (!cap || !(v = calloc(cap, sizeof(*v))))
@@ -113,9 +117,9 @@ static long double *gather(const struct cs_opts *o, const struct side *s, const 
 		const struct cs_frag *fr = find(&s->in[i], name, any);
 
 		if (fr) {
-			*n += figures(&s->in[i], fr, b, !ens_are_reps(o, fr), cal, v + *n);
+			*n += figures(&s->in[i], fr, b, !ens_are_reps(o, s, fr), cal, v + *n);
 			*smi |= fr->smi;
-			*by_ens |= ens_are_reps(o, fr) && fr->ens.count > 1;
+			*by_ens |= ens_are_reps(o, s, fr) && fr->ens.count > 1;
 		}
 	}
 	return v;

@@ -222,7 +222,12 @@ done
 expect compare_runs_per_side_detects_a_10pct_slowdown 1 '^loop:de.*/110  *6/6 .* slower$' -- \
 	"$CS" compare "$T/rb1" "$T/rb2" "$T/rb3" "$T/rb4" "$T/rb5" "$T/rb6" -- "$T/rn1" "$T/rn2" "$T/rn3" "$T/rn4" "$T/rn5" "$T/rn6"
 check compare_runs_per_side_nothing_else_slower_or_faster sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && ! grep -q ' faster\$' '$T/out'"
-check compare_setup_ensemble_counts_each_ensemble grep -q '^mem:.*/4096  *24/24 ' "$T/out"
+# several runs a side: the runs are the unit, even for setup: ensemble
+check compare_several_runs_count_runs_not_ensembles grep -q '^mem:.*/4096  *6/6 ' "$T/out"
+check compare_several_runs_say_nothing_of_ensembles sh -c "! grep -q 'cannot show the spread between runs' '$T/out'"
+# one run a side: a fresh setup's ensembles stand in for runs, and it says so
+"$CS" compare "$T/rb1" -- "$T/rn1" > "$T/out" 2>&1
+check compare_one_run_setup_ensemble_counts_each_ensemble grep -q '^mem:.*/4096  *4/4 ' "$T/out"
 check compare_says_ensembles_cannot_show_between_run_spread grep -q 'cannot show the spread between runs' "$T/out"
 
 # ---- JSON ----
