@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmp_print.c - compare's verdicts as a table (80 columns), JSON (schema 2,
- * documented in cyclestat(1)) or CSV. Calls fmt.c and output.c's cs_fit.
+ * documented in cyclestat(1)) or CSV. Calls fmt.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -117,7 +117,7 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 {
 	FILE *f = o->out;
 	size_t cnt[6] = { 0 };
-	int wn = 8, wv = 7, wb = 4, ww = 3, wi = 9, reps_note = 0;
+	int wn = 8, wv = 7, wb = 4, ww = 3, wi = 9, reps_note = 0, show_p, show_base;
 	char (*cell)[4][40] = calloc(n, sizeof(*cell));
 	const char *bases[3] = { 0 };
 
@@ -184,12 +184,12 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		free(cell);
 		return;
 	}
-	/* 80 columns: the name gives way, visibly */
+	/* 80 columns: the p, then the base column give way; never the name */
 	{
 		int rest = 2 + 5 + 2 + wb + 2 + 7 + 2 + wi + 2 + 6 + 2 + wv;
 
-		if (wn + rest > 80)
-			wn = 80 - rest < 12 ? 12 : 80 - rest;
+		show_p = wn + rest <= 80;
+		show_base = wn + rest - 8 <= 80;
 	}
 	{
 		int ncal = 0, nemul = 0;
@@ -203,26 +203,29 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			nemul ? (ncal ? "calib:add_chain adds (emulated clock)" : "emulated ticks") :
 			!ncal ? "ticks" : (size_t)ncal == n ? "core cycles" : "ticks or core cycles");
 	}
-	fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %6s  %s\n", wn, "fragment", "n", wb, "base",
-		"change", wi, "95% CI, %", "p", "verdict");
+	fprintf(f, "%-*s  %5s%s%*s  %7s  %-*s%s%*s  %s\n", wn, "fragment", "n",
+		show_base ? "  " : "", show_base ? wb : 0, show_base ? "base" : "",
+		"change", wi, "95% CI, %", show_p ? "  " : "", show_p ? 6 : 0, show_p ? "p" : "",
+		"verdict");
 	for (size_t i = 0; i < n; i++) {
 		const char *col = "", *off = "";
-		char name[128], nn[16];
-		int x;
+		char nn[16];
 
 		if (o->color && (c[i].fails || !strcmp(c[i].verdict, "faster"))) {
 			col = c[i].fails ? "\033[31m" : "\033[32m";
 			off = "\033[0m";
 		}
-		cs_fit(name, sizeof(name), c[i].name, wn, &x);
 		snprintf(nn, sizeof(nn), "%zu/%zu", c[i].nb, c[i].nn);
-		/* the ellipsis is 3 bytes, 1 column */
-		fprintf(f, "%-*s  %5s  %*s  %7s  %-*s  %6s  %s%s%s\n",
-			wn + x, name, c[i].basis ? nn : "-",
-			wb, c[i].basis ? cell[i][0] : "-", c[i].basis ? cell[i][1] : "-", wi,
-			c[i].basis ? cell[i][2] : "-", c[i].basis ? cell[i][3] : "-", col,
-			short_verdict(&c[i]), off);
+		fprintf(f, "%-*s  %5s%s%*s  %7s  %-*s%s%*s  %s%s%s\n",
+			wn, c[i].name, c[i].basis ? nn : "-", show_base ? "  " : "",
+			show_base ? wb : 0, !show_base ? "" : c[i].basis ? cell[i][0] : "-",
+			c[i].basis ? cell[i][1] : "-", wi, c[i].basis ? cell[i][2] : "-",
+			show_p ? "  " : "", show_p ? 6 : 0, !show_p ? "" : c[i].basis ? cell[i][3] : "-",
+			col, short_verdict(&c[i]), off);
 	}
+	if (!show_p || !show_base)
+		fprintf(f, "(left out to fit 80 columns:%s%s; --format csv has them)\n",
+			show_base ? "" : " base", show_p ? "" : " p");
 	fprintf(f, "%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing%s\n",
 		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4],
 		o->paired ? " or unpaired" : "");

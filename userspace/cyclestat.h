@@ -397,7 +397,6 @@ int cs_print_sweeps(const struct cs_opts *o, struct cs_input *in, size_t nin);
 
 /* output.c */
 int cs_match(const struct cs_opts *o, const char *name);
-const char *cs_fit(char *buf, size_t sz, const char *name, int w, int *extra);
 void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin);
 
 /* cmd.c */

@@ -19,6 +19,7 @@ static const char *const heads[NCOL] = {
 	"fragment", "n", "min", "median", "mean", "sd", "p99", "max", "far",
 };
 #define WIDTH 80	/* the table fits a terminal of this many columns */
+#define CELL 160	/* a cell: a whole fragment name and its marks */
 
 static void print_hist(FILE *f, const struct cs_frag *fr)
 {
@@ -53,31 +54,6 @@ static void print_hist(FILE *f, const struct cs_frag *fr)
 			(unsigned long long)c, bar,
 			"##################################################");
 	}
-}
-
-/*
- * The name, shortened visibly to w columns: a path keeps its end, an
- * argument keeps its value (mem:ch…/4096); the ellipsis is 3 bytes and one
- * column, so *extra says how much wider the field is in bytes.
- */
-const char *cs_fit(char *buf, size_t sz, const char *name, int w, int *extra)
-{
-	const char *slash = strchr(name, ':') ? strchr(name, '/') : NULL;
-	int keep = slash ? (int)strlen(slash) : 0;
-
-	*extra = 0;
-	if ((int)strlen(name) <= w || w < 2) {
-		snprintf(buf, sz, "%s", name);
-		return buf;
-	}
-	if (!strchr(name, ':'))
-		snprintf(buf, sz, "\xe2\x80\xa6%s", name + strlen(name) - (size_t)(w - 1));
-	else if (slash && keep + 4 <= w)
-		snprintf(buf, sz, "%.*s\xe2\x80\xa6%s", w - 1 - keep, name, slash);
-	else
-		snprintf(buf, sz, "%.*s\xe2\x80\xa6", w - 1, name);
-	*extra = 2;
-	return buf;
 }
 
 /*
@@ -134,22 +110,22 @@ static const char *num(char *buf, size_t sz, long double v, int dec, int sci)
 }
 
 /* one number notation per column: fixed, or e-notation for all when any is large */
-static void column(char (*cell)[NCOL][48], size_t n, int c, const long double *v, int dec)
+static void column(char (*cell)[NCOL][CELL], size_t n, int c, const long double *v, int dec)
 {
 	int sci = 0;
 
 	for (size_t j = 0; j < n; j++)
 		sci |= fabsl(v[j]) >= 1e7L;
 	for (size_t j = 0; j < n; j++)
-		num(cell[j][c], 48, v[j], dec, sci);
+		num(cell[j][c], CELL, v[j], dec, sci);
 }
 
 /* the PMU counters where the module read them: medians per sample, IPC */
 static void print_counters(FILE *f, const struct cs_input *in, size_t n, int w,
 			   const char *bold, const char *off)
 {
-	char b[256], c[3][48], ipc[32];
-	int x, any = 0;
+	char c[3][48], ipc[32];
+	int any = 0;
 
 	for (size_t j = 0; j < n; j++)
 		any |= in->frag[j].cnt[CS_CORE].present || in->frag[j].cnt[CS_INSTR].present;
@@ -170,8 +146,7 @@ static void print_counters(FILE *f, const struct cs_input *in, size_t n, int w,
 				 (long double)fr->cnt[CS_CORE].sum);
 		else
 			snprintf(ipc, sizeof(ipc), "-");
-		cs_fit(b, sizeof(b), fr->name, w, &x);
-		fprintf(f, "%-*s  %12s  %12s  %12s  %6s\n", w + x, b, c[0], c[1], c[2], ipc);
+		fprintf(f, "%-*s  %12s  %12s  %12s  %6s\n", w, fr->name, c[0], c[1], c[2], ipc);
 	}
 	fprintf(f, "medians per sample, each counted around the whole sample (the timing\n"
 		"protocol included); IPC: all instructions / all core cycles\n");
@@ -183,10 +158,11 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	const char *bold = o->color ? "\033[1m" : "", *red = o->color ? "\033[31m" : "";
 	const char *off = o->color ? "\033[0m" : "";
 	size_t n = in->nfrag;
-	char (*cell)[NCOL][48] = calloc(n ? n : 1, sizeof(*cell));
+	char (*cell)[NCOL][CELL] = calloc(n ? n : 1, sizeof(*cell));
 	long double *v = calloc(n ? n : 1, sizeof(*v));
 	int w[NCOL] = { 0 }, smi = 0, stale = 0, ens = 0, skew = 0, calib = 0, rest = 0;
-	int emul = 0;
+	int emul = 0, hide[NCOL] = { 0 }, dropped = 0, show_ens, show_basis;
+	static const int drop_order[] = { 6, 5, 4 };	/* p99, sd, mean */
 	const char *sep = "  ";
 	const char *model = cs_info_get(&in->info, "model_name");
 	const char *khz = cs_info_get(&in->info, "tsc_khz");
@@ -194,7 +170,6 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	const char *hyp = cs_info_get(&in->info, "hypervisor");
 	const char *mode = cs_info_get(&in->info, "mode");
 	char b[160], b2[64];
-	int x;
 
 	if (!cell || !v) {
 		free(cell);
@@ -207,9 +182,9 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		int sk = cs_q_cmp(g->mean, cs_q_int(0)) > 0 && g->median.num > 0 &&
 			 cs_q_ld(g->mean) > 1.5L * cs_q_ld(g->median);
 
-		snprintf(cell[j][0], 48, "%.40s%s%s%s", fr->name, fr->smi ? " *" : "",
+		snprintf(cell[j][0], CELL, "%.140s%s%s%s", fr->name, fr->smi ? " *" : "",
 			 fr->stale ? " ~" : "", sk ? " !" : "");
-		snprintf(cell[j][1], 48, "%llu", (unsigned long long)g->n);
+		snprintf(cell[j][1], CELL, "%llu", (unsigned long long)g->n);
 		smi |= fr->smi;
 		stale |= fr->stale;
 		skew |= sk;
@@ -240,17 +215,23 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		if (c)
 			rest += 2 + w[c];
 	}
-	/* too wide: one space between numbers, then the name gives way */
+	/*
+	 * too wide: one space between numbers, then columns give way (p99, sd,
+	 * mean: --format csv has them), never the name's characters
+	 */
 	if (w[0] + rest > WIDTH) {
 		rest -= NCOL - 1;
 		sep = " ";
 	}
-	if (w[0] + rest > WIDTH)
-		w[0] = WIDTH - rest < 12 ? 12 : WIDTH - rest;
+	for (size_t k = 0; k < sizeof(drop_order) / sizeof(*drop_order) && w[0] + rest > WIDTH; k++) {
+		rest -= 1 + w[drop_order[k]];
+		hide[drop_order[k]] = 1;
+		dropped++;
+	}
 	if (!first)
 		fputc('\n', f);
 	/* the path on its own line (its end, if long), then what machine and how */
-	fprintf(f, "# %s\n", cs_fit(b, sizeof(b), in->path, WIDTH - 2, &x));
+	fprintf(f, "# %s\n", in->path);
 	if (model || khz || method || mode) {
 		const char *sepr = "# ";
 
@@ -276,17 +257,24 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		fprintf(f, "# user mode: interrupts stay on; expect more far outliers than in kernel mode\n");
 	fprintf(f, "# per sample, in TSC ticks\n%s", bold);
 	for (int c = 0; c < NCOL; c++)
-		fprintf(f, c ? "%s%*s" : "%s%-*s", c ? sep : "", w[c], heads[c]);
+		if (!hide[c])
+			fprintf(f, c ? "%s%*s" : "%s%-*s", c ? sep : "", w[c], heads[c]);
 	fprintf(f, "%s\n", off);
 	for (size_t j = 0; j < n; j++) {
 		const struct cs_frag *fr = &in->frag[j];
 		int mark = fr->smi || fr->stale;
 
-		cs_fit(b, sizeof(b), cell[j][0], w[0], &x);
-		fprintf(f, "%s%-*s%s", mark ? red : "", w[0] + x, b, mark ? off : "");
+		fprintf(f, "%s%-*s%s", mark ? red : "", w[0], cell[j][0], mark ? off : "");
 		for (int c = 1; c < NCOL; c++)
-			fprintf(f, "%s%*s", sep, w[c], cell[j][c]);
+			if (!hide[c])
+				fprintf(f, "%s%*s", sep, w[c], cell[j][c]);
 		fputc('\n', f);
+	}
+	if (dropped) {
+		fprintf(f, "(left out to fit %d columns:", WIDTH);
+		for (int k = dropped - 1; k >= 0; k--)
+			fprintf(f, " %s", heads[drop_order[k]]);
+		fprintf(f, "; --format csv has every column)\n");
 	}
 	if (smi)
 		fprintf(f, "%s* SMIs occurred during this run (smi_after != smi_before): its "
@@ -310,8 +298,12 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 				cs_fmt_q(b, sizeof(b), in->frag[j].raw.median, 1));
 
 	/* the cost of one operation, each with its interval and what it is */
-	fprintf(f, "\n%s%-*s  %-10s  %8s  %-19s  %3s  %s%s\n", bold, w[0], "per op", "basis", "cost",
-		"95% CI", "ens", "unit", off);
+	/* too wide for a whole name: the ens, then the basis column give way */
+	show_ens = w[0] + 61 <= WIDTH;
+	show_basis = w[0] + 56 <= WIDTH;
+	fprintf(f, "\n%s%-*s%s%-*s  %8s  %-19s%s%*s  %s%s\n", bold, w[0], "per op",
+		show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? "basis" : "", "cost",
+		"95% CI", show_ens ? "  " : "", show_ens ? 3 : 0, show_ens ? "ens" : "", "unit", off);
 	for (size_t j = 0; j < n; j++) {
 		const struct cs_frag *fr = &in->frag[j];
 		const char *basis;
@@ -319,7 +311,7 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1;
 		char ci[64];
 
-		char n1[48], n2[48];
+		char n1[48], n2[48], en[24];
 		int big = fabsl(e->hi / sc) >= 1e7L || fabsl(e->lo / sc) >= 1e7L ||
 			  fabsl(cs_q_ld(e->value) / sc) >= 1e7L;
 
@@ -328,11 +320,16 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		else
 			snprintf(ci, sizeof(ci), "%s..%s", num(n1, 48, e->lo / sc, 3, big),
 				 num(n2, 48, e->hi / sc, 3, big));
-		cs_fit(b, sizeof(b), fr->name, w[0], &x);
-		fprintf(f, "%-*s  %-10s  %8s  %-19s  %3llu  %s\n", w[0] + x, b, basis,
-			num(n1, 48, cs_q_ld(e->value) / sc, 3, big), ci, (unsigned long long)e->n,
+		snprintf(en, sizeof(en), "%llu", (unsigned long long)e->n);
+		fprintf(f, "%-*s%s%-*s  %8s  %-19s%s%*s  %s\n", w[0], fr->name,
+			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? basis : "",
+			num(n1, 48, cs_q_ld(e->value) / sc, 3, big), ci, show_ens ? "  " : "",
+			show_ens ? 3 : 0, show_ens ? en : "",
 			fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks");
 	}
+	if (!show_basis || !show_ens)
+		fprintf(f, "(left out to fit %d columns:%s%s; --format json has them)\n", WIDTH,
+			show_basis ? "" : " basis", show_ens ? "" : " ens");
 	fprintf(f, "two-length: (long - short) / ((R-1) ops), medians per ensemble; net: (median -\n"
 		"base:empty's of the same run) / ops; raw: median / ops; 95%% t-interval over\n"
 		"the ensembles, widened by the TSC step and the calibration (cyclestat(1))%s\n",
@@ -357,11 +354,10 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 
 			if (e->count < 2)
 				continue;
-			cs_fit(b, sizeof(b), in->frag[j].name, w[0], &x);
 			snprintf(v1, sizeof(v1), e->total_var < 1e7L ? "%.1Lf" : "%.3Le", e->total_var);
 			snprintf(v2, sizeof(v2), e->var_of_vars < 1e7L ? "%.1Lf" : "%.3Le", e->var_of_vars);
 			snprintf(v3, sizeof(v3), e->var_of_mins < 1e7L ? "%.1Lf" : "%.3Le", e->var_of_mins);
-			fprintf(f, "%-*s  %5llu  %7llu  %9s  %9s  %9s  %7llu\n", w[0] + x, b,
+			fprintf(f, "%-*s  %5llu  %7llu  %9s  %9s  %9s  %7llu\n", w[0], in->frag[j].name,
 				(unsigned long long)e->count, (unsigned long long)e->size, v1, v2, v3,
 				(unsigned long long)e->abs_max_dev);
 		}

@@ -119,6 +119,13 @@ expect table_has_one_row_per_fragment 0 '^alu:add_dep' -- "$CS" "$DATA/tree"
 check table_fits_in_80_columns sh -c "awk 'length > 80 { exit 1 }' '$T/out'"
 check table_shows_the_overhead_in_ticks grep -q 'overhead (base:empty median): 30.0 ticks' "$T/out"
 check table_shows_per_op_cost_with_interval grep -q '^alu:add_dep \{1,\}net \{1,\}1.250  1.250..1.250 \{1,\}4  ticks' "$T/out"
+# a name too long for 80 columns: whole, and columns give way, said
+mkdir -p "$T/a_directory_with_a_rather_long_name_here"
+seq 100 200 > "$T/a_directory_with_a_rather_long_name_here/samples_of_one_run.cycles"
+cs_abs=$(cd "$(dirname "$CS")" && pwd)/$(basename "$CS")
+(cd "$T" && "$cs_abs" a_directory_with_a_rather_long_name_here/samples_of_one_run.cycles) > "$T/long" 2>&1
+check long_name_is_never_shortened sh -c "[ \$(grep -c '^a_directory_with_a_rather_long_name_here/samples_of_one_run.cycles ' '$T/long') = 2 ]"
+check long_name_drops_columns_and_says_which grep -q '^(left out to fit 80 columns: mean sd p99; --format csv has every column)$' "$T/long"
 check table_never_says_cycles_for_ticks sh -c "! grep -qiw 'cycles' '$T/out'"
 check table_flags_smi_runs grep -q '^alu:add_dep \*' "$T/out"
 check table_explains_the_smi_flag grep -q 'SMIs occurred during this run' "$T/out"
