@@ -88,9 +88,10 @@ static double z_upper(double q)
 static size_t normal_approx(double stat, double mu, double sd, double sd0, double conf,
 			    struct cs_shift *r)
 {
-	double z = sd > 0 ? (fabs(stat - mu) - 0.5) / sd : 0;
+	/* R's correction: z - sign(z) / 2, so |z| < 1/2 crosses zero, not clamps */
+	double z = sd > 0 && stat != mu ? fabs(fabs(stat - mu) - 0.5) / sd : 0;
 
-	r->p = sd > 0 ? erfc(fmax(z, 0) / M_SQRT2) : 1;
+	r->p = sd > 0 ? erfc(z / M_SQRT2) : 1;
 	r->min_p = 0;
 	return (size_t)fmax(0, floor(mu - z_upper((1 - conf) / 2) * sd0));
 }
@@ -106,9 +107,78 @@ static void interval(struct cs_shift *r, const long double *v, size_t nv, size_t
 	r->hi = v[nv - k];
 }
 
+/* sum of t^3 - t over the pooled sample's runs of t equal values; -1: no memory */
+static double pooled_ties(const long double *x, size_t n, const long double *y, size_t m)
+{
+	long double *all = malloc((n + m) * sizeof(*all));
+	double ties = 0;
+
+	if (!all)
+		return -1;
+	memcpy(all, x, n * sizeof(*x));
+	memcpy(all + n, y, m * sizeof(*y));
+	qsort(all, n + m, sizeof(*all), cs_cmp_ld);
+	for (size_t i = 0, j; i < n + m; i = j) {
+		for (j = i; j < n + m && all[j] == all[i]; j++)
+			;
+		ties += pow((double)(j - i), 3) - (double)(j - i);
+	}
+	free(all);
+	return ties;
+}
+
+/*
+ * The two-sided p of y's rank sum given the ties: every choice of m of
+ * the n + m pooled values alike, each value at its midrank (half units:
+ * a tie over ranks i+1 .. j counts i + 1 + j).  cnt[k][s]: the ways k
+ * chosen values sum to s, over the values so far.  p = twice the smaller
+ * tail, at most 1.
+ */
+static int tied_p(const long double *x, size_t n, const long double *y, size_t m, double *p)
+{
+	size_t nn = n + m, top = nn * (nn + 1), obs = 0;
+	long double *all = malloc(nn * sizeof(*all));
+	double *cnt = calloc((m + 1) * (top + 1), sizeof(*cnt)), lo = 0, hi = 0, total = 0;
+
+	if (!all || !cnt) {
+		free(all);
+		free(cnt);
+		return -1;
+	}
+	memcpy(all, x, n * sizeof(*x));
+	memcpy(all + n, y, m * sizeof(*y));
+	qsort(all, nn, sizeof(*all), cs_cmp_ld);
+	cnt[0] = 1;
+	for (size_t i = 0, j; i < nn; i = j) {
+		for (j = i; j < nn && all[j] == all[i]; j++)
+			;
+		for (size_t t = i; t < j; t++) {
+			size_t h = i + 1 + j;
+
+			for (size_t k = m; k >= 1; k--)
+				for (size_t s = top; s >= h; s--)
+					cnt[k * (top + 1) + s] += cnt[(k - 1) * (top + 1) + s - h];
+		}
+		for (size_t v = 0; v < m; v++)
+			obs += y[v] == all[i] ? i + 1 + j : 0;
+	}
+	for (size_t s = 0; s <= top; s++) {
+		double c = cnt[m * (top + 1) + s];
+
+		total += c;
+		lo += s <= obs ? c : 0;
+		hi += s >= obs ? c : 0;
+	}
+	*p = fmin(1, 2 * fmin(lo, hi) / total);
+	free(all);
+	free(cnt);
+	return 0;
+}
+
 /*
  * base x[0..n), new y[0..m): the two-sided Mann-Whitney p-value (exact up
- * to CS_EXACT_MAX per side, else normal with tie correction), and the
+ * to CS_EXACT_MAX per side, over the midranks where there are ties; else
+ * normal with tie and continuity corrections, R's wilcox.test), and the
  * Hodges-Lehmann shift of y against x with its interval at level conf.
  */
 int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m,
@@ -116,7 +186,7 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 {
 	size_t nm = n * m, k;
 	long double *d = malloc(nm * sizeof(*d));
-	double u = 0;
+	double u = 0, ties;
 
 	if (!d)
 		return -1;
@@ -127,7 +197,21 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 		}
 	qsort(d, nm, sizeof(*d), cs_cmp_ld);
 	r->est = nm % 2 ? d[nm / 2] : (d[nm / 2 - 1] + d[nm / 2]) / 2;
+	ties = pooled_ties(x, n, y, m);
+	if (ties < 0) {
+		free(d);
+		return -1;
+	}
+	/*
+	 * exact up to CS_EXACT_MAX a side; with ties, p from the permutation
+	 * distribution of the midranks (scipy's mannwhitneyu(method=
+	 * PermutationMethod()), coin's exact test), not the tie-free one
+	 */
 	r->exact = n <= CS_EXACT_MAX && m <= CS_EXACT_MAX;
+	if (r->exact && ties > 0 && tied_p(x, n, y, m, &r->p)) {
+		free(d);
+		return -1;
+	}
 	if (r->exact) {
 		double *c = u_counts(n, m), total = 0;
 		long double lo_u;
@@ -140,35 +224,17 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 			total += c[i];
 		/* U is symmetric about nm/2: the tail of the smaller side, twice */
 		lo_u = u < nm - u ? u : nm - u;
-		r->p = 2 * u_cdf(c, nm, total, (long long)floorl(lo_u));
+		if (ties == 0)
+			r->p = 2 * u_cdf(c, nm, total, (long long)floorl(lo_u));
 		/* k: qwilcox((1 - conf) / 2), at least 1 */
 		for (k = 0; k < nm && u_cdf(c, nm, total, (long long)k) < (1 - conf) / 2; k++)
 			;
 		r->min_p = 2 * c[0] / total;
 		free(c);
 	} else {
-		double mu = nm / 2.0, s = sqrt(nm * (n + m + 1) / 12.0);
-		double ties = 0;
+		double mu = nm / 2.0;
+		double s = sqrt(n * m / 12.0 * ((n + m + 1) - ties / ((double)(n + m) * (n + m - 1))));
 
-		/* tie correction over the pooled sample */
-		{
-			long double *all = malloc((n + m) * sizeof(*all));
-
-			if (!all) {
-				free(d);
-				return -1;
-			}
-			memcpy(all, x, n * sizeof(*x));
-			memcpy(all + n, y, m * sizeof(*y));
-			qsort(all, n + m, sizeof(*all), cs_cmp_ld);
-			for (size_t i = 0, j; i < n + m; i = j) {
-				for (j = i; j < n + m && all[j] == all[i]; j++)
-					;
-				ties += pow((double)(j - i), 3) - (double)(j - i);
-			}
-			free(all);
-			s = sqrt(n * m / 12.0 * ((n + m + 1) - ties / ((double)(n + m) * (n + m - 1))));
-		}
 		k = normal_approx(u, mu, s, sqrt(nm * (n + m + 1) / 12.0), conf, r);
 	}
 	interval(r, d, nm, k);
@@ -252,6 +318,11 @@ int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r)
 			w[k++] = (a[i] + a[j]) / 2;
 	qsort(w, nw, sizeof(*w), cs_cmp_ld);
 	r->est = nw % 2 ? w[nw / 2] : (w[nw / 2 - 1] + w[nw / 2]) / 2;
+	/*
+	 * exact up to CS_EXACT_MAX pairs: the permutation distribution of the
+	 * midranks, zeros dropped (scipy's wilcoxon(zero_method="wilcox",
+	 * method=PermutationMethod()), coin's exact test), so ties cost no power
+	 */
 	r->exact = m <= CS_EXACT_MAX;
 	if (r->exact) {
 		double lo = wp < top - wp ? wp : top - wp;

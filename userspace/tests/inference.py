@@ -11,6 +11,7 @@ plain Python (statistics, fractions); where scipy is installed, Student's t
 quantile and the exact Mann-Whitney p-value come from scipy instead, and
 the plain values are checked against it. One TAP line per property.
 """
+import itertools
 import json
 import math
 import os
@@ -251,6 +252,50 @@ try:
                           got["change_hi"], got["p_value"]))
     check(not bad, "inference:hodges_lehmann_interval_and_exact_p_match_the_reference",
           "; ".join(bad[:4]))
+
+    # ties (a TSC in steps makes them): p from the permutation distribution of
+    # the midranks (scipy's mannwhitneyu(method=PermutationMethod())), checked
+    # by enumerating every split of the pooled runs
+    def midranks(vals):
+        order = sorted(vals)
+        rank = {}
+        i = 0
+        while i < len(order):
+            j = i
+            while j < len(order) and order[j] == order[i]:
+                j += 1
+            rank[order[i]] = (i + 1 + j) / 2
+            i = j
+        return rank
+
+    def tied_reference(x, y):
+        pool = x + y
+        rk = midranks(pool)
+        obs = sum(rk[v] for v in y)
+        lo = hi = tot = 0
+        for pick in itertools.combinations(range(len(pool)), len(y)):
+            s = sum(rk[pool[i]] for i in pick)
+            tot += 1
+            lo += s <= obs + 1e-9
+            hi += s >= obs - 1e-9
+        return min(1.0, 2 * min(lo, hi) / tot)
+
+    bad, tied_cases = [], 0
+    for it in range(30):
+        n, m = rnd.randint(3, 7), rnd.randint(3, 7)
+        x = [rnd.choice((1000, 1026, 1052, 1078)) for _ in range(n)]
+        y = [rnd.choice((1026, 1052, 1078, 1104)) for _ in range(m)]
+        if len(set(x + y)) == n + m:
+            continue
+        tied_cases += 1
+        shutil.rmtree(os.path.join(top, "cmp"), ignore_errors=True)
+        got = run("--format", "json", "compare", *write_runs("cmp/b", x), "--",
+                  *write_runs("cmp/n", y))["fragments"][0]
+        want = tied_reference(x, y)
+        if not close(got["p_value"], want, 1e-9):
+            bad.append("case %d %s vs %s: want p %.9g, got %s" % (it, x, y, want, got["p_value"]))
+    check(not bad and tied_cases >= 20,
+          "inference:tied_runs_p_is_the_exact_permutation_p (%d cases)" % tied_cases, "; ".join(bad[:3]))
 
     # ---- compare --paired: signed-rank p, one-sample HL and its interval ----
     def signed_rank_counts(ranks):
