@@ -309,10 +309,7 @@ static long double tsc_khz_of(const struct cs_input *in, const struct cs_frag *f
 	return 0;
 }
 
-/*
- * Google Benchmark's _median aggregate is the median of the repetitions,
- * here the ensembles' means (not the median of every raw sample).
- */
+/* the median of v[0..n), v unchanged; NaN without memory */
 static long double median_ld(const long double *v, uint64_t n)
 {
 	long double *s = malloc(n * sizeof(*s)), m;
@@ -326,14 +323,21 @@ static long double median_ld(const long double *v, uint64_t n)
 	return m;
 }
 
+/*
+ * One benchmark entry: time is the per-op cost (ticks at khz kHz: ticks *
+ * 1e6 / khz ns; ticks where there is no tsc_khz, and the unit says so).
+ */
 static void gbench_entry(FILE *f, const char *name, const char *run_type,
-			 const char *agg, uint64_t reps, uint64_t idx, uint64_t iters,
-			 long double cycles, long double khz, size_t family, int first)
+			 const char *agg, size_t reps, size_t idx, const struct cs_frag *fr,
+			 long double ticks, long double khz, size_t family, int first)
 {
-	/* ticks at khz kHz: ticks / (khz * 1000) s = ticks * 1e6 / khz ns */
-	long double ns = khz ? cycles * 1e6L / khz : cycles;
-	char b[3][40];
+	long double ns = khz ? ticks * 1e6L / khz : ticks;
+	long double cal = fr ? cs_core_calib(fr) : 0;
+	const char *basis = "raw";
+	char b[4][40];
 
+	if (fr)
+		cs_headline(fr, &basis);
 	fputs(first ? "    {" : ",\n    {", f);
 	fputs("\"name\": ", f);
 	if (agg) {
@@ -347,20 +351,38 @@ static void gbench_entry(FILE *f, const char *name, const char *run_type,
 	fprintf(f, ", \"family_index\": %zu, \"per_family_instance_index\": 0, \"run_name\": ",
 		family);
 	cs_json_str(f, name);
-	fprintf(f, ", \"run_type\": \"%s\", \"repetitions\": %llu, ", run_type,
-		(unsigned long long)reps);
+	fprintf(f, ", \"run_type\": \"%s\", \"repetitions\": %zu, ", run_type, reps);
 	if (agg)
 		fprintf(f, "\"threads\": 1, \"aggregate_name\": \"%s\", \"aggregate_unit\": \"time\", ",
 			agg);
 	else
-		fprintf(f, "\"repetition_index\": %llu, \"threads\": 1, ", (unsigned long long)idx);
-	/* without tsc_khz there is no time: the unit says ticks, never ns */
+		fprintf(f, "\"repetition_index\": %zu, \"threads\": 1, ", idx);
 	fprintf(f, "\"iterations\": %llu, \"real_time\": %s, \"cpu_time\": %s, "
-		"\"time_unit\": \"%s\", \"ticks\": %s}",
-		(unsigned long long)iters, cs_fmt_d(b[0], 40, (double)ns),
-		cs_fmt_d(b[1], 40, (double)ns), khz ? "ns" : "ticks", cs_fmt_d(b[2], 40, (double)cycles));
+		"\"time_unit\": \"%s\", \"ticks\": %s",
+		(unsigned long long)(fr ? fr->raw.n : 1), cs_fmt_d(b[0], 40, (double)ns),
+		cs_fmt_d(b[1], 40, (double)ns), khz ? "ns" : "ticks", cs_fmt_d(b[2], 40, (double)ticks));
+	if (fr)
+		fprintf(f, ", \"basis\": \"%s\", \"per_op_core_cycles\": %s", basis,
+			cal > 0 ? cs_fmt_d(b[3], 40, (double)(ticks / cal)) : "null");
+	fputc('}', f);
 }
 
+/* the input's fragment NAME, or NULL */
+static const struct cs_frag *frag_named(const struct cs_input *in, const char *name)
+{
+	for (size_t j = 0; j < in->nfrag; j++)
+		if (!strcmp(in->frag[j].name, name))
+			return &in->frag[j];
+	return NULL;
+}
+
+/*
+ * Google Benchmark's JSON, so that its tools/compare.py compares runs:
+ * each input (a run) is one repetition of every fragment in it, whose time
+ * is the fragment's per-op cost (the headline: two-length, else net of
+ * base:empty, else raw; basis says which), never the raw mean with the
+ * timing overhead.  With two or more runs, the aggregates over them.
+ */
 void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
 {
 	FILE *f = o->out;
@@ -390,36 +412,47 @@ void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
 	json_info(f, nin ? &in[0].info : &(struct cs_info){ 0 });
 	fputs("},\n  \"benchmarks\": [\n", f);
 	for (size_t i = 0; i < nin; i++) {
-		for (size_t j = 0; j < in[i].nfrag; j++, family++) {
-			const struct cs_frag *fr = &in[i].frag[j];
-			const struct cs_ens *e = &fr->ens;
-			long double khz = tsc_khz_of(&in[i], fr), m = 0, v = 0;
-			char uname_[600];
-			const char *name = fr->name;
+		for (size_t j = 0; j < in[i].nfrag; j++) {
+			const char *name = in[i].frag[j].name;
+			long double *v = calloc(nin, sizeof(*v)), m = 0, ss = 0, khz = 0;
+			size_t reps = 0, k = 0, seen = 0;
 
-			/* several inputs: one family each, names told apart */
-			if (nin > 1) {
-				snprintf(uname_, sizeof(uname_), "%s/input:%zu", fr->name, i + 1);
-				name = uname_;
-			}
-
-			for (uint64_t k = 0; k < e->count; k++) {
-				gbench_entry(f, name, "iteration", NULL, e->count, k, e->size,
-					     e->mean[k], khz, family, first);
-				first = 0;
-				m += e->mean[k];
-			}
-			m /= e->count;
-			for (uint64_t k = 0; k < e->count; k++)
-				v += (e->mean[k] - m) * (e->mean[k] - m);
-			if (e->count < 2)
+			/* a family per name, at its first appearance */
+			for (size_t p = 0; p < i && !seen; p++)
+				seen = frag_named(&in[p], name) != NULL;
+			if (seen || !v) {
+				free(v);
 				continue;
-			gbench_entry(f, name, "aggregate", "mean", e->count, 0, e->size,
-				     m, khz, family, 0);
-			gbench_entry(f, name, "aggregate", "median", e->count, 0, e->size,
-				     median_ld(e->mean, e->count), khz, family, 0);
-			gbench_entry(f, name, "aggregate", "stddev", e->count, 0, e->size,
-				     sqrtl(v / (e->count - 1)), khz, family, 0);
+			}
+			for (size_t p = i; p < nin; p++)
+				reps += frag_named(&in[p], name) != NULL;
+			for (size_t p = i; p < nin; p++) {
+				const struct cs_frag *fr = frag_named(&in[p], name);
+				const char *basis;
+
+				if (!fr)
+					continue;
+				v[k] = cs_q_ld(cs_headline(fr, &basis)->value);
+				if (!khz)
+					khz = tsc_khz_of(&in[p], fr);
+				gbench_entry(f, name, "iteration", NULL, reps, k, fr, v[k],
+					     tsc_khz_of(&in[p], fr), family, first);
+				first = 0;
+				m += v[k++];
+			}
+			if (reps >= 2) {
+				m /= reps;
+				for (k = 0; k < reps; k++)
+					ss += (v[k] - m) * (v[k] - m);
+				gbench_entry(f, name, "aggregate", "mean", reps, 0, NULL, m, khz,
+					     family, 0);
+				gbench_entry(f, name, "aggregate", "median", reps, 0, NULL,
+					     median_ld(v, reps), khz, family, 0);
+				gbench_entry(f, name, "aggregate", "stddev", reps, 0, NULL,
+					     sqrtl(ss / (reps - 1)), khz, family, 0);
+			}
+			free(v);
+			family++;
 		}
 	}
 	fputs("\n  ]\n}\n", f);

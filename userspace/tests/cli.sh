@@ -321,56 +321,61 @@ assert float(r['w:third']['per_op_mean']) == float(Fraction(1, 3)), r['w:third']
 check gbench_times_read_back_exactly "$PY" -c "
 import json, sys
 b = {x['name']: x for x in json.load(open(sys.argv[1]))['benchmarks']}
-# 232 ticks at 2 GHz: 116 ns; 31 ticks: 15.5 ns
-assert b['w:long_median']['ticks'] == 232 and b['w:long_median']['real_time'] == 116.0, b['w:long_median']
-assert b['w:third_mean']['real_time'] == 15.5, b['w:third_mean']
+# the per-op cost net of base:empty: 0.00202 ticks at 2 GHz, 0.00101 ns
+assert b['w:long']['ticks'] == 0.00202 and b['w:long']['real_time'] == 0.00101, b['w:long']
+assert b['w:long']['basis'] == 'net', b['w:long']
 " "$T/prec.gb.json"
 "$CS" --format csv --hist "$DATA/lognormal.cycles" > "$T/h.csv"
 check csv_hist_has_bins sh -c "head -1 '$T/h.csv' | grep -qx 'fragment,bin_lo,bin_hi,count' && [ \$(wc -l < '$T/h.csv') -gt 5 ]"
 
 # ---- Google Benchmark JSON ----
+# a run is a repetition, and its time is the per-op cost (compare.py compares runs)
 "$CS" --format gbench "$DATA/tree" > "$T/g.json"
+"$CS" --format json "$DATA/tree" > "$T/g1.json"
 check gbench_is_google_benchmark_json "$PY" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d['context']
 assert all(k in c for k in ('date', 'host_name', 'num_cpus', 'mhz_per_cpu', 'library_build_type'))
 it = [b for b in d['benchmarks'] if b['run_type'] == 'iteration']
-ag = [b for b in d['benchmarks'] if b['run_type'] == 'aggregate']
 need = ('name', 'run_name', 'run_type', 'repetitions', 'repetition_index', 'threads',
         'iterations', 'real_time', 'cpu_time', 'time_unit')
 assert all(k in b for b in it for k in need)
-a = [b for b in it if b['name'] == 'alu:add_dep']
-assert len(a) == 4 and a[0]['repetitions'] == 4 and a[0]['iterations'] == 50
-# 2 GHz: cycles / 2 = ns
-assert abs(a[0]['real_time'] - a[0]['ticks'] / 2) < 1e-12 * a[0]['real_time']
-assert a[0]['time_unit'] == 'ns' and 'cpu_scaling_enabled' not in c
-assert {b['aggregate_name'] for b in ag} == {'mean', 'median', 'stddev'}
+# one run: one repetition a fragment, no aggregates
+assert len(it) == len({b['name'] for b in it}) and all(b['repetitions'] == 1 for b in it)
+assert not [b for b in d['benchmarks'] if b['run_type'] == 'aggregate']
+a = [b for b in it if b['name'] == 'alu:add_dep'][0]
+# 2 GHz: ticks / 2 = ns
+assert abs(a['real_time'] - a['ticks'] / 2) < 1e-12 * a['real_time'] and a['time_unit'] == 'ns'
 " "$T/g.json"
-check gbench_aggregates_are_over_the_repetitions "$PY" -c "
+check gbench_time_is_the_per_op_cost_not_the_raw_mean "$PY" -c "
+import json, sys
+g = {b['name']: b for b in json.load(open(sys.argv[1]))['benchmarks']}
+j = {f['name']: f for f in json.load(open(sys.argv[2]))['inputs'][0]['fragments']}
+for name, f in j.items():
+    per_op = f['cost']['per_op']['value']
+    assert abs(g[name]['ticks'] - per_op) <= 1e-12 * max(1, abs(per_op)), (name, g[name]['ticks'], per_op)
+    assert g[name]['basis'] == f['cost']['basis'], name
+" "$T/g.json" "$T/g1.json"
+
+"$CS" --format gbench "$DATA/tree" "$DATA/tree" "$DATA/tree" "$DATA/odd.cycles" > "$T/g3.json" 2>/dev/null
+check gbench_runs_are_repetitions_with_aggregates_over_them "$PY" -c "
 import json, sys, statistics
 d = json.load(open(sys.argv[1]))
+it = [b for b in d['benchmarks'] if b['run_type'] == 'iteration']
+a = [b for b in it if b['name'] == 'alu:add_dep']
+assert [b['repetition_index'] for b in a] == [0, 1, 2] and all(b['repetitions'] == 3 for b in a), a
 for name in {b['run_name'] for b in d['benchmarks']}:
-    reps = [b['ticks'] for b in d['benchmarks']
-            if b['run_name'] == name and b['run_type'] == 'iteration']
+    reps = [b['ticks'] for b in it if b['run_name'] == name]
     agg = {b['aggregate_name']: b['ticks'] for b in d['benchmarks']
            if b['run_name'] == name and b['run_type'] == 'aggregate'}
     if len(reps) < 2:
+        assert not agg, name
         continue
     for k, want in (('mean', statistics.mean(reps)), ('median', statistics.median(reps)),
                     ('stddev', statistics.stdev(reps))):
         assert abs(agg[k] - want) <= 1e-6 * max(1, abs(want)), (name, k, agg[k], want)
-" "$T/g.json"
-
-"$CS" --format gbench "$DATA/tree" "$DATA/tree" "$DATA/odd.cycles" > "$T/g3.json" 2>/dev/null
-check gbench_names_are_unique_across_inputs_and_units_honest "$PY" -c "
-import json, sys
-d = json.load(open(sys.argv[1]))
-it = [b for b in d['benchmarks'] if b['run_type'] == 'iteration']
-names = {(b['name'], b['repetition_index']) for b in it}
-assert len(names) == len(it), 'duplicate names'
-assert 'alu:add_dep/input:1' in {b['run_name'] for b in it} and 'alu:add_dep/input:2' in {b['run_name'] for b in it}
-odd = [b for b in it if b['run_name'].endswith('/input:3')]
+odd = [b for b in it if b['repetitions'] == 1]
 assert odd and all(b['time_unit'] == 'ticks' and b['real_time'] == b['ticks'] for b in odd), odd
 " "$T/g3.json"
 
