@@ -116,7 +116,7 @@ user_run() {
 	echo
 	rc=0
 	# interleaved: calib:add_chain sees the core clocks every result saw
-	userspace/runner/cyclebench-user -q -o "$top/build/results-user" "$sel" interleave=1 \
+	userspace/runner/cyclebench-user -q --force -o "$top/build/results-user" "$sel" interleave=1 \
 		"${keys[@]}" || rc=$?
 	case $rc in
 	0) userspace/cyclestat "$top/build/results-user" ;;

@@ -27,7 +27,7 @@ mkdir -p "$out"
 
 echo "cyclebench-user: real CPU, userspace, interrupts on (cpu $CPU)"
 # interleaved: calib:add_chain sees the same core clocks as the others
-./cyclebench-user -q -o "$out/alu" base,alu,calib samples="$SAMPLES" ensembles="$ENSEMBLES" \
+./cyclebench-user -q --force -o "$out/alu" base,alu,calib samples="$SAMPLES" ensembles="$ENSEMBLES" \
 	cpu="$CPU" interleave=1 || exit 1
 # exit 1 with a tree: a result failed (mem:chase_huge without 2 MiB pages
 # says why on stderr); the others are still shown

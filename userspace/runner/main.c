@@ -42,11 +42,11 @@ static void usage(const char *why)
 {
 	if (why) {
 		fprintf(stderr, "cyclebench-user: %s\n"
-			"usage: cyclebench-user [-o DIR] [-q] [SELECTION] [key=value ...] (--help for more)\n",
+			"usage: cyclebench-user [-o DIR [--force]] [-q] [SELECTION] [key=value ...] (--help for more)\n",
 			why);
 		exit(2);
 	}
-	printf("usage: cyclebench-user [-o DIR] [-q] [SELECTION] [key=value ...]\n"
+	printf("usage: cyclebench-user [-o DIR [--force]] [-q] [SELECTION] [key=value ...]\n"
 		"       cyclebench-user --list | --help | --version\n"
 		"  SELECTION  all (default; leaves out slow fragments), GROUP, GROUP:NAME,\n"
 		"             GROUP:NAME/ARG, or a comma-separated list of those\n"
@@ -60,7 +60,9 @@ static void usage(const char *why)
 		"             a few hundred TSC steps), interleave=0|1 (1: ensemble by\n"
 		"             ensemble across the results, so all see the same core\n"
 		"             clocks where turbo moves them; 0, the module's order)\n"
-		"  -o DIR     where the result tree goes (default cyclebench-user.out)\n"
+		"  -o DIR     where the result tree goes (default cyclebench-user.out,\n"
+		"             replaced each run); a tree already in DIR is kept\n"
+		"  --force    replace the tree in DIR\n"
 		"  -q         no progress line\n");
 	exit(0);
 }
@@ -319,6 +321,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "out",	required_argument,	NULL, 'o' },
+		{ "force",	no_argument,		NULL, 'f' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "list",	no_argument,		NULL, 'l' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -335,7 +338,7 @@ int main(int argc, char **argv)
 	u64 args[CB_MAX_ARGS];
 	unsigned int nr_args = 0, seen = 0;
 	char *sel = NULL, why[256], *item, *save = NULL;
-	int c, used = 0, method_given = 0, ret;
+	int c, used = 0, method_given = 0, ret, named_out = 0, force = 0;
 	u64 bytes, biggest = 0;
 	cpu_set_t set;
 
@@ -345,10 +348,14 @@ int main(int argc, char **argv)
 	req.max_mb = 256;
 	req.out = "cyclebench-user.out";
 	opterr = 0;	/* usage() says it, once */
-	while ((c = getopt_long(argc, argv, "o:qlhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:fqlhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			req.out = optarg;
+			named_out = 1;
+			break;
+		case 'f':
+			force = 1;
 			break;
 		case 'q':
 			req.quiet = 1;
@@ -372,6 +379,10 @@ int main(int argc, char **argv)
 	}
 	if (!*req.out)
 		usage("-o: an empty directory name");
+	/* a named tree is never replaced unasked (the default one is scratch) */
+	if (named_out && !force && cb_is_tree(req.out))
+		die("%s holds results already; replace them with --force, or name another directory with -o",
+		    req.out);
 	for (int i = optind; i < argc; i++) {
 		char *val = strchr(argv[i], '=');
 		int k;

@@ -88,6 +88,7 @@ void cb_catch_signals(void);
 int cb_run_all(struct cb_req *req, const struct cb_machine *m);
 
 /* tree.c */
+int cb_is_tree(const char *dir);
 int cb_write_tree(const struct cb_req *req, const struct cb_machine *m);
 
 #endif /* CB_RUNNER_H */

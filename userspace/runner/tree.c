@@ -220,7 +220,7 @@ out:
 }
 
 /* Does dir look like a tree this program (or cyclestat save) wrote? */
-static int is_tree(const char *dir)
+int cb_is_tree(const char *dir)
 {
 	char *p;
 	int ok;
@@ -239,7 +239,7 @@ int cb_write_tree(const struct cb_req *req, const struct cb_machine *m)
 	int ret = -1;
 
 	if (!stat(req->out, &st) && (!S_ISDIR(st.st_mode) ||
-	    (!is_tree(req->out) && rmdir(req->out) && errno != ENOENT))) {
+	    (!cb_is_tree(req->out) && rmdir(req->out) && errno != ENOENT))) {
 		fprintf(stderr, "cyclebench-user: %s exists and is not a results tree; name another with -o DIR, or remove it\n",
 			req->out);
 		return -1;

@@ -80,7 +80,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 
 	# ---- every portable fragment runs, and the tree is the module's ----
 	expect "${s}every_portable_fragment_runs" $ev_rc '' -- \
-		$B -q -o "$T/every" alu,base,calib,loop,mem,serialize samples=20 ensembles=2 warmup=2 max_mb=64
+		$B -q --force -o "$T/every" alu,base,calib,loop,mem,serialize samples=20 ensembles=2 warmup=2 max_mb=64
 	check "${s}every_listed_fragment_has_a_result" sh -c \
 		"[ \$(cut -d' ' -f1 '$T/every/fragments' | sed 's,/.*,,' | sort -u | wc -l) = $portable ]"
 	check "${s}every_result_is_ok" sh -c "! grep '^state: ' '$T/every'/*/*/info '$T/every'/*/*/*/info 2>/dev/null | grep -v '${ev_not:-^$}' | grep -v -q 'state: ok'"
@@ -102,7 +102,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	# ---- mem:chase_huge: the same ring on 2 MiB pages, and it says so ----
 	if [ $huge = yes ]; then
 		expect "${s}chase_huge_runs" 0 '' -- \
-			$B -q -o "$T/huge" mem:chase,mem:chase_huge args=4096,4194304 samples=20 ensembles=2
+			$B -q --force -o "$T/huge" mem:chase,mem:chase_huge args=4096,4194304 samples=20 ensembles=2
 		check "${s}chase_huge_says_it_got_2MiB_pages" sh -c \
 			"for a in 4096 4194304; do grep -q '^page_size: 2097152$' '$T/huge/mem/chase_huge/'\$a/info &&
 			   grep -q '^huge_pages: \\(thp\\|hugetlb\\)$' '$T/huge/mem/chase_huge/'\$a/info || exit 1; done"
@@ -112,34 +112,39 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	else
 		expect "${s}chase_huge_without_huge_pages_fails_and_says_how_to_enable_them" 1 \
 			'echo madvise > /sys/kernel/mm/transparent_hugepage/enabled' -- \
-			$B -q -o "$T/huge" mem:chase_huge/4096 samples=20 ensembles=2
+			$B -q --force -o "$T/huge" mem:chase_huge/4096 samples=20 ensembles=2
 	fi
 
 	# ---- defaults, methods, selection ----
-	expect "${s}all_leaves_out_slow_fragments" 0 '' -- $B -q -o "$T/all" samples=10 ensembles=2
+	expect "${s}all_leaves_out_slow_fragments" 0 '' -- $B -q --force -o "$T/all" samples=10 ensembles=2
 	check "${s}all_has_no_slow_result" sh -c "! grep -q -e dec_jnz_1m -e 'mem:chase' '$T/all/fragments' && grep -q 'alu:add_dep' '$T/all/fragments'"
 	if [ $hyp = yes ]; then
 		check "${s}lfence_is_the_default_under_a_hypervisor" grep -q '^method_requested: lfence$' "$T/all/info"
 	else
 		check "${s}paoloni_is_the_default_on_bare_metal" grep -q '^method_requested: paoloni$' "$T/all/info"
 	fi
-	expect "${s}method_paoloni_runs" 0 '' -- $B -q -o "$T/pao" base,alu:add_dep method=paoloni samples=10 ensembles=2
+	expect "${s}method_paoloni_runs" 0 '' -- $B -q --force -o "$T/pao" base,alu:add_dep method=paoloni samples=10 ensembles=2
 	if [ $rdtscp = no ]; then
 		check "${s}no_rdtscp_falls_back_to_nordtscp" grep -q '^method_used: paoloni-nordtscp$' "$T/pao/info"
 	else
 		check "${s}rdtscp_runs_paoloni" grep -q '^method_used: paoloni$' "$T/pao/info"
 	fi
-	expect "${s}args_pick_the_arguments" 0 '' -- $B -q -o "$T/args" mem:chase args=8192,4096 samples=10 ensembles=2
+	expect "${s}args_pick_the_arguments" 0 '' -- $B -q --force -o "$T/args" mem:chase args=8192,4096 samples=10 ensembles=2
 	check "${s}args_results_in_table_order" sh -c \
 		"[ \"\$(cut -d' ' -f1 '$T/args/fragments' | tr '\n' ' ')\" = 'mem:chase/4096 mem:chase/8192 ' ]"
-	expect "${s}long_repeat_can_be_fixed" 0 '' -- $B -q -o "$T/r16" alu long_repeat=16 samples=10 ensembles=2
+	expect "${s}long_repeat_can_be_fixed" 0 '' -- $B -q --force -o "$T/r16" alu long_repeat=16 samples=10 ensembles=2
 	check "${s}long_repeat_fixed_is_in_every_info" sh -c \
 		"[ \$(grep -l '^long_repeat: 16$' '$T/r16'/alu/*/info | wc -l) = 3 ] && grep -q '^long_repeat: 16$' '$T/r16/info'"
-	expect "${s}interleave_runs_ensembles_across_results" 0 '' -- $B -q -o "$T/il" alu,calib,loop:dec_jnz/8,mem:chase/4096 interleave=1 samples=10 ensembles=3
+	expect "${s}interleave_runs_ensembles_across_results" 0 '' -- $B -q --force -o "$T/il" alu,calib,loop:dec_jnz/8,mem:chase/4096 interleave=1 samples=10 ensembles=3
 	check "${s}an_interleaved_tree_passes_the_contract" sh tests/contract.sh "$T/il"
 	check "${s}info_says_interleave" sh -c "grep -q '^interleave: yes$' '$T/il/info' && grep -q '^interleave: no$' '$T/all/info'"
 	expect "${s}a_bad_interleave_is_refused" 2 'interleave=2: not a number in 0..1' -- $B -o "$o" interleave=2
-	expect "${s}a_second_run_replaces_the_tree" 0 '' -- $B -q -o "$T/args" alu:add_dep samples=10 ensembles=2
+	cp -r "$T/args" "$T/args.kept"
+	expect "${s}a_named_tree_is_kept_without_force" 2 "holds results already; replace them with --force" -- \
+		$B -q -o "$T/args" alu:add_dep samples=10 ensembles=2
+	check "${s}the_kept_tree_is_unchanged" diff -r "$T/args" "$T/args.kept"
+	rm -rf "$T/args.kept"
+	expect "${s}a_second_run_with_force_replaces_the_tree" 0 '' -- $B -q --force -o "$T/args" alu:add_dep samples=10 ensembles=2
 	check "${s}nothing_of_the_first_run_stays" sh -c \
 		"[ ! -e '$T/args/mem' ] && [ \$(wc -l < '$T/args/fragments') = 1 ] && ! ls -d '$T'/args.* 2>/dev/null"
 
@@ -176,11 +181,11 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	expect "${s}version_is_printed" 0 '^cyclebench-user [0-9]' -- $B --version
 	check "${s}no_usage_error_wrote_anything" sh -c "! ls -d '$o'* 2>/dev/null"
 	: > "$T/afile"
-	expect "${s}a_file_in_the_way_is_not_overwritten" 1 'is not a results tree' -- $B -q -o "$T/afile" base samples=5 ensembles=1
+	expect "${s}a_file_in_the_way_is_not_overwritten" 1 'is not a results tree' -- $B -q --force -o "$T/afile" base samples=5 ensembles=1
 	check "${s}the_file_in_the_way_is_untouched" test -f "$T/afile"
 
 	# ---- Ctrl-C: exit 130 within a sample, nothing written ----
-	$B -q -o "$T/int" loop:dec_jnz_1m samples=100000 > /dev/null 2>"$T/interr" &
+	$B -q --force -o "$T/int" loop:dec_jnz_1m samples=100000 > /dev/null 2>"$T/interr" &
 	bg=$!
 	sleep 1
 	kill -INT $bg
