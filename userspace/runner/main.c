@@ -59,7 +59,9 @@ static void usage(const char *why)
 		"             long region; auto: enough for the difference to span\n"
 		"             a few hundred TSC steps), interleave=0|1 (1: ensemble by\n"
 		"             ensemble across the results, so all see the same core\n"
-		"             clocks where turbo moves them; 0, the module's order)\n"
+		"             clocks where turbo moves them; 0, the module's order),\n"
+		"             references=0|1 (1: base:empty and calib:add_chain run\n"
+		"             whatever the selection, for net figures and core cycles)\n"
 		"  -o DIR     where the result tree goes (default cyclebench-user.out,\n"
 		"             replaced each run); a tree already in DIR is kept\n"
 		"  --force    replace the tree in DIR\n"
@@ -329,16 +331,16 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	enum { K_SAMPLES, K_ENSEMBLES, K_WARMUP, K_METHOD, K_CPU, K_ARGS, K_MAX_MB,
-	       K_LONG_REPEAT, K_INTERLEAVE, K_NR };
+	       K_LONG_REPEAT, K_INTERLEAVE, K_REFERENCES, K_NR };
 	static const char *const keys[K_NR] = {
 		"samples", "ensembles", "warmup", "method", "cpu", "args", "max_mb",
-		"long_repeat", "interleave",
+		"long_repeat", "interleave", "references",
 	};
 	struct cb_machine m;
 	u64 args[CB_MAX_ARGS];
 	unsigned int nr_args = 0, seen = 0;
 	char *sel = NULL, why[256], *item, *save = NULL;
-	int c, used = 0, method_given = 0, ret, named_out = 0, force = 0;
+	int c, used = 0, method_given = 0, ret, named_out = 0, force = 0, references = 1;
 	u64 bytes, biggest = 0;
 	cpu_set_t set;
 
@@ -397,7 +399,7 @@ int main(int argc, char **argv)
 		for (k = 0; k < K_NR && strcmp(keys[k], argv[i]); k++)
 			;
 		if (k == K_NR)
-			die("unknown key '%s'; keys: samples ensembles warmup method cpu args max_mb long_repeat interleave", argv[i]);
+			die("unknown key '%s'; keys: samples ensembles warmup method cpu args max_mb long_repeat interleave references", argv[i]);
 		if (seen & (1u << k))
 			die("%s= given twice", argv[i]);
 		seen |= 1u << k;
@@ -432,6 +434,9 @@ int main(int argc, char **argv)
 		case K_INTERLEAVE:
 			req.interleave = (int)parse_u32_key("interleave", val, 0, 1);
 			break;
+		case K_REFERENCES:
+			references = (int)parse_u32_key("references", val, 0, 1);
+			break;
 		default:
 			if (strcmp(val, "auto")) {
 				unsigned int j;
@@ -464,6 +469,17 @@ int main(int argc, char **argv)
 		die("args=: no selected fragment takes an argument; cyclebench-user --list shows ARG where one does");
 	if (!req.nr)
 		die("'%s' selects nothing that runs here", req.selection);
+	/*
+	 * The references every figure leans on, whatever the selection: the
+	 * timing overhead (net figures) and the core clock (core cycles).
+	 */
+	if (references) {
+		char base[] = "base:empty", calib[] = "calib:add_chain";
+		int unused = 0;
+
+		select_item(base, NULL, 0, &unused);
+		select_item(calib, NULL, 0, &unused);
+	}
 
 	/*
 	 * The module's memory check: samples of every result, plus the biggest

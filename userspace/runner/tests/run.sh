@@ -131,7 +131,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	fi
 	expect "${s}args_pick_the_arguments" 0 '' -- $B -q --force -o "$T/args" mem:chase args=8192,4096 samples=10 ensembles=2
 	check "${s}args_results_in_table_order" sh -c \
-		"[ \"\$(cut -d' ' -f1 '$T/args/fragments' | tr '\n' ' ')\" = 'mem:chase/4096 mem:chase/8192 ' ]"
+		"[ \"\$(cut -d' ' -f1 '$T/args/fragments' | tr '\n' ' ')\" = 'base:empty calib:add_chain mem:chase/4096 mem:chase/8192 ' ]"
 	expect "${s}long_repeat_can_be_fixed" 0 '' -- $B -q --force -o "$T/r16" alu long_repeat=16 samples=10 ensembles=2
 	check "${s}long_repeat_fixed_is_in_every_info" sh -c \
 		"[ \$(grep -l '^long_repeat: 16$' '$T/r16'/alu/*/info | wc -l) = 3 ] && grep -q '^long_repeat: 16$' '$T/r16/info'"
@@ -146,7 +146,14 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	rm -rf "$T/args.kept"
 	expect "${s}a_second_run_with_force_replaces_the_tree" 0 '' -- $B -q --force -o "$T/args" alu:add_dep samples=10 ensembles=2
 	check "${s}nothing_of_the_first_run_stays" sh -c \
-		"[ ! -e '$T/args/mem' ] && [ \$(wc -l < '$T/args/fragments') = 1 ] && ! ls -d '$T'/args.* 2>/dev/null"
+		"[ ! -e '$T/args/mem' ] && [ \$(wc -l < '$T/args/fragments') = 3 ] && ! ls -d '$T'/args.* 2>/dev/null"
+	# the references run whatever the selection, unless turned off
+	check "${s}references_run_whatever_the_selection" sh -c \
+		"[ -s '$T/args/base/empty/cycles' ] && [ -s '$T/args/calib/add_chain/cycles_long' ]"
+	expect "${s}references_0_runs_the_selection_alone" 0 '' -- \
+		$B -q --force -o "$T/noref" alu:add_dep references=0 samples=10 ensembles=2
+	check "${s}references_0_leaves_them_out" sh -c "[ \$(wc -l < '$T/noref/fragments') = 1 ]"
+	expect "${s}a_bad_references_is_refused" 2 'references=2: not a number in 0..1' -- $B -o "$o" references=2
 
 	# ---- usage errors: exit 2, a message that says what, nothing written ----
 	expect "${s}zero_samples_is_refused" 2 'samples=0: not a number in 1..100000000' -- $B -o "$o" samples=0
