@@ -345,7 +345,8 @@ void cs_figures(uint64_t *v, size_t n, struct cs_figs *f);
 void cs_figures_of(const struct cs_counts *c, struct cs_figs *f);
 void cs_histogram(const uint64_t *sorted, size_t n, const struct cs_figs *f,
 		  struct cs_hist *h);
-void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, struct cs_hist *h);
+void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, uint64_t step,
+		     struct cs_hist *h);
 double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 double cs_mannwhitney_of(const struct cs_counts *a, const struct cs_counts *b);
 int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *err);

@@ -382,7 +382,15 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	if (counted(loc->cycles, &s, &c, err))
 		goto fail;
 	cs_figures_of(&c, &fr->raw);
-	cs_histogram_of(&c, &fr->raw, &fr->hist);
+	{
+		uint64_t step = 1;
+		struct cs_err ignored;
+
+		/* a step the tree records (cyclebench-user's tsc_step), else 1 */
+		if (cs_info_u64(&fr->info, NULL, "tsc_step", &step, &ignored) || !step)
+			step = 1;
+		cs_histogram_of(&c, &fr->raw, step, &fr->hist);
+	}
 	if (!ordered && cs_ensemble_one(&c, &fr->raw, &fr->ens)) {
 		cs_seterr(err, loc->cycles, 0, "out of memory");
 		goto fail;

@@ -522,10 +522,13 @@ void cs_figures(uint64_t *v, size_t n, struct cs_figs *f)
 
 /*
  * Histogram: integer bins from the minimum, Freedman-Diaconis width
- * (2 IQR / cbrt n, at least one cycle), at most CS_HIST_MAX bins, and
+ * (2 IQR / cbrt n, at least one tick), a multiple of the clock's step
+ * (step ticks: the TSC moves in steps of 26 on some AMD cores, and a
+ * finer bin is a sawtooth of empty ones), at most CS_HIST_MAX bins, and
  * everything above p99 folded into one overflow bin.
  */
-void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, struct cs_hist *h)
+void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, uint64_t step,
+		     struct cs_hist *h)
 {
 	u128 top = (u128)((f->p99.num + 99) / 100);	/* ceil(p99) */
 	u128 range = top - f->min + 1;
@@ -535,10 +538,13 @@ void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, struct 
 	size_t i = 0;
 
 	memset(h, 0, sizeof(*h));
+	if (step < 1)
+		step = 1;
 	if (w < 1)
 		w = 1;
 	if ((range + w - 1) / w > CS_HIST_MAX)
 		w = (range + CS_HIST_MAX - 1) / CS_HIST_MAX;
+	w = (w + step - 1) / step * step;
 	h->lo = f->min;
 	h->width = (uint64_t)w;
 	h->nbins = (unsigned int)((range + w - 1) / w);
@@ -558,7 +564,7 @@ void cs_histogram(const uint64_t *v, size_t n, const struct cs_figs *f,
 {
 	struct cs_counts c = view(v, n);
 
-	cs_histogram_of(&c, f, h);
+	cs_histogram_of(&c, f, 1, h);
 }
 
 /*

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		/* the counted table's figures, before cs_figures sorts s */
 		if (!cs_counts_of(s.v, s.n, &c)) {
 			cs_figures_of(&c, &f);
-			cs_histogram_of(&c, &f, &h);
+			cs_histogram_of(&c, &f, size ? 1 + data[0] % 64 : 1, &h);
 			if (!cs_ensemble_one(&c, &f, &e))
 				cs_ens_free(&e);
 			cs_counts_free(&c);

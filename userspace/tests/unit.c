@@ -324,6 +324,25 @@ TEST(histogram_counts_every_sample_once)
 	EXPECT_TRUE(h.over >= 1);	/* the 10000s fold into the overflow bin */
 }
 
+/* a TSC in steps of 26: bins a multiple of it, none empty inside the range */
+TEST(histogram_bins_are_a_multiple_of_the_tsc_step)
+{
+	uint64_t v[3000];
+	struct cs_counts c;
+	struct cs_figs f;
+	struct cs_hist h;
+
+	for (size_t i = 0; i < 3000; i++)
+		v[i] = 26 * (40 + xorshift() % 8);
+	EXPECT_TRUE(cs_counts_of(v, 3000, &c) == 0);
+	cs_figures_of(&c, &f);
+	cs_histogram_of(&c, &f, 26, &h);
+	EXPECT_TRUE(h.width % 26 == 0);
+	for (unsigned int b = 0; b + 1 < h.nbins; b++)
+		EXPECT_TRUE(h.count[b] > 0);
+	cs_counts_free(&c);
+}
+
 /* every figure of a counted table equals the one of the sorted samples */
 static void expect_same_figures(int *_failed, const uint64_t *src, size_t n)
 {
@@ -337,7 +356,7 @@ static void expect_same_figures(int *_failed, const uint64_t *src, size_t n)
 	cs_figures(v, n, &a);
 	cs_histogram(v, n, &a, &ha);
 	cs_figures_of(&c, &b);
-	cs_histogram_of(&c, &b, &hb);
+	cs_histogram_of(&c, &b, 1, &hb);
 	EXPECT_EQ_U64(b.n, a.n);
 	EXPECT_EQ_U64(b.min, a.min);
 	EXPECT_EQ_U64(b.max, a.max);
@@ -449,6 +468,7 @@ static const struct test tests[] = {
 	CASE(net_and_per_op_are_exact_fractions),
 	CASE(paoloni_ensemble_metrics),
 	CASE(histogram_counts_every_sample_once),
+	CASE(histogram_bins_are_a_multiple_of_the_tsc_step),
 	CASE(counted_figures_equal_the_sorted_samples_figures),
 	CASE(a_table_holds_each_distinct_value_once_in_order),
 	CASE(too_many_distinct_values_fall_back_to_the_sorted_samples),
