@@ -158,7 +158,7 @@ static void json_frag(FILE *f, const struct cs_opts *o, const struct cs_input *i
 		json_figs(f, &fr->raw, &in->overhead, 1);
 	else
 		fputs("null", f);
-	fprintf(f, ",\n       \"per_op_basis\": \"%s\", \"per_op\": ",
+	fprintf(f, ",\n       \"net_per_op_basis\": \"%s\", \"net_per_op\": ",
 		cs_shift_of(in, fr) ? "net" : "raw");
 	json_figs(f, &fr->raw, cs_shift_of(in, fr), fr->ops);
 	json_v2(f, fr);
@@ -191,7 +191,7 @@ void cs_print_json(const struct cs_opts *o, struct cs_input *in, size_t nin)
 	FILE *f = o->out;
 	char b[64];
 
-	fputs("{\"cyclestat\": \"" CS_VERSION "\", \"schema\": 1, \"inputs\": [\n", f);
+	fputs("{\"cyclestat\": \"" CS_VERSION "\", \"schema\": 2, \"inputs\": [\n", f);
 	for (size_t i = 0; i < nin; i++) {
 		fputs("  {\"path\": ", f);
 		cs_json_str(f, in[i].path);
@@ -225,6 +225,25 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/*
+ * The per-op cost as the table's per-op row has it: the headline figure,
+ * its 95 % interval (empty without one), its unit and basis.
+ */
+static void csv_cost(FILE *f, const struct cs_frag *fr)
+{
+	const char *basis;
+	const struct cs_est *e = cs_headline(fr, &basis);
+	long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1;
+	char b[3][40];
+
+	fprintf(f, "%s,%s,%s,", cs_fmt_d(b[0], 40, (double)(cs_q_ld(e->value) / sc)),
+		isnan(e->lo) ? "" : cs_fmt_d(b[1], 40, (double)(e->lo / sc)),
+		isnan(e->hi) ? "" : cs_fmt_d(b[2], 40, (double)(e->hi / sc)));
+	csv_field(f, cs_unit(fr));
+	fprintf(f, ",%s\n", basis);
+}
+
+
 void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 {
 	FILE *f = o->out;
@@ -253,9 +272,9 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 		return;
 	}
 	fputs("input,fragment,ops,state,stale,smi,n,min,p1,p5,p25,median,p75,p95,p99,max,"
-	      "mean,sd,mad,hsm,far_outliers,overhead,net_median,net_mean,per_op_median,"
-	      "per_op_mean,ensembles,samples,total_variance,variance_of_variances,"
-	      "variance_of_mins,abs_max_dev\n", f);
+	      "mean,sd,mad,hsm,far_outliers,overhead,net_median,net_mean,net_per_op_median,"
+	      "net_per_op_mean,ensembles,samples,total_variance,variance_of_variances,"
+	      "variance_of_mins,abs_max_dev,cost,cost_lo,cost_hi,cost_unit,cost_basis\n", f);
 	for (size_t i = 0; i < nin; i++) {
 		for (size_t j = 0; j < in[i].nfrag; j++) {
 			const struct cs_frag *fr = &in[i].frag[j];
@@ -284,13 +303,14 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 					cs_qs(b[12], g->median, sh, 1), cs_qs(b[13], g->mean, sh, 1));
 			else
 				fputs(",,,", f);
-			fprintf(f, "%s,%s,%llu,%llu,%s,%s,%s,%llu\n",
+			fprintf(f, "%s,%s,%llu,%llu,%s,%s,%s,%llu,",
 				cs_qs(b[14], g->median, sh, fr->ops),
 				cs_qs(b[15], g->mean, sh, fr->ops),
 				(unsigned long long)fr->ens.count, (unsigned long long)fr->ens.size,
 				cs_lds(b[16], fr->ens.total_var), cs_lds(b[17], fr->ens.var_of_vars),
 				cs_lds(b[18], fr->ens.var_of_mins),
 				(unsigned long long)fr->ens.abs_max_dev);
+			csv_cost(f, fr);
 		}
 	}
 }

@@ -247,7 +247,8 @@ fr = {f['name']: f for f in d['inputs'][0]['fragments']}
 a = fr['alu:add_dep']
 need = 'n min max mean median sd p1 p5 p25 p75 p95 p99 mad hsm far_outliers'.split()
 assert all(k in a['raw'] for k in need), a['raw'].keys()
-assert all(k in a['net'] for k in need) and all(k in a['per_op'] for k in need)
+assert all(k in a['net'] for k in need) and all(k in a['net_per_op'] for k in need)
+assert d['schema'] == 2
 assert a['info']['ops'] == '4' and d['inputs'][0]['info']['tsc_khz'] == '2000000'
 assert a['ensembles']['count'] == 4 and len(a['ensembles']['variance']) == 4
 assert 'counts' in a['hist'] and d['inputs'][0]['overhead_median'] == 30.0
@@ -272,9 +273,9 @@ check csv_has_the_documented_columns "$PY" -c "
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 want = ('input,fragment,ops,state,stale,smi,n,min,p1,p5,p25,median,p75,p95,p99,max,'
-        'mean,sd,mad,hsm,far_outliers,overhead,net_median,net_mean,per_op_median,'
-        'per_op_mean,ensembles,samples,total_variance,variance_of_variances,'
-        'variance_of_mins,abs_max_dev').split(',')
+        'mean,sd,mad,hsm,far_outliers,overhead,net_median,net_mean,net_per_op_median,'
+        'net_per_op_mean,ensembles,samples,total_variance,variance_of_variances,'
+        'variance_of_mins,abs_max_dev,cost,cost_lo,cost_hi,cost_unit,cost_basis').split(',')
 assert rows[0] == want, rows[0]
 assert len(rows) == 5 and all(len(r) == len(want) for r in rows)
 r = {x[1]: dict(zip(want, x)) for x in rows[1:]}
@@ -301,21 +302,24 @@ d = json.load(open(sys.argv[1]))
 fr = {f['name']: f for f in d['inputs'][0]['fragments']}
 lo, th = fr['w:long'], fr['w:third']
 for k in ('median', 'mean', 'min', 'max', 'p1', 'p99', 'hsm'):
-    assert lo['per_op'][k] == 0.00202, (k, lo['per_op'][k])
-    assert th['per_op'][k] == float(Fraction(1, 3)), (k, th['per_op'][k])
+    assert lo['net_per_op'][k] == 0.00202, (k, lo['net_per_op'][k])
+    assert th['net_per_op'][k] == float(Fraction(1, 3)), (k, th['net_per_op'][k])
 assert lo['net']['median'] == 202 and lo['raw']['median'] == 232
 assert lo['cost']['per_op']['value'] == 0.00202, lo['cost']
 assert d['inputs'][0]['overhead_median'] == 30
 " "$T/prec.json"
-check json_per_op_is_the_shortest_text grep -q '"per_op": {[^}]*"median": 0.00202,' "$T/prec.json"
+check json_per_op_is_the_shortest_text grep -q '"net_per_op": {[^}]*"median": 0.00202,' "$T/prec.json"
 "$CS" --format csv "$T/prec" > "$T/prec.csv"
 check csv_per_op_reads_back_exactly "$PY" -c "
 import csv, sys
 from fractions import Fraction
 r = {x['fragment']: x for x in csv.DictReader(open(sys.argv[1]))}
-assert float(r['w:long']['per_op_median']) == 0.00202, r['w:long']
-assert r['w:long']['per_op_median'] == '0.00202', r['w:long']['per_op_median']
-assert float(r['w:third']['per_op_mean']) == float(Fraction(1, 3)), r['w:third']
+assert float(r['w:long']['net_per_op_median']) == 0.00202, r['w:long']
+assert r['w:long']['net_per_op_median'] == '0.00202', r['w:long']['net_per_op_median']
+assert float(r['w:third']['net_per_op_mean']) == float(Fraction(1, 3)), r['w:third']
+# the one per-op figure: the table's, with its unit and basis
+assert r['w:long']['cost'] == '0.00202' and r['w:long']['cost_basis'] == 'net', r['w:long']
+assert r['w:long']['cost_unit'] == 'ticks', r['w:long']
 " "$T/prec.csv"
 "$CS" --format gbench "$T/prec" > "$T/prec.gb.json" 2>/dev/null
 check gbench_times_read_back_exactly "$PY" -c "

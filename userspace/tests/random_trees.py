@@ -71,7 +71,7 @@ try:
             for part, xx, ints in parts:
                 for k, v in oracle.show(xx, ints).items():
                     checked += 1
-                    g = got[name][part].get(k)
+                    g = got[name]["net_per_op" if part == "per_op" else part].get(k)
                     if not oracle.same_figure(v, g, k in oracle.IRRATIONAL):
                         bad.append("tree %d %s %s.%s: exact %s, cyclestat %s"
                                    % (it, name, part, k, v, g))
