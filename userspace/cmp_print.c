@@ -184,12 +184,15 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		free(cell);
 		return;
 	}
-	/* 80 columns: the p, then the base column give way; never the name */
+	/*
+	 * 80 columns: the base median, then p give way (the change, its
+	 * interval and p are the statistics); never the name
+	 */
 	{
 		int rest = 2 + 5 + 2 + wb + 2 + 7 + 2 + wi + 2 + 6 + 2 + wv;
 
-		show_p = wn + rest <= 80;
-		show_base = wn + rest - 8 <= 80;
+		show_base = wn + rest <= 80;
+		show_p = wn + rest - (2 + wb) <= 80;
 	}
 	{
 		int ncal = 0, nemul = 0;
@@ -198,7 +201,7 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			ncal += c[i].cal;
 			nemul += c[i].emul;
 		}
-		fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions, %s per body run\n",
+		fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions,\n# %s per body run\n",
 			s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees",
 			nemul ? (ncal ? "calib:add_chain adds (emulated clock)" : "emulated ticks") :
 			!ncal ? "ticks" : (size_t)ncal == n ? "core cycles" : "ticks or core cycles");
