@@ -258,6 +258,19 @@ fake_root() {
 	printf 'processor\t: 0\nflags\t\t: fpu tsc constant_tsc nonstop_tsc rdtscp\n' > "$T/root/proc/cpuinfo"
 	[ -z "$1" ] || echo "$1" > "$T/root/sys/kernel/security/lockdown"
 }
+# ---- the man page: every key and option the program takes, installed ----
+check man_page_names_every_key_and_option sh -c '
+	keys=$(./cyclebench-user -o /nonexistent/x nosuchkey=1 2>&1 | sed -n "s/.*keys: //p")
+	[ -n "$keys" ] || exit 1
+	for k in $keys; do grep -q "^\.B[RI]* $k=" cyclebench-user.1 || { echo "no $k= in cyclebench-user.1"; exit 1; }; done
+	for o in "\\-o" "\\-\\-force" "\\-q" "\\-\\-list" "\\-\\-help" "\\-\\-version"; do
+		grep -qF -- "$o" cyclebench-user.1 || { echo "no $o in cyclebench-user.1"; exit 1; }; done'
+rm -rf "$T/dest"
+check make_install_puts_the_runner_and_its_man_page sh -c \
+	"make -s -C .. install DESTDIR='$T/dest' PREFIX=/usr >/dev/null &&
+	 [ -x '$T/dest/usr/bin/cyclebench-user' ] && [ -s '$T/dest/usr/share/man/man1/cyclebench-user.1' ] &&
+	 make -s -C .. uninstall DESTDIR='$T/dest' PREFIX=/usr >/dev/null && [ ! -e '$T/dest/usr/bin/cyclebench-user' ]"
+
 fake_root 'none integrity [confidentiality]'
 expect doctor_sees_lockdown_confidentiality 0 'WARN  kernel lockdown is \[confidentiality\]' -- "$CS" doctor --sysroot "$T/root"
 check doctor_lockdown_points_to_run_on_load_only_and_the_runner sh -c \
