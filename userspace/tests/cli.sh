@@ -332,6 +332,16 @@ assert b['w:long']['basis'] == 'net', b['w:long']
 "$CS" --format csv --hist "$DATA/lognormal.cycles" > "$T/h.csv"
 check csv_hist_has_bins sh -c "head -1 '$T/h.csv' | grep -qx 'fragment,bin_lo,bin_hi,count' && [ \$(wc -l < '$T/h.csv') -gt 5 ]"
 
+# ---- the JSON schema: docs/cyclestat.schema.json, versioned, holds for every output ----
+for x in tree tree2 odd.cycles; do
+	"$CS" --format json "$DATA/$x" > "$T/schema-$x.json" 2>/dev/null
+done
+"$CS" --format json --hist "$DATA/tree2" "$DATA/lognormal.cycles" > "$T/schema-hist.json" 2>/dev/null
+check json_output_matches_the_versioned_schema "$PY" "$here/schema.py" "$here/../../docs/cyclestat.schema.json" \
+	"$T/schema-tree.json" "$T/schema-tree2.json" "$T/schema-odd.cycles.json" "$T/schema-hist.json"
+sed 's/"schema": 2/"schema": 1/' "$T/schema-tree.json" > "$T/schema-bad.json"
+check json_schema_check_bites_on_another_version sh -c "! '$PY' '$here/schema.py' '$here/../../docs/cyclestat.schema.json' '$T/schema-bad.json' >/dev/null"
+
 # ---- Google Benchmark JSON ----
 # a run is a repetition, and its time is the per-op cost (compare.py compares runs)
 "$CS" --format gbench "$DATA/tree" > "$T/g.json"
