@@ -169,7 +169,9 @@ static int hold_intervals(struct cs_input *in)
 		long double c = fr->calib, v = cs_q_ld(e->value), vc = v / c, h, floor;
 		long double *x;
 
-		if (calib && fr->calib > 0 && calib->perop.ok && cs_q_ld(calib->perop.med.value) > 0)
+		/* calib's relative half-width, where it has an interval (n >= 2) */
+		if (calib && fr->calib > 0 && calib->perop.ok && calib->perop.med.n >= 2 &&
+		    cs_q_ld(calib->perop.med.value) > 0)
 			fr->calib_rel = (calib->perop.med.hi - calib->perop.med.lo) / 2 /
 					cs_q_ld(calib->perop.med.value);
 		if (cs_core_calib(fr) > 0 && fr != calib && fr->netop.n >= 2 && !isnan(fr->netop.lo)) {
@@ -186,6 +188,8 @@ static int hold_intervals(struct cs_input *in)
 		floor = quantum_half(in, fr) / c + fabsl(vc) * cq;
 		paired = calib && calib->perop.ok && calib->perop.med.n == e->n &&
 			 yes(in, fr, "interleave") && yes(in, calib, "interleave");
+		for (uint64_t j = 0; paired && j < e->n; j++)
+			paired = calib->perop.each[j] > 0;	/* a ratio to divide by */
 		if (paired) {
 			x = malloc(e->n * sizeof(*x));
 			if (!x)
