@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# 'make run': measure every fragment and print cyclestat's summary.
+# 'make run': measure every fragment and print cyclestat's short table
+# (cyclestat --brief: per-op cost, interval, median, far outliers); the
+# full summary is 'userspace/cyclestat build/results'.
 #
 # Natively when this host can load modules and we are root: build against
 # the running kernel, insmod, save the results, rmmod (also on failure or
@@ -88,7 +90,7 @@ if native_ok; then
 	rmmod cyclebench
 	trap - EXIT INT TERM
 	echo "Hardware TSC cycles measured on $(uname -n), kernel $(uname -r)."
-	exec userspace/cyclestat "$results"
+	exec userspace/cyclestat --brief "$results"
 fi
 
 # This host's kernel loads no module, but its CPU is real: the portable
@@ -119,7 +121,7 @@ user_run() {
 	userspace/runner/cyclebench-user -q --force -o "$top/build/results-user" "$sel" interleave=1 \
 		"${keys[@]}" || rc=$?
 	case $rc in
-	0) userspace/cyclestat "$top/build/results-user" ;;
+	0) userspace/cyclestat --brief "$top/build/results-user" ;;
 	2) echo "run: cyclebench-user refused PARAMS (above): no userspace figures" >&2 ;;
 	*) echo "run: cyclebench-user failed: no userspace figures" >&2; return 1 ;;
 	esac
@@ -188,5 +190,5 @@ else
 	echo "For cycle figures run 'sudo make run' on a machine that can load modules."
 fi
 echo
-userspace/cyclestat "$results" || exit
+userspace/cyclestat --brief "$results" || exit
 user_run

@@ -42,6 +42,7 @@ static const char usage_text[] =
 	"\n"
 	"  -f, --format FMT     table (default), json, csv or gbench (Google Benchmark JSON)\n"
 	"      --hist           histogram per fragment (with csv: the bins as CSV)\n"
+	"      --brief          one short table: per-op cost and interval, median, far\n"
 	"      --sweep          Paoloni's resolution table of each argument sweep (group:name/ARG)\n"
 	"      --undisturbed[=all]  leave out samples an NMI hit or timed on another CPU\n"
 	"                       (flags file); =all: also those right after an interrupt/switch\n"
@@ -82,12 +83,13 @@ static int usage(const char *fmt, ...)
 	return 2;
 }
 
-enum { OPT_HIST = 256, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP,
+enum { OPT_HIST = 256, OPT_BRIEF, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP,
        OPT_PER_SAMPLE, OPT_ENSEMBLES, OPT_UNDISTURBED, OPT_TICKS, OPT_PAIRED };
 
 static const struct option long_options[] = {
 	{ "format",	required_argument,	NULL, 'f' },
 	{ "hist",	no_argument,		NULL, OPT_HIST },
+	{ "brief",	no_argument,		NULL, OPT_BRIEF },
 	{ "sweep",	no_argument,		NULL, OPT_SWEEP },
 	{ "undisturbed", optional_argument,	NULL, OPT_UNDISTURBED },
 	{ "output",	required_argument,	NULL, 'o' },
@@ -264,6 +266,9 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 		return usage("--sweep is a table of a summary: no --format, --hist or command with it");
 	if (o->hist && (doctor || !strcmp(cmd, "save")))
 		return usage("--hist has no meaning for %s", cmd);
+	if (o->brief && (o->format != CS_TABLE || o->hist || o->sweep || compare || doctor ||
+			 !strcmp(cmd, "save")))
+		return usage("--brief is the short table of a summary: no --format, --hist, --sweep or command with it");
 	return 0;
 }
 
@@ -345,6 +350,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HIST:
 			o.hist = 1;
+			break;
+		case OPT_BRIEF:
+			o.brief = 1;
 			break;
 		case OPT_SWEEP:
 			o.sweep = 1;

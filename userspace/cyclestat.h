@@ -49,6 +49,7 @@ enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH };
 struct cs_opts {
 	enum cs_format format;
 	int hist;
+	int brief;	/* one short table: per-op cost, median, far outliers */
 	int sweep;
 	int quiet;
 	int color;

@@ -375,10 +375,59 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	free(v);
 }
 
+/*
+ * --brief: one short table an input, what a first look needs: the per-op
+ * cost with its interval (its unit in the heading), the median sample and
+ * the far outliers; the full summary is a command away.
+ */
+static void print_brief(const struct cs_opts *o, const struct cs_input *in, int first)
+{
+	FILE *f = o->out;
+	int w = 8;
+	const char *unit = NULL;
+	char b1[48], b2[48], b3[48], ci[112];
+
+	for (size_t j = 0; j < in->nfrag; j++) {
+		if ((int)strlen(in->frag[j].name) > w)
+			w = (int)strlen(in->frag[j].name);
+		if (!unit)
+			unit = cs_unit(&in->frag[j]);
+		else if (strcmp(unit, cs_unit(&in->frag[j])))
+			unit = "mixed units";
+	}
+	fprintf(f, "%s# %s\n# per op in %s, 95%% interval\n", first ? "" : "\n", in->path,
+		unit ? unit : "ticks");
+	fprintf(f, "%-*s  %9s  %-21s  %9s  %5s\n", w, "fragment", "per op", "95% interval",
+		"median", "far");
+	for (size_t j = 0; j < in->nfrag; j++) {
+		const struct cs_frag *fr = &in->frag[j];
+		const char *basis;
+		const struct cs_est *e = cs_headline(fr, &basis);
+		long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1;
+
+		if (!strcmp(fr->name, "base:empty") && in->has_overhead)
+			snprintf(b1, sizeof(b1), "-");
+		else
+			num(b1, sizeof(b1), cs_q_ld(e->value) / sc, 3, 0);
+		if (isnan(e->lo) || !strcmp(b1, "-"))
+			snprintf(ci, sizeof(ci), "-");
+		else
+			snprintf(ci, sizeof(ci), "%s..%s", num(b2, sizeof(b2), e->lo / sc, 3, 0),
+				 num(b3, sizeof(b3), e->hi / sc, 3, 0));
+		fprintf(f, "%-*s  %9s  %-21s  %9s  %5llu\n", w, fr->name, b1, ci,
+			cs_fmt_q(b2, sizeof(b2), fr->raw.median, 1), (unsigned long long)fr->raw.far);
+	}
+	fprintf(f, "median: ticks a sample; far: samples beyond 3 IQR\nall figures: cyclestat %s\n",
+		in->path);
+}
+
 static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin)
 {
 	for (size_t i = 0; i < nin; i++)
-		print_one(o, &in[i], !i);
+		if (o->brief)
+			print_brief(o, &in[i], !i);
+		else
+			print_one(o, &in[i], !i);
 }
 
 void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin)

@@ -332,6 +332,13 @@ assert b['w:long']['basis'] == 'net', b['w:long']
 "$CS" --format csv --hist "$DATA/lognormal.cycles" > "$T/h.csv"
 check csv_hist_has_bins sh -c "head -1 '$T/h.csv' | grep -qx 'fragment,bin_lo,bin_hi,count' && [ \$(wc -l < '$T/h.csv') -gt 5 ]"
 
+# ---- --brief: one short table (make run's) ----
+expect brief_is_one_short_table 0 '^alu:add_dep  *1\.012  0\.974\.\.1\.050  ' -- "$CS" --brief "$DATA/tree2"
+check brief_says_the_unit_and_where_the_rest_is sh -c \
+	"grep -q 'per op in core cycles (calibrated), 95% interval' '$T/out' && grep -q 'all figures: cyclestat ' '$T/out' && ! grep -q '^ensembles' '$T/out'"
+check brief_fits_in_80_columns sh -c "grep -v '$DATA' '$T/out' | awk 'length > 80 { exit 1 }'"
+expect brief_with_a_format_is_a_usage_error 2 'brief is the short table of a summary' -- "$CS" --brief --format json "$DATA/tree2"
+
 # ---- the JSON schema: docs/cyclestat.schema.json, versioned, holds for every output ----
 for x in tree tree2 odd.cycles; do
 	"$CS" --format json "$DATA/$x" > "$T/schema-$x.json" 2>/dev/null
