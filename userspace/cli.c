@@ -79,7 +79,9 @@ static int usage(const char *fmt, ...)
 		va_end(ap);
 		fputs("\n", stderr);
 	}
-	fputs(usage_text, stderr);
+	/* the error, then one line: the whole text is --help's */
+	fputs("usage: cyclestat [options] [DIR|FILE|-]... | save DIR | compare BASE NEW | run | doctor\n"
+	      "       (cyclestat --help: every option)\n", stderr);
 	return 2;
 }
 
@@ -154,6 +156,10 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 	for (i = 0; i < n; i++) {
 		if (cs_load_input(paths[i], &in[i], &err)) {
 			cs_perror(&err);
+			/* a mistyped path reads as a filter; say so where no input was given */
+			if (o->nfilter && !strcmp(paths[i], o->tree) && !cs_is_dir(o->tree))
+				fprintf(stderr, "cyclestat: (no file or directory '%s' here: a word that names none is read as a fragment filter on %s)\n",
+					o->filter[0], o->tree);
 			ret = 2;
 			break;
 		}

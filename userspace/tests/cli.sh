@@ -56,6 +56,8 @@ expect version_exits_0 0 '^cyclestat [0-9]' -- "$CS" --version
 expect unknown_format_is_a_usage_error 2 "'xml' is not table, json, csv or gbench" -- "$CS" --format xml "$DATA/odd.cycles"
 expect bad_threshold_is_a_usage_error 2 "--threshold: 'abc' is not a number" -- "$CS" --threshold abc compare "$DATA/odd.cycles" "$DATA/odd.cycles"
 expect unknown_option_is_a_usage_error 2 'usage:' -- "$CS" --frobnicate
+check usage_error_is_short_with_a_hint sh -c "[ \$(wc -l < '$T/err') -le 4 ] && grep -q 'cyclestat --help' '$T/err' && grep -q frobnicate '$T/err'"
+expect mistyped_path_is_named_as_such 2 "no file or directory 'results-usr' here" -- "$CS" -d "$T/no-such-tree" results-usr
 expect compare_needs_two_inputs 2 'expected BASE and NEW' -- "$CS" compare "$DATA/odd.cycles"
 
 # ---- input errors: FILE:LINE, exit 2, nothing half-printed ----
