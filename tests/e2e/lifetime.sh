@@ -36,8 +36,12 @@ check "and the run is complete: 600 samples, ok" "600 ok" \
 	"$(lines $R/cycles) $(info_get $R/info state)"
 
 # SIGKILL while a SCHED_FIFO hog holds the run's CPU: the writer leaves
-# within 100 ms; the run goes on, refusing others (EBUSY), until it
-# sees the abort and publishes itself.
+# at once (its wait is killable: it never waits for the run's CPU, which
+# the hog holds for 6 s); the run goes on, refusing others (EBUSY), until
+# it sees the abort and publishes itself.  The bound is 1 s: a writer that
+# waited for the run would take the hog's 6 s and more, while a guest's
+# own clock follows the host's, so a busy host stretches a prompt exit
+# (29-59 ms idle, 129 ms seen with the host's two cores busy).
 taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m samples=100000 ensembles=1 warmup=0 cpu=1" > /tmp/w2 &
 pid=$!
 wait_state running
@@ -50,7 +54,7 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 ms=$(elapsed_ms "$t0")
 echo "SIGKILL with cpu 1 hogged: the writer was gone in $ms ms" >> /out/figures.txt
-check_le "SIGKILL with the run's CPU hogged: the writer is gone within 100 ms (x$SLOW)" $((100 * SLOW)) "$ms"
+check_le "SIGKILL with the run's CPU hogged: the writer is gone within 1 s (x$SLOW)" $((1000 * SLOW)) "$ms"
 check "the hog really ran as SCHED_FIFO (no error)" "" "$(cat /tmp/hog)"
 # RT throttling leaves the starved thread 50 ms a second: it may see the
 # abort and publish before this write (the debug lane's slow fork gives it
