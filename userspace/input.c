@@ -78,16 +78,13 @@ static int finish_input(struct cs_input *in)
 static uint64_t info_num(const struct cs_input *in, const struct cs_frag *fr, const char *key,
 			 uint64_t dflt)
 {
-	const char *v = cs_info_get(&fr->info, key);
-	char *end;
-	unsigned long long x;
+	struct cs_err ignored;
+	uint64_t x;
 
-	if (!v)
-		v = cs_info_get(&in->info, key);
-	if (!v)
-		return dflt;
-	x = strtoull(v, &end, 10);
-	return *end || !x ? dflt : x;
+	if (!cs_info_u64(&fr->info, NULL, key, &x, &ignored) ||
+	    !cs_info_u64(&in->info, NULL, key, &x, &ignored))
+		return x ? x : dflt;
+	return dflt;
 }
 
 static int yes(const struct cs_input *in, const struct cs_frag *fr, const char *key)
@@ -111,19 +108,6 @@ static long double quantum_half(const struct cs_input *in, const struct cs_frag 
 
 	return step < 2 ? 0 : (long double)step / 2 /
 			      ((long double)(fr->perop.repeat - 1) * fr->ops);
-}
-
-/* a half-width of a t-interval over n values */
-static long double t_half(const long double *x, uint64_t n)
-{
-	long double m = 0, ss = 0;
-
-	for (uint64_t i = 0; i < n; i++)
-		m += x[i];
-	m /= n;
-	for (uint64_t i = 0; i < n; i++)
-		ss += (x[i] - m) * (x[i] - m);
-	return cs_t_quantile(0.025, (double)(n - 1)) * sqrtl(ss / (n - 1) / n);
 }
 
 /*
@@ -194,9 +178,12 @@ static int hold_intervals(struct cs_input *in)
 			x = malloc(e->n * sizeof(*x));
 			if (!x)
 				return -1;
+			long double m, lo, hi;
+
 			for (uint64_t j = 0; j < e->n; j++)
 				x[j] = fr->perop.each[j] / calib->perop.each[j];
-			h = fmaxl(t_half(x, e->n), floor);
+			cs_mean_ci(x, e->n, &m, &lo, &hi);
+			h = fmaxl((hi - lo) / 2, floor);
 			free(x);
 		} else {
 			h = fmaxl((e->hi - e->lo) / 2 / c + fabsl(vc) * fr->calib_rel, floor);
