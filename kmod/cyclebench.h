@@ -111,8 +111,9 @@ struct cb_ctx {
  *	this one may start with cold caches and predictors.
  * @CB_SAMPLE_SWITCH: the run's thread was switched out since the previous
  *	sample (the same, and worse).
- * @CB_SAMPLE_CPU: RDTSCP's TSC_AUX named another CPU than the run's: the
- *	two timestamps may come from two clocks.
+ * @CB_SAMPLE_CPU: no longer set (it was: TSC_AUX named another CPU; with
+ *	interrupts and preemption off the thread cannot move, so it never
+ *	could); the bit stays reserved.
  * @CB_SAMPLE_NOPMC: the run counts with the PMU, but a counter was not
  *	active on this CPU for this sample: its counter values are 0.
  */
@@ -139,20 +140,31 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
 #define __cb_probe_end()	preempt_enable()
 
 /*
- * Called with interrupts off, right before the first timestamp and right
- * after the last: they note NMIs, interrupts and context switches around
- * the sample and check TSC_AUX (engine.c).  Outside the timed regions.
+ * Called with interrupts off, before the short region and after the long
+ * one: they note NMIs, interrupts and context switches around the sample
+ * and keep the counter deltas (sample.c).  Outside the timed regions.
  */
 void cb_sample_begin(struct cb_ctx *ctx, u64 i);
-void cb_sample_end(struct cb_ctx *ctx, u64 i, u32 aux, u32 aux_long);
-#define __cb_sample_begin(ctx, i)		cb_sample_begin(ctx, i)
-#define __cb_sample_end(ctx, i, aux, aux_long)	cb_sample_end(ctx, i, aux, aux_long)
+void cb_sample_end(struct cb_ctx *ctx, u64 i);
+/*
+ * The hardware counters, read by each region right before its first
+ * timestamp (@at CB_PMC_SHORT or CB_PMC_LONG) and right after its last
+ * (@at + 1), so that a region's counter delta and its TSC delta cover the
+ * same instructions but the counter reads themselves.  @ctx is NULL for
+ * the probe, which keeps nothing.
+ */
+void cb_pmc_read(struct cb_ctx *ctx, unsigned int at);
+#define __cb_sample_begin(ctx, i)	cb_sample_begin(ctx, i)
+#define __cb_sample_end(ctx, i)		cb_sample_end(ctx, i)
+#define __cb_pmc_read(ctx, at)		cb_pmc_read(ctx, at)
 #endif
 #ifndef __cb_sample_begin	/* userspace: interrupts stay on anyway */
-#define __cb_sample_begin(ctx, i)		do { } while (0)
-#define __cb_sample_end(ctx, i, aux, aux_long)	\
-	do { (void)(aux); (void)(aux_long); } while (0)
+#define __cb_sample_begin(ctx, i)	do { } while (0)
+#define __cb_sample_end(ctx, i)		do { } while (0)
+#define __cb_pmc_read(ctx, at)		((void)(ctx))
 #endif
+#define CB_PMC_SHORT	0
+#define CB_PMC_LONG	2
 
 /*
  * Zero-size labels around the body and between the long region's copies:
@@ -185,24 +197,30 @@ void cb_sample_end(struct cb_ctx *ctx, u64 i, u32 aux, u32 aux_long);
  * One timed region, a function of its own per method: the state pointer
  * is all that is live in it (in %r15, which no timestamp clobbers),
  * so nothing of the sampling loop is kept, moved or spilled around the
- * body.  Called with interrupts off; the call and return sit outside the
- * two timestamps.  Returns the region's TSC delta; *aux gets TSC_AUX.
+ * body.  Called with interrupts off; the call and return, and the counter
+ * reads around the timestamps, sit outside them.  Returns the region's TSC
+ * delta.
  */
 #define __CB_M_p	CB_PAOLONI
 #define __CB_M_l	CB_LFENCE
 #define __CB_M_pn	CB_PAOLONI_NORDTSCP
 #define __CB_M_ln	CB_LFENCE_NORDTSCP
+#define __CB_PMC_short	CB_PMC_SHORT
+#define __CB_PMC_long	CB_PMC_LONG
 #define __CB_REGION(kind, tag, suffix, body)				\
-static noinline notrace u64 cb_##kind##_##tag##suffix(void *st, u32 *aux) \
+static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
+						    struct cb_ctx *ctx)	\
 {									\
 	const enum cb_method __m = __CB_M_##tag;			\
-	u32 h0, l0, h1, l1;						\
+	u32 h0, l0, h1, l1, aux;	/* RDTSCP's TSC_AUX, unused */	\
 									\
+	__cb_pmc_read(ctx, __CB_PMC_##kind);				\
 	__CB_PIN(st);							\
 	cb_start(__m, &h0, &l0);					\
 	__CB_TEST_SPILL();						\
 	body;								\
-	cb_stop(__m, &h1, &l1, aux);					\
+	cb_stop(__m, &h1, &l1, &aux);					\
+	__cb_pmc_read(ctx, __CB_PMC_##kind + 1);			\
 	return cb_tsc(h1, l1) - cb_tsc(h0, l0);				\
 }
 
@@ -223,11 +241,11 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st, u32 *aux) \
 	u64 __i, __end = __ctx->warmup + __ctx->n;			\
 	unsigned int __over = 0;					\
 	int __ret = 0;							\
-	u32 __a1, __a3 = CB_NO_AUX;					\
 									\
 	for (__i = 0, __ret = -ETIME; __i < 3 && __ret; __i++) {	\
 		__cb_probe_begin();					\
-		if (cb_short_##tag##suffix(st, &__a1) <= __ctx->limit / __copies) \
+		if (cb_short_##tag##suffix(st, NULL) <=		\
+		    __ctx->limit / __copies)				\
 			__ret = 0;					\
 		__cb_probe_end();					\
 	}								\
@@ -240,7 +258,7 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st, u32 *aux) \
 			break;						\
 		__cb_irq_off(__flags);					\
 		__cb_sample_begin(__ctx, __i);				\
-		__d = cb_short_##tag##suffix(st, &__a1);		\
+		__d = cb_short_##tag##suffix(st, __ctx);	\
 		if (__d > __ctx->limit / __copies) {			\
 			__cb_irq_on(__flags);				\
 			__cb_irq_done();				\
@@ -254,8 +272,8 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st, u32 *aux) \
 		}							\
 		__over = 0;						\
 		if (__ctx->out_long)					\
-			__dl = cb_long_##tag##suffix(st, &__a3);	\
-		__cb_sample_end(__ctx, __i, __a1, __a3);		\
+			__dl = cb_long_##tag##suffix(st, __ctx); \
+		__cb_sample_end(__ctx, __i);				\
 		__cb_irq_on(__flags);					\
 		if (unlikely(__cb_moved(__ctx->cpu))) {			\
 			__cb_irq_done();				\

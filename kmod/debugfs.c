@@ -178,6 +178,38 @@ static const char *cb_setup_name(const struct cb_fragment *frag)
 	return frag->setup_each_ensemble ? "ensemble" : "run";
 }
 
+/*
+ * pmu: the counters that counted, or none (why); pmu_missing: each one
+ * that did not, and why; pmu_error: the first error among them.
+ */
+static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
+{
+	const char *sep = "";
+	int k, err = 0;
+
+	seq_puts(m, "pmu:");
+	for (k = 0; k < CB_NR_PMC; k++)
+		if (res->pmc_open & BIT(k))
+			seq_printf(m, " %s", cb_pmc_names[k]);
+	if (!res->pmc_open)
+		seq_printf(m, " none (%s)", res->pmc_why[0] ?: "skipped");
+	seq_putc(m, '\n');
+	for (k = 0; k < CB_NR_PMC; k++) {
+		if ((res->pmc_open & BIT(k)) || !res->pmc_why[k])
+			continue;
+		seq_printf(m, "%s%s: %s", *sep ? sep : "pmu_missing: ",
+			   cb_pmc_names[k], res->pmc_why[k]);
+		if (res->pmc_err[k])
+			seq_printf(m, " (%d)", res->pmc_err[k]);
+		sep = "; ";
+		err = err ?: res->pmc_err[k];
+	}
+	if (*sep)
+		seq_putc(m, '\n');
+	if (err)
+		seq_printf(m, "pmu_error: %d\n", err);
+}
+
 static int cb_frag_info_show(struct seq_file *m, void *v)
 {
 	struct cb_slot *slot = m->private;
@@ -215,16 +247,11 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 		seq_printf(m, "smi_before: %llu\n", res->smi_before);
 		seq_printf(m, "smi_after: %llu\n", res->smi_after);
 	}
-	seq_printf(m, "tsc_aux: %s\n", res->method == CB_PAOLONI ||
-		   res->method == CB_LFENCE ? "checked" : "not checked (no RDTSCP)");
 	seq_printf(m, "flagged_nmi: %llu\n", res->flagged[0]);
 	seq_printf(m, "flagged_irq: %llu\n", res->flagged[1]);
 	seq_printf(m, "flagged_switch: %llu\n", res->flagged[2]);
-	seq_printf(m, "flagged_cpu: %llu\n", res->flagged[3]);
 	seq_printf(m, "flagged_nopmc: %llu\n", res->flagged[4]);
-	seq_printf(m, "pmu: %s\n", res->pmu ? res->pmu : "none (skipped)");
-	if (res->pmu_err)
-		seq_printf(m, "pmu_error: %d\n", res->pmu_err);
+	cb_pmu_show(m, res);
 	seq_printf(m, "nmis_in_samples: %llu\n", res->nmi_in);
 	seq_printf(m, "nmis_elsewhere: %llu\n", res->nmi_out);
 	cb_result_put(res);
@@ -255,30 +282,6 @@ static void *cb_cycles_start(struct seq_file *m, loff_t *pos)
 static void *cb_cycles_long_start(struct seq_file *m, loff_t *pos)
 {
 	return cb_array_start(m, pos, true);
-}
-
-static void *cb_pmc_start(struct seq_file *m, loff_t *pos, int k)
-{
-	struct cb_result *res = m->private;
-
-	if (!res || !res->pmc[k] || *pos < 0 || *pos >= res->n)
-		return NULL;
-	return &res->pmc[k][*pos];
-}
-
-static void *cb_pmc0_start(struct seq_file *m, loff_t *pos)
-{
-	return cb_pmc_start(m, pos, 0);
-}
-
-static void *cb_pmc1_start(struct seq_file *m, loff_t *pos)
-{
-	return cb_pmc_start(m, pos, 1);
-}
-
-static void *cb_pmc2_start(struct seq_file *m, loff_t *pos)
-{
-	return cb_pmc_start(m, pos, 2);
 }
 
 static void *cb_flags_start(struct seq_file *m, loff_t *pos)
@@ -330,15 +333,6 @@ static const struct seq_operations cb_flags_sops = {
 	.show = cb_flags_show,
 };
 
-static const struct seq_operations cb_pmc_sops[CB_NR_PMC] = {
-	{ .start = cb_pmc0_start, .next = cb_cycles_next,
-	  .stop = cb_cycles_stop, .show = cb_cycles_show },
-	{ .start = cb_pmc1_start, .next = cb_cycles_next,
-	  .stop = cb_cycles_stop, .show = cb_cycles_show },
-	{ .start = cb_pmc2_start, .next = cb_cycles_next,
-	  .stop = cb_cycles_stop, .show = cb_cycles_show },
-};
-
 static const struct seq_operations cb_cycles_sops = {
 	.start = cb_cycles_start,
 	.next = cb_cycles_next,
@@ -381,21 +375,6 @@ static int cb_flags_open(struct inode *inode, struct file *file)
 	return cb_seq_open(inode, file, &cb_flags_sops);
 }
 
-static int cb_pmc0_open(struct inode *inode, struct file *file)
-{
-	return cb_seq_open(inode, file, &cb_pmc_sops[0]);
-}
-
-static int cb_pmc1_open(struct inode *inode, struct file *file)
-{
-	return cb_seq_open(inode, file, &cb_pmc_sops[1]);
-}
-
-static int cb_pmc2_open(struct inode *inode, struct file *file)
-{
-	return cb_seq_open(inode, file, &cb_pmc_sops[2]);
-}
-
 static int cb_cycles_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
@@ -416,10 +395,46 @@ static int cb_cycles_release(struct inode *inode, struct file *file)
 static const struct file_operations cb_cycles_fops = CB_ARRAY_FOPS(cb_cycles_open);
 static const struct file_operations cb_cycles_long_fops = CB_ARRAY_FOPS(cb_cycles_long_open);
 static const struct file_operations cb_flags_fops = CB_ARRAY_FOPS(cb_flags_open);
-static const struct file_operations cb_pmc_fops[CB_NR_PMC] = {
-	CB_ARRAY_FOPS(cb_pmc0_open),
-	CB_ARRAY_FOPS(cb_pmc1_open),
-	CB_ARRAY_FOPS(cb_pmc2_open),
+
+/*
+ * The counter files, NAME and NAME_long per counter: one seq_operations
+ * and one open() each, made by CB_PMC_FILE(region, counter).
+ */
+static void *cb_pmc_start(struct seq_file *m, loff_t *pos, int r, int k)
+{
+	struct cb_result *res = m->private;
+
+	if (!res || !res->pmc[r][k] || *pos < 0 || *pos >= res->n)
+		return NULL;
+	return &res->pmc[r][k][*pos];
+}
+
+#define CB_PMC_FILE(r, k)						\
+static void *cb_pmc##r##k##_start(struct seq_file *m, loff_t *pos)	\
+{									\
+	return cb_pmc_start(m, pos, r, k);				\
+}									\
+static const struct seq_operations cb_pmc##r##k##_sops = {		\
+	.start = cb_pmc##r##k##_start, .next = cb_cycles_next,		\
+	.stop = cb_cycles_stop, .show = cb_cycles_show,			\
+};									\
+static int cb_pmc##r##k##_open(struct inode *inode, struct file *file)	\
+{									\
+	return cb_seq_open(inode, file, &cb_pmc##r##k##_sops);		\
+}
+
+CB_PMC_FILE(0, 0)
+CB_PMC_FILE(0, 1)
+CB_PMC_FILE(0, 2)
+CB_PMC_FILE(1, 0)
+CB_PMC_FILE(1, 1)
+CB_PMC_FILE(1, 2)
+
+static const struct file_operations cb_pmc_fops[CB_NR_REGIONS][CB_NR_PMC] = {
+	{ CB_ARRAY_FOPS(cb_pmc00_open), CB_ARRAY_FOPS(cb_pmc01_open),
+	  CB_ARRAY_FOPS(cb_pmc02_open) },
+	{ CB_ARRAY_FOPS(cb_pmc10_open), CB_ARRAY_FOPS(cb_pmc11_open),
+	  CB_ARRAY_FOPS(cb_pmc12_open) },
 };
 
 /* Directories made so far: slot i's is made once, after slot i - 1's. */
@@ -441,7 +456,7 @@ static struct dentry *cb_dir_get(const char *name, struct dentry *parent)
 static void cb_make_dir(struct cb_slot *slot)
 {
 	struct dentry *gdir, *fdir, *dir;
-	char arg[24];
+	char arg[24], name[32];
 	int k;
 
 	gdir = cb_dir_get(slot->group->name, cb_dir);
@@ -460,8 +475,15 @@ static void cb_make_dir(struct cb_slot *slot)
 		debugfs_create_file("cycles_long", 0400, dir, slot,
 				    &cb_cycles_long_fops);
 	debugfs_create_file("flags", 0400, dir, slot, &cb_flags_fops);
-	for (k = 0; k < CB_NR_PMC; k++)
-		debugfs_create_file(cb_pmc_names[k], 0400, dir, slot, &cb_pmc_fops[k]);
+	for (k = 0; k < CB_NR_PMC; k++) {
+		debugfs_create_file(cb_pmc_names[k], 0400, dir, slot,
+				    &cb_pmc_fops[CB_REGION_SHORT][k]);
+		if (slot->frag->no_long)
+			continue;
+		snprintf(name, sizeof(name), "%s_long", cb_pmc_names[k]);
+		debugfs_create_file(name, 0400, dir, slot,
+				    &cb_pmc_fops[CB_REGION_LONG][k]);
+	}
 	debugfs_create_file("info", 0400, dir, slot, &cb_frag_info_fops);
 	dput(fdir);
 	dput(gdir);

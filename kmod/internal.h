@@ -33,6 +33,10 @@
 /* Hardware counters read beside the TSC: core cycles, instructions, ref cycles. */
 #define CB_NR_PMC 3
 extern const char *const cb_pmc_names[CB_NR_PMC];
+/* The two regions a counter is read around: its files NAME and NAME_long. */
+#define CB_REGION_SHORT 0
+#define CB_REGION_LONG 1
+#define CB_NR_REGIONS 2
 
 /* Bounds of the parameters and of the run file's keys. */
 #define CB_MAX_SAMPLES 100000000U
@@ -106,9 +110,11 @@ int cb_parse_cpu(const char *s, unsigned int *cpu);
  * @nmi_in: NMIs that arrived inside kept samples.
  * @nmi_out: NMIs between samples and in warm-up samples.
  * @flagged: kept samples with each CB_SAMPLE_* bit set, by bit number.
- * @pmc: @n deltas of each hardware counter (cb_pmc_names), or NULL.
- * @pmu: which counters @pmc holds, or why none (a static string).
- * @pmu_err: the error that stopped the counters, or 0.
+ * @pmc: per region (CB_REGION_SHORT, CB_REGION_LONG), @n deltas of each
+ *	hardware counter (cb_pmc_names) around that region, or NULL.
+ * @pmc_open: bit k: counter k counted (its arrays are there).
+ * @pmc_why: why counter k did not, or NULL (a static string).
+ * @pmc_err: the error that stopped counter k, or 0.
  *
  * Never changed once published: a new run publishes a new result.
  */
@@ -130,9 +136,10 @@ struct cb_result {
 	u64 run_id;
 	bool interleave;
 	u8 *flags;
-	u64 *pmc[CB_NR_PMC];
-	const char *pmu;
-	int pmu_err;
+	u64 *pmc[CB_NR_REGIONS][CB_NR_PMC];
+	u8 pmc_open;
+	const char *pmc_why[CB_NR_PMC];
+	int pmc_err[CB_NR_PMC];
 	u64 nmi_in;
 	u64 nmi_out;
 	u64 flagged[CB_NR_SAMPLE_FLAGS];
@@ -238,17 +245,21 @@ void cb_get_status(int *slot, u64 *done, u64 *total);
 /* --- sample.c ------------------------------------------------------------ */
 
 /**
- * struct cb_pmu - a run's hardware counters.
+ * struct cb_pmu - a run's hardware counters, each opened on its own.
  * @ev: pinned kernel counters on the run's CPU (cb_pmc_names), or NULL.
- * @why: which counters, or why none (a static string).
- * @err: the error that stopped the counters, or 0.
+ * @open: bit k: counter k counts in this run.
+ * @tsc: testing (fault_pmu_tsc): the open counters read the TSC.
+ * @why: why counter k does not count, or NULL (a static string).
+ * @err: the error that stopped counter k, or 0.
  * @gp_mask: general-purpose counter width, as a mask.
  * @fixed_mask: fixed counter width, as a mask.
  */
 struct cb_pmu {
 	struct perf_event *ev[CB_NR_PMC];
-	const char *why;
-	int err;
+	u8 open;
+	bool tsc;
+	const char *why[CB_NR_PMC];
+	int err[CB_NR_PMC];
 	u64 gp_mask;
 	u64 fixed_mask;
 };
@@ -264,13 +275,11 @@ struct cb_pmu {
  * @nmi_out: NMIs between samples and in warm-up samples.
  * @flagged: kept samples with each CB_SAMPLE_* bit (NMI, IRQ, SWITCH, CPU,
  *	NOPMC).
- * @ev: the run's counters (struct cb_pmu), or NULL.
- * @pmc_out: where this ensemble's counter deltas go.
- * @pmc0: the counters as this sample began.
- * @idx: their RDPMC indices for this sample.
- * @gp_mask: the width of general-purpose counters, as a mask.
- * @fixed_mask: the width of fixed counters (RDPMC index bit 30).
- * @pmc_ok: every counter was active on this CPU as this sample began.
+ * @pmu: the run's counters, or NULL when none counts.
+ * @pmc_out: per region, where this ensemble's counter deltas go.
+ * @at: this sample's readings, CB_PMC_SHORT and CB_PMC_LONG (+ 1 after).
+ * @idx: the counters' RDPMC indices for this sample.
+ * @pmc_ok: every open counter was active on this CPU as this sample began.
  * @primed: the baselines were read (at the entry's first sample).
  *
  * Interrupts cannot arrive while a sample holds them off, so @irqs and
@@ -285,12 +294,10 @@ struct cb_disturb {
 	u64 nmi_in;
 	u64 nmi_out;
 	u64 flagged[CB_NR_SAMPLE_FLAGS];
-	struct perf_event * const *ev;
-	u64 *pmc_out[CB_NR_PMC];
-	u64 pmc0[CB_NR_PMC];
+	const struct cb_pmu *pmu;
+	u64 *pmc_out[CB_NR_REGIONS][CB_NR_PMC];
+	u64 at[2 * CB_NR_REGIONS][CB_NR_PMC];
 	u32 idx[CB_NR_PMC];
-	u64 gp_mask;
-	u64 fixed_mask;
 	bool pmc_ok;
 	bool primed;
 };

@@ -95,16 +95,14 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 		.done = done,
 	};
 	bool each = frag->setup_each_ensemble;
-	int ret, k;
+	int ret, k, r;
 
 	if (!fl->started) {
 		fl->started = true;
 		fl->env.arg = req->arg[i];
 		fl->env.ops = res->ops;
 		fl->env.cpu = req->cpu;
-		fl->dist.ev = job->pmu.ev[0] ? job->pmu.ev : NULL;
-		fl->dist.gp_mask = job->pmu.gp_mask;
-		fl->dist.fixed_mask = job->pmu.fixed_mask;
+		fl->dist.pmu = job->pmu.open ? &job->pmu : NULL;
 		res->smi_valid = cb_read_smi(&res->smi_before);
 		if (frag->state_size) {
 			fl->env.state = kzalloc(frag->state_size, GFP_KERNEL);
@@ -127,8 +125,10 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 	ctx.out_long = res->cycles_long ?
 		       res->cycles_long + (u64)e * req->samples : NULL;
 	ctx.flags = res->flags + (u64)e * req->samples;
-	for (k = 0; fl->dist.ev && k < CB_NR_PMC; k++)
-		fl->dist.pmc_out[k] = res->pmc[k] + (u64)e * req->samples;
+	for (r = 0; r < CB_NR_REGIONS; r++)
+		for (k = 0; k < CB_NR_PMC; k++)
+			fl->dist.pmc_out[r][k] = res->pmc[r][k] ?
+				res->pmc[r][k] + (u64)e * req->samples : NULL;
 	/*
 	 * A new layout is cold again, and so, interleaved, is an entry after
 	 * the others' ensembles went through the caches: warm those up too.
@@ -154,8 +154,9 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 	kfree(fl->env.state);
 	if (res->smi_valid)
 		res->smi_valid = cb_read_smi(&res->smi_after);
-	res->pmu = job->pmu.why;
-	res->pmu_err = job->pmu.err;
+	res->pmc_open = job->pmu.open;
+	memcpy(res->pmc_why, job->pmu.why, sizeof(res->pmc_why));
+	memcpy(res->pmc_err, job->pmu.err, sizeof(res->pmc_err));
 	res->nmi_in = fl->dist.nmi_in;
 	res->nmi_out = fl->dist.nmi_out;
 	memcpy(res->flagged, fl->dist.flagged, sizeof(res->flagged));

@@ -185,13 +185,14 @@ bad:
 static void cb_result_release(struct kref *ref)
 {
 	struct cb_result *res = container_of(ref, struct cb_result, ref);
-	int k;
+	int k, r;
 
 	vfree(res->cycles);
 	vfree(res->cycles_long);
 	vfree(res->flags);
-	for (k = 0; k < CB_NR_PMC; k++)
-		vfree(res->pmc[k]);
+	for (r = 0; r < CB_NR_REGIONS; r++)
+		for (k = 0; k < CB_NR_PMC; k++)
+			vfree(res->pmc[r][k]);
 	kfree(res);
 }
 

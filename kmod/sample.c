@@ -2,8 +2,8 @@
 /*
  * Around each sample, with interrupts off and outside the timed regions:
  * what may have disturbed it (NMIs inside it, interrupts and context
- * switches before it, TSC_AUX naming another CPU) and, where the CPU has
- * a PMU, its hardware counters, read with RDPMC.  The fragment samplers
+ * switches before it) and, where the CPU has a PMU, its hardware
+ * counters, read with RDPMC around each region.  The fragment samplers
  * (cyclebench.h) call cb_sample_begin() and cb_sample_end(); the engine
  * opens and closes the counters around a run.
  */
@@ -56,9 +56,71 @@ static void cb_pmc_widths(struct cb_pmu *pmu)
 }
 
 /*
- * Pinned kernel counters on the run's CPU, and their arrays; anything
- * missing and the run goes on with the TSC alone, saying why.  In the
- * kthread, on that CPU.
+ * Testing knobs, for a machine without a PMU (QEMU's TCG has none):
+ * fault_pmu_fail fails the creation of the counters in its mask (bit k:
+ * cb_pmc_names[k]) with -ENOENT, as a CPU without that event does (AMD has
+ * no ref-cycles); fault_pmu_tsc opens no perf event at all and reads the
+ * TSC where RDPMC would be, so that under QEMU's -icount, where the TSC
+ * counts instructions, the counter files hold exact, known deltas.
+ */
+static unsigned int cb_fault_pmu_fail;
+module_param_named(fault_pmu_fail, cb_fault_pmu_fail, uint, 0600);
+MODULE_PARM_DESC(fault_pmu_fail, "testing: counters whose creation fails with -ENOENT, a mask (1 core_cycles, 2 instructions, 4 ref_cycles; default 0)");
+static bool cb_fault_pmu_tsc;
+module_param_named(fault_pmu_tsc, cb_fault_pmu_tsc, bool, 0600);
+MODULE_PARM_DESC(fault_pmu_tsc, "testing: the counters read the TSC instead of the PMU (default N)");
+
+static const char *cb_pmc_why(int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -EOPNOTSUPP:
+	case -EINVAL:
+		return "no such hardware counter (no PMU, as in most VMs, or not this event)";
+	case -EBUSY:
+		return "the counter is busy (another user has it)";
+	case -EACCES:
+	case -EPERM:
+		return "not allowed";
+	default:
+		return "perf could not create it";
+	}
+}
+
+/* Counter @k does not count in this run: @why, @err. */
+static void cb_pmc_drop(struct cb_pmu *pmu, int k, const char *why, int err)
+{
+	if (pmu->ev[k])
+		perf_event_release_kernel(pmu->ev[k]);
+	pmu->ev[k] = NULL;
+	pmu->open &= ~BIT(k);
+	pmu->why[k] = why;
+	pmu->err[k] = err;
+}
+
+/* No counter counts after all: @why for each that would have, arrays freed. */
+static void cb_pmu_drop_all(struct cb_pmu *pmu, struct cb_result **res,
+			    unsigned int nr, const char *why, int err)
+{
+	unsigned int i, r;
+	int k;
+
+	for (k = 0; k < CB_NR_PMC; k++)
+		if (pmu->open & BIT(k))
+			cb_pmc_drop(pmu, k, why, err);
+	for (i = 0; i < nr; i++)
+		for (r = 0; r < CB_NR_REGIONS; r++)
+			for (k = 0; k < CB_NR_PMC; k++) {
+				vfree(res[i]->pmc[r][k]);
+				res[i]->pmc[r][k] = NULL;
+			}
+}
+
+/*
+ * Pinned kernel counters on the run's CPU, each on its own, and the
+ * arrays of those that count, two per counter (short and long region);
+ * a counter that cannot count is left out, saying why, and the run goes
+ * on with the others or with the TSC alone.  In the kthread, on that CPU.
  */
 void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
 		 struct cb_result **res)
@@ -72,88 +134,95 @@ void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
 		.size = sizeof(attr),
 		.pinned = 1,
 	};
+	unsigned int fail = READ_ONCE(cb_fault_pmu_fail), i, r;
 	struct cb_defaults d;
 	unsigned long flags;
-	unsigned int i;
-	bool active = true;
 	u64 bytes;
 	int k;
 
-	pmu->why = "none (pmu=off)";
-	if (!req->pmu)
-		return;
+	memset(pmu, 0, sizeof(*pmu));
+	pmu->tsc = READ_ONCE(cb_fault_pmu_tsc);
 	for (k = 0; k < CB_NR_PMC; k++) {
 		struct perf_event *ev;
 
+		if (!req->pmu) {
+			cb_pmc_drop(pmu, k, "pmu=off", 0);
+			continue;
+		}
+		if (fail & BIT(k)) {
+			cb_pmc_drop(pmu, k, "fault_pmu_fail", -ENOENT);
+			continue;
+		}
+		pmu->open |= BIT(k);
+		if (pmu->tsc)
+			continue;
 		attr.config = config[k];
 		ev = perf_event_create_kernel_counter(&attr, req->cpu, NULL, NULL, NULL);
-		if (IS_ERR(ev)) {
-			pmu->why = "none (no such hardware counter: no PMU, as in most VMs)";
-			pmu->err = PTR_ERR(ev);
-			goto close;
-		}
-		pmu->ev[k] = ev;
+		if (IS_ERR(ev))
+			cb_pmc_drop(pmu, k, cb_pmc_why(PTR_ERR(ev)), PTR_ERR(ev));
+		else
+			pmu->ev[k] = ev;
 	}
 	local_irq_save(flags);
 	for (k = 0; k < CB_NR_PMC; k++)
-		active &= READ_ONCE(pmu->ev[k]->state) == PERF_EVENT_STATE_ACTIVE &&
-			  READ_ONCE(pmu->ev[k]->oncpu) == smp_processor_id();
+		if (pmu->ev[k] &&
+		    (READ_ONCE(pmu->ev[k]->state) != PERF_EVENT_STATE_ACTIVE ||
+		     READ_ONCE(pmu->ev[k]->oncpu) != smp_processor_id()))
+			pmu->open &= ~BIT(k);
 	local_irq_restore(flags);
-	if (!active) {
-		pmu->why = "none (a counter is held elsewhere, e.g. NMI watchdog)";
-		goto close;
-	}
+	for (k = 0; k < CB_NR_PMC; k++)
+		if (pmu->ev[k] && !(pmu->open & BIT(k)))
+			cb_pmc_drop(pmu, k, "held elsewhere (the NMI watchdog?)", -EBUSY);
+	if (!pmu->open)
+		return;
 	cb_get_defaults(&d);
-	bytes = cb_req_bytes(req) + (u64)req->nr * res[0]->n * CB_NR_PMC * sizeof(u64);
+	bytes = cb_req_bytes(req) + (u64)req->nr * res[0]->n * CB_NR_REGIONS *
+		hweight8(pmu->open) * sizeof(u64);
 	if (bytes > (u64)d.max_mb << 20) {
-		pmu->why = "none (the counter arrays would exceed max_mb)";
-		goto close;
+		cb_pmu_drop_all(pmu, res, req->nr, "the counter arrays would exceed max_mb", 0);
+		return;
 	}
-	for (i = 0; i < req->nr; i++) {
-		struct cb_result *r = res[i];
-
-		for (k = 0; r->cycles && k < CB_NR_PMC; k++) {
-			r->pmc[k] = __vmalloc(r->n * sizeof(u64), GFP_KERNEL |
-					      __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
-			if (!r->pmc[k]) {
-				pmu->why = "none (no memory for the counter arrays)";
-				pmu->err = -ENOMEM;
-				goto free;
-			}
-		}
-	}
-	cb_pmc_widths(pmu);
-	pmu->why = "core_cycles instructions ref_cycles";
-	return;
-free:
 	for (i = 0; i < req->nr; i++)
-		for (k = 0; k < CB_NR_PMC; k++) {
-			vfree(res[i]->pmc[k]);
-			res[i]->pmc[k] = NULL;
-		}
-close:
-	cb_pmu_close(pmu);
+		for (k = 0; k < CB_NR_PMC; k++)
+			for (r = 0; (pmu->open & BIT(k)) && r < CB_NR_REGIONS; r++) {
+				u64 **a = &res[i]->pmc[r][k];
+
+				if (!res[i]->cycles ||
+				    (r == CB_REGION_LONG && !res[i]->cycles_long))
+					continue;
+				*a = __vmalloc(res[i]->n * sizeof(u64), GFP_KERNEL |
+					       __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+				if (!*a) {
+					cb_pmu_drop_all(pmu, res, req->nr,
+							"no memory for the counter arrays",
+							-ENOMEM);
+					return;
+				}
+			}
+	cb_pmc_widths(pmu);
 }
 
 /*
- * Interrupts handled on this CPU: device interrupts (kstat) plus x86's
- * system vectors, which kstat does not count: the local APIC timer, IPIs,
- * irq_work.
+ * Interrupts handled on this CPU, every kind the kernel counts: device
+ * interrupts (kstat) and each of x86's own vectors (irq_stat), the two
+ * sums /proc/stat's "intr" adds up.  arch_irq_stat_cpu() is not exported,
+ * and leaves some vectors out (TLB shootdowns, posted interrupts, Hyper-V
+ * and Xen callbacks), so every counter in irq_cpustat_t after __nmi_count
+ * is summed, whatever the kernel's configuration puts there: a vector
+ * counter added later is counted too.  All of them are unsigned int, and
+ * the cacheline padding after them is zero.  An NMI is not one of these
+ * (it is told apart, below); a hypervisor's exits, SMIs and exceptions are
+ * not interrupts of this kernel and are not counted.
  */
 static notrace unsigned long cb_irq_count(void)
 {
+	const unsigned int *c = (const unsigned int *)this_cpu_ptr(&irq_stat);
+	unsigned int w = offsetof(irq_cpustat_t, __nmi_count) / sizeof(*c) + 1;
 	unsigned long n = __this_cpu_read(kstat.irqs_sum);
 
-#ifdef CONFIG_X86_LOCAL_APIC
-	n += __this_cpu_read(irq_stat.apic_timer_irqs);
-#endif
-#ifdef CONFIG_SMP
-	n += __this_cpu_read(irq_stat.irq_resched_count);
-	n += __this_cpu_read(irq_stat.irq_call_count);
-#endif
-	n += __this_cpu_read(irq_stat.irq_tlb_count);
-	n += __this_cpu_read(irq_stat.apic_irq_work_irqs);
-	n += __this_cpu_read(irq_stat.x86_platform_ipis);
+	BUILD_BUG_ON(sizeof(irq_cpustat_t) % sizeof(*c));
+	for (; w < sizeof(irq_cpustat_t) / sizeof(*c); w++)
+		n += READ_ONCE(c[w]);
 	return n;
 }
 
@@ -161,31 +230,48 @@ static notrace unsigned long cb_irq_count(void)
  * Counter deltas wrap at the counter's width: (b - a) & mask is right
  * across one wrap.  Fixed counters are RDPMC indices with bit 30 set.
  */
-static u64 cb_pmc_delta(const struct cb_disturb *d, unsigned int k, u64 end)
+static u64 cb_pmc_delta(const struct cb_disturb *d, unsigned int k,
+			unsigned int at)
 {
-	u64 mask = d->idx[k] & BIT(30) ? d->fixed_mask : d->gp_mask;
+	u64 mask = d->pmu->tsc ? ~0ULL :
+		   d->idx[k] & BIT(30) ? d->pmu->fixed_mask : d->pmu->gp_mask;
 
-	return cb_counter_delta(d->pmc0[k], end, mask);
+	return cb_counter_delta(d->at[at][k], d->at[at + 1][k], mask);
 }
 
 /*
- * With interrupts off, whether each counter is counting on this CPU now,
- * and its RDPMC index (perf may move it between samples): what
+ * With interrupts off, whether each open counter is counting on this CPU
+ * now, and its RDPMC index (perf may move it between samples): what
  * x86_perf_rdpmc_index() does, which is not exported.
  */
 static notrace bool cb_pmc_ready(struct cb_disturb *d)
 {
 	int k;
 
-	for (k = 0; k < CB_NR_PMC; k++) {
-		const struct perf_event *ev = d->ev[k];
+	for (k = 0; k < CB_NR_PMC && !d->pmu->tsc; k++) {
+		const struct perf_event *ev = d->pmu->ev[k];
 
+		if (!ev)
+			continue;
 		if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
 		    READ_ONCE(ev->oncpu) != smp_processor_id())
 			return false;
 		d->idx[k] = READ_ONCE(ev->hw.event_base_rdpmc);
 	}
 	return true;
+}
+
+void notrace cb_pmc_read(struct cb_ctx *ctx, unsigned int at)
+{
+	struct cb_disturb *d = ctx ? ctx->dist : NULL;
+	int k;
+
+	if (!d || !d->pmu || !d->pmc_ok)
+		return;
+	for (k = 0; k < CB_NR_PMC; k++)
+		if (d->pmu->open & BIT(k))
+			d->at[at][k] = d->pmu->tsc ? rdtsc_ordered() :
+				       native_read_pmc(d->idx[k]);
 }
 
 /* Interrupts are off: nothing but an NMI changes these under us. */
@@ -213,49 +299,35 @@ void notrace cb_sample_begin(struct cb_ctx *ctx, u64 i)
 	d->irqs = irqs;
 	d->csw = csw;
 	d->nmi_start = nmi;
-	if (d->ev) {
-		int k;
-
+	if (d->pmu)
 		d->pmc_ok = cb_pmc_ready(d);
-		for (k = 0; d->pmc_ok && k < CB_NR_PMC; k++)
-			d->pmc0[k] = native_read_pmc(d->idx[k]);
-	}
 }
 
-/* Linux sets TSC_AUX to node << 12 | cpu (vdso_encode_cpunode()). */
-static bool cb_aux_other_cpu(u32 aux, unsigned int cpu)
-{
-	return aux != CB_NO_AUX && (aux & 0xfff) != cpu;
-}
-
-void notrace cb_sample_end(struct cb_ctx *ctx, u64 i, u32 aux, u32 aux_long)
+void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)
 {
 	struct cb_disturb *d = ctx->dist;
-	u64 pmc[CB_NR_PMC] = { };
-	unsigned int nmi;
+	unsigned int nmi = __this_cpu_read(irq_stat.__nmi_count);
 	u8 f = d->cold;
-	int b;
+	int b, r;
 
-	for (b = 0; d->ev && d->pmc_ok && b < CB_NR_PMC; b++)
-		pmc[b] = native_read_pmc(d->idx[b]);
-	nmi = __this_cpu_read(irq_stat.__nmi_count);
-	if (d->ev && !d->pmc_ok)
+	if (d->pmu && !d->pmc_ok)
 		f |= CB_SAMPLE_NOPMC;
 	if (nmi != d->nmi_start)
 		f |= CB_SAMPLE_NMI;
-	if (cb_aux_other_cpu(aux, ctx->cpu) ||
-	    cb_aux_other_cpu(aux_long, ctx->cpu))
-		f |= CB_SAMPLE_CPU;
 	d->nmi_end = nmi;
 	if (i < ctx->warmup) {
 		d->nmi_out += nmi - d->nmi_start;
 		return;
 	}
+	i -= ctx->warmup;
 	d->nmi_in += nmi - d->nmi_start;
 	if (ctx->flags)
-		ctx->flags[i - ctx->warmup] = f;
-	for (b = 0; d->ev && b < CB_NR_PMC; b++)
-		d->pmc_out[b][i - ctx->warmup] = d->pmc_ok ? cb_pmc_delta(d, b, pmc[b]) : 0;
+		ctx->flags[i] = f;
+	for (r = 0; d->pmu && r < CB_NR_REGIONS; r++)
+		for (b = 0; b < CB_NR_PMC; b++)
+			if (d->pmc_out[r][b])
+				d->pmc_out[r][b][i] = d->pmc_ok ?
+					cb_pmc_delta(d, b, 2 * r) : 0;
 	for (b = 0; b < CB_NR_SAMPLE_FLAGS; b++)
 		if (f & BIT(b))
 			d->flagged[b]++;

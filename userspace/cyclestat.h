@@ -176,13 +176,21 @@ struct cs_perop {
 	long double *each;	/* median-based per-op cost of each ensemble */
 };
 
-/* a PMU counter file beside cycles (core_cycles, instructions, ref_cycles) */
+/*
+ * A PMU counter beside cycles: NAME around the short region (the whole
+ * sample before tree files had NAME_long), NAME_long around the long one.
+ */
 struct cs_counter {
 	int present;
 	u128 sum;
 	struct cs_q median;
+	int has_long;
+	struct cs_q median_long;
 };
 enum { CS_CORE, CS_INSTR, CS_REF, CS_NCOUNTERS };
+static const char *const cs_counter_names[CS_NCOUNTERS] = {
+	"core_cycles", "instructions", "ref_cycles",
+};
 
 /* Hodges-Lehmann shift of new against base, its interval, the U test */
 struct cs_shift {
@@ -246,7 +254,12 @@ struct cs_input {
 /* the per-result data files of tree version 2, all optional but cycles */
 static const char *const cs_data_files[] = {
 	"cycles", "cycles_long", "core_cycles", "instructions", "ref_cycles", "flags",
+	"core_cycles_long", "instructions_long", "ref_cycles_long",
 };
+/* whether a result's info says its file @file holds data (load.c) */
+int cs_data_file_expected(const struct cs_info *info, const char *file);
+/* counter @k per op, two-length: 1 with *v set, 0 when it cannot be formed */
+int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v);
 
 /*
  * The flags file's bits (kmod/cyclebench.h CB_SAMPLE_*): an NMI inside the

@@ -113,13 +113,24 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 	}
 	fputc('{', f);
 	for (int k = 0; k < CS_NCOUNTERS; k++) {
-		static const char *const nm[] = { "core_cycles", "instructions", "ref_cycles" };
+		long double v;
 
-		fprintf(f, "\"%s\": ", nm[k]);
-		if (fr->cnt[k].present)
-			fprintf(f, "{\"median\": %s}, ", cs_fmt_d(b[1], 40, (double)cs_q_ld(fr->cnt[k].median)));
-		else
+		fprintf(f, "\"%s\": ", cs_counter_names[k]);
+		if (!fr->cnt[k].present) {
 			fputs("null, ", f);
+			continue;
+		}
+		fprintf(f, "{\"median\": %s, \"median_long\": %s, \"per_op\": %s}, ",
+			cs_fmt_d(b[1], 40, (double)cs_q_ld(fr->cnt[k].median)),
+			fr->cnt[k].has_long ? cs_fmt_d(b[2], 40, (double)cs_q_ld(fr->cnt[k].median_long)) : "null",
+			cs_counter_per_op(fr, k, &v) ? cs_fmt_d(b[0], 40, (double)v) : "null");
+	}
+	{
+		long double ci, ii;
+
+		fprintf(f, "\"ipc_per_op\": %s, ", cs_counter_per_op(fr, CS_CORE, &ci) &&
+			cs_counter_per_op(fr, CS_INSTR, &ii) && ci > 0 ?
+			cs_fmt_d(b[0], 40, (double)(ii / ci)) : "null");
 	}
 	fputs("\"ipc\": ", f);
 	if (fr->cnt[CS_CORE].present && fr->cnt[CS_INSTR].present && fr->cnt[CS_CORE].sum)

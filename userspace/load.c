@@ -232,45 +232,105 @@ out:
 	return ret;
 }
 
-static const char *const counter_file[CS_NCOUNTERS] = { "core_cycles", "instructions", "ref_cycles" };
+/*
+ * debugfs shows every file for every result; info says which hold data:
+ * cycles_long with long_repeat, a counter's files when "pmu" names it
+ * (NAME_long with long_repeat too), flags always.
+ */
+int cs_data_file_expected(const struct cs_info *info, const char *file)
+{
+	const char *pmu = cs_info_get(info, "pmu"), *lr = cs_info_get(info, "long_repeat");
 
-/* the optional PMU counter files: sums (IPC) and medians */
+	if (!strcmp(file, "cycles_long"))
+		return lr != NULL;
+	for (int k = 0; k < CS_NCOUNTERS; k++) {
+		size_t l = strlen(cs_counter_names[k]), pl;
+		const char *w;
+
+		if (strncmp(file, cs_counter_names[k], l) || (file[l] && strcmp(file + l, "_long")))
+			continue;
+		if (file[l] && !lr)
+			return 0;
+		if (!pmu || !strncmp(pmu, "none", 4))
+			return !pmu;	/* no pmu line: an old tree, the file decides */
+		for (w = pmu; *w; w += pl + strspn(w + pl, " ")) {
+			pl = strcspn(w, " ");
+			if (pl == l && !strncmp(w, cs_counter_names[k], l))
+				return 1;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v)
+{
+	const struct cs_counter *c = &fr->cnt[k];
+
+	if (!c->present || !c->has_long || !fr->perop.ok || fr->perop.repeat < 2 || !fr->ops)
+		return 0;
+	*v = (cs_q_ld(c->median_long) - cs_q_ld(c->median)) /
+	     ((long double)(fr->perop.repeat - 1) * fr->ops);
+	return 1;
+}
+
+/* one counter file: its median and, when @sum, its sum */
+static int load_counter(const char *path, size_t n, const size_t *idx, size_t kept,
+			struct cs_q *median, u128 *sum, struct cs_err *err)
+{
+	struct cs_samples s = { 0 };
+	struct cs_counts c;
+	struct cs_figs f;
+	int bad;
+
+	/* sums and medians need no order, unless samples are left out */
+	if (idx) {
+		bad = read_paired(path, n, &s, err);
+		if (!bad) {
+			compact(&s, idx, kept);
+			bad = counted(path, &s, &c, err);
+		}
+	} else {
+		bad = read_counted(path, n, &c, err);
+	}
+	cs_samples_free(&s);
+	if (bad)
+		return -1;
+	cs_figures_of(&c, &f);
+	*median = f.median;
+	if (sum)
+		*sum = (u128)f.mean.num;	/* the mean is sum / n */
+	cs_counts_free(&c);
+	return 0;
+}
+
+/* the optional PMU counter files: medians per region, sums (IPC) */
 static int load_counters(const struct cs_loc *loc, struct cs_frag *fr, size_t n,
 			 const size_t *idx, size_t kept, struct cs_err *err)
 {
-	const char *pmu = cs_info_get(&fr->info, "pmu");
-
-	/* debugfs shows the files for every result; info says when they have data */
-	if (pmu && !strncmp(pmu, "none", 4))
-		return 0;
 	for (int k = 0; k < CS_NCOUNTERS; k++) {
-		char *path = beside(loc, counter_file[k]);
-		struct cs_samples s = { 0 };
-		struct cs_counts c;
-		struct cs_figs f;
+		struct cs_counter *cn = &fr->cnt[k];
+		char lname[32], *path;
 		int bad;
 
+		if (!cs_data_file_expected(&fr->info, cs_counter_names[k]))
+			continue;
+		path = beside(loc, cs_counter_names[k]);
 		if (!path)
 			continue;
-		/* sums and medians need no order, unless samples are left out */
-		if (idx) {
-			bad = read_paired(path, n, &s, err);
-			if (!bad) {
-				compact(&s, idx, kept);
-				bad = counted(path, &s, &c, err);
-			}
-		} else {
-			bad = read_counted(path, n, &c, err);
-		}
-		cs_samples_free(&s);
+		bad = load_counter(path, n, idx, kept, &cn->median, &cn->sum, err);
 		free(path);
 		if (bad)
 			return -1;
-		cs_figures_of(&c, &f);
-		fr->cnt[k].present = 1;
-		fr->cnt[k].sum = (u128)f.mean.num;	/* the mean is sum / n */
-		fr->cnt[k].median = f.median;
-		cs_counts_free(&c);
+		cn->present = 1;
+		snprintf(lname, sizeof(lname), "%s_long", cs_counter_names[k]);
+		if (!cs_data_file_expected(&fr->info, lname) || !(path = beside(loc, lname)))
+			continue;
+		bad = load_counter(path, n, idx, kept, &cn->median_long, NULL, err);
+		free(path);
+		if (bad)
+			return -1;
+		cn->has_long = 1;
 	}
 	return 0;
 }
@@ -452,9 +512,7 @@ int cs_check_frag(const struct cs_loc *loc, struct cs_err *err)
 
 		if (!p)
 			continue;
-		if ((k == 1 && !cs_info_get(&info, "long_repeat")) ||
-		    (k >= 2 && k <= 4 && cs_info_get(&info, "pmu") &&
-		     !strncmp(cs_info_get(&info, "pmu"), "none", 4))) {
+		if (!cs_data_file_expected(&info, cs_data_files[k])) {
 			free(p);	/* an empty cycles_long or counter file: no such data */
 			continue;
 		}

@@ -120,12 +120,16 @@ static void column(char (*cell)[NCOL][CELL], size_t n, int c, const long double 
 		num(cell[j][c], CELL, v[j], dec, sci);
 }
 
-/* the PMU counters where the module read them: medians per sample, IPC */
+/*
+ * The PMU counters where the module read them: per op by the two-length
+ * difference where each region has its own (core cycles, instructions,
+ * ref cycles and their IPC), else medians per sample and IPC over all.
+ */
 static void print_counters(FILE *f, const struct cs_input *in, size_t n, int w,
 			   const char *bold, const char *off)
 {
-	char c[3][48], ipc[32];
-	int any = 0;
+	char c[CS_NCOUNTERS][48], ipc[32];
+	int any = 0, perop = 0, whole = 0;
 
 	for (size_t j = 0; j < n; j++)
 		any |= in->frag[j].cnt[CS_CORE].present || in->frag[j].cnt[CS_INSTR].present;
@@ -135,21 +139,36 @@ static void print_counters(FILE *f, const struct cs_input *in, size_t n, int w,
 		"instructions", "ref cycles", "IPC", off);
 	for (size_t j = 0; j < n; j++) {
 		const struct cs_frag *fr = &in->frag[j];
+		long double v[CS_NCOUNTERS];
+		int per[CS_NCOUNTERS], by_op = 0;
 
 		for (int k = 0; k < CS_NCOUNTERS; k++)
-			if (fr->cnt[k].present)
+			by_op |= per[k] = cs_counter_per_op(fr, k, &v[k]);
+		for (int k = 0; k < CS_NCOUNTERS; k++)
+			if (by_op && per[k])
+				snprintf(c[k], sizeof(c[k]), "%.3Lf/op", v[k]);
+			else if (!by_op && fr->cnt[k].present)
 				cs_fmt_q(c[k], sizeof(c[k]), fr->cnt[k].median, 1);
 			else
 				snprintf(c[k], sizeof(c[k]), "-");
-		if (fr->cnt[CS_CORE].present && fr->cnt[CS_INSTR].present && fr->cnt[CS_CORE].sum)
+		if (by_op && per[CS_CORE] && per[CS_INSTR] && v[CS_CORE] > 0)
+			snprintf(ipc, sizeof(ipc), "%.3Lf", v[CS_INSTR] / v[CS_CORE]);
+		else if (!by_op && fr->cnt[CS_CORE].present && fr->cnt[CS_INSTR].present &&
+			 fr->cnt[CS_CORE].sum)
 			snprintf(ipc, sizeof(ipc), "%.3Lf", (long double)fr->cnt[CS_INSTR].sum /
 				 (long double)fr->cnt[CS_CORE].sum);
 		else
 			snprintf(ipc, sizeof(ipc), "-");
+		perop |= by_op;
+		whole |= !by_op;
 		fprintf(f, "%-*s  %12s  %12s  %12s  %6s\n", w, fr->name, c[0], c[1], c[2], ipc);
 	}
-	fprintf(f, "medians per sample, each counted around the whole sample (the timing\n"
-		"protocol included); IPC: all instructions / all core cycles\n");
+	if (perop)
+		fprintf(f, "/op: (median around the long region - median around the short one) /\n"
+			"((R - 1) x ops), each counter read at the region's timestamps; IPC of those\n");
+	if (whole)
+		fprintf(f, "no /op: medians per sample, counted around the whole sample (the timing\n"
+			"protocol included); IPC: all instructions / all core cycles\n");
 }
 
 static void print_one(const struct cs_opts *o, struct cs_input *in, int first)

@@ -143,6 +143,41 @@ for w in "loop:dec_jnz interleave=2" "loop:dec_jnz interleave=yes" "loop:dec_jnz
 	check "write '$w': EINVAL" EINVAL "$(run_write "$w")"
 done
 
+# Counters read around each region, without a PMU: fault_pmu_tsc reads the
+# TSC where RDPMC would be, and under icount the TSC counts instructions.
+# So a counter's long - short is the TSC's, to the instruction, in every
+# sample (each region's reads sit at its own timestamps), and a counter
+# minus cycles is one constant (the instructions between a read and its
+# timestamp).  fault_pmu_fail=4 leaves ref_cycles out; the others count.
+P=/sys/module/cyclebench/parameters
+echo 1 > $P/fault_pmu_tsc
+echo 4 > $P/fault_pmu_fail
+R=$CB/alu/imul_dep
+check "run alu:imul_dep with counters on the TSC" ok "$(run_write "alu:imul_dep samples=20 ensembles=2 warmup=2")"
+check "info: pmu lists the counters that counted" "core_cycles instructions" "$(info_get $R/info pmu)"
+check "info: pmu_missing says which did not, and why" "ref_cycles: fault_pmu_fail (-2)" \
+	"$(info_get $R/info pmu_missing)"
+check "ref_cycles, ref_cycles_long: empty" "0 0" "$(lines $R/ref_cycles) $(lines $R/ref_cycles_long)"
+for c in core_cycles instructions; do
+	check "$c, ${c}_long: a line per sample" "40 40" "$(lines $R/$c) $(lines $R/${c}_long)"
+	check "$c: long - short = cycles_long - cycles in every sample" "0 " \
+		"$(paste $R/${c}_long $R/$c $R/cycles_long $R/cycles | awk '{ print $1 - $2 - ($3 - $4) }' | sort -u | tr '\n' ' ')"
+	check "$c - cycles: one constant, short and long" "1 1" \
+		"$(paste $R/$c $R/cycles | awk '{ print $1 - $2 }' | sort -u | wc -l | tr -d ' ') $(paste $R/${c}_long $R/cycles_long | awk '{ print $1 - $2 }' | sort -u | wc -l | tr -d ' ')"
+done
+echo "pmu (fault_pmu_tsc) alu:imul_dep: core_cycles - cycles = $(paste $R/core_cycles $R/cycles | awk 'NR == 1 { print $1 - $2 }'), long: $(paste $R/core_cycles_long $R/cycles_long | awk 'NR == 1 { print $1 - $2 }')" >> /out/figures.txt
+# 4 imuls, ops 4: one instruction an op, and (the TSC counting them) one
+# "cycle" an op
+check "cyclestat: per-op counters by the two lengths" 1 \
+	"$(cyclestat alu:imul_dep | grep -c '^alu:imul_dep  *1\.000/op  *1\.000/op  *-  *1\.000$')"
+echo 7 > $P/fault_pmu_fail
+check "run with every counter failed: ok" ok "$(run_write "alu:imul_dep samples=20 ensembles=1")"
+check "info: pmu none, and why" "none (fault_pmu_fail)" "$(info_get $R/info pmu)"
+check "info: pmu_error" -2 "$(info_get $R/info pmu_error)"
+check "no counter data" "0 0" "$(lines $R/core_cycles) $(lines $R/instructions_long)"
+echo 0 > $P/fault_pmu_fail
+echo 0 > $P/fault_pmu_tsc
+
 # A buffer over max_mb (256): E2BIG before anything is allocated.
 check "mem:chase/268435456 with max_mb=256: E2BIG" E2BIG "$(run_write "mem:chase/268435456 samples=10 ensembles=1")"
 check_unload

@@ -184,6 +184,34 @@ printf '1\n1\n1\n1\n1\n0\n0\n0\n0\n0\n' > "$T/dist/alu/add_dep/flags"
 expect undisturbed_refuses_an_empty_ensemble 2 "every sample of an ensemble is flagged" -- \
 	"$CS" --undisturbed "$T/dist"
 
+# counters read around each region (NAME, NAME_long): per op by the same
+# two-length difference as cycles; a counter info leaves out has no data
+P=$T/pmc/alu/imul
+mkdir -p "$P"
+printf 'version: 0.2.0\nmode: kernel\ntsc_khz: 2000000\nmethod_used: paoloni\n' > "$T/pmc/info"
+printf 'alu:imul 1 test\n' > "$T/pmc/fragments"
+printf 'name: alu:imul\nops: 2\nstate: ok\nrun_id: 1\nensembles: 2\nsamples: 3\nmethod: paoloni\nlong_repeat: 16\npmu: core_cycles instructions\npmu_missing: ref_cycles: fault_pmu_fail (-2)\n' > "$P/info"
+printf '100\n101\n100\n102\n100\n101\n' > "$P/cycles"
+printf '280\n281\n280\n282\n280\n281\n' > "$P/cycles_long"
+printf '130\n131\n130\n130\n131\n130\n' > "$P/core_cycles"
+printf '220\n221\n220\n220\n221\n220\n' > "$P/core_cycles_long"
+printf '40\n40\n40\n40\n40\n40\n' > "$P/instructions"
+printf '70\n70\n70\n70\n70\n70\n' > "$P/instructions_long"
+: > "$P/ref_cycles"
+: > "$P/ref_cycles_long"
+expect counters_per_op_by_two_lengths 0 '^alu:imul  *3.000/op  *1.000/op  *-  *0.333$' -- "$CS" "$T/pmc"
+check counters_per_op_says_how sh -c "grep -q '^/op: (median around the long region' '$T/out'"
+"$CS" -f json "$T/pmc" > "$T/pmc.json"
+check counters_per_op_in_json "$PY" -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['inputs'][0]['fragments'][0]['counters']
+assert c['core_cycles'] == {'median': 130, 'median_long': 220, 'per_op': 3}, c
+assert c['instructions']['per_op'] == 1 and c['ref_cycles'] is None, c
+assert abs(c['ipc_per_op'] - 1 / 3) < 1e-9, c
+" "$T/pmc.json"
+printf '70\n70\n' > "$P/instructions_long"
+expect counters_long_file_is_paired_with_cycles 2 'instructions_long: 2 lines, but cycles has 6' -- "$CS" "$T/pmc"
+
 expect v2_table_filters_by_glob 0 '^loop:dec_jnz/110 ' -- "$CS" "$DATA/tree2" 'loop:*'
 check v2_filter_leaves_out_the_rest sh -c "! grep -q '^alu:' '$T/out' && grep -c '^loop:dec_jnz/' '$T/out' | grep -qx 18"
 expect v2_filter_by_group 0 '^mem:chase/4096 ' -- "$CS" "$DATA/tree2" mem
