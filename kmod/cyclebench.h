@@ -482,6 +482,10 @@ static __always_inline void cb_state_##name(typeof(type) *st)
  * @arg_bytes: setup allocates about ARG bytes: counted against max_mb.
  * @ops_is_arg: a run of the body performs ARG operations (bytes copied,
  *	loop iterations), not @ops; at least 1.
+ * @arg_is_loop: each unit of ARG costs at least one iteration of a
+ *	dec/jnz loop: a run whose ARG could not fit max_sample_us at the
+ *	speed such a loop has when the run is asked for is refused then
+ *	(-ETIME), before anything runs.
  * @args: the default argument list, or NULL; one result per value, named
  *	group:name/ARG.
  * @arg_min: the smallest argument a run may name.
@@ -520,6 +524,7 @@ struct cb_fragment {
 	bool sleeps_on_rt;
 	bool arg_bytes;
 	bool ops_is_arg;
+	bool arg_is_loop;
 	const u64 *args;
 	unsigned int nr_args;
 	u64 arg_min;

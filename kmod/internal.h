@@ -229,6 +229,8 @@ struct cb_req {
 
 int cb_parse_request(char *cmd, struct cb_req *req);
 int cb_req_check(const struct cb_req *req);
+u64 cb_limit_ticks(unsigned int us);
+u64 cb_loop_ticks16(void);
 u64 cb_req_bytes(const struct cb_req *req);
 int cb_parse_selection(char *spec, const u64 *args, unsigned int nr_args,
 		       struct cb_req *req);

@@ -358,15 +358,65 @@ u64 cb_req_bytes(const struct cb_req *req)
 	return bytes;
 }
 
-/* Whether the machine can take the run: memory, max_mb, the CPU. */
+/* The name of the group whose table holds @frag. */
+static const char *cb_group_name(const struct cb_fragment *frag)
+{
+	unsigned int g;
+
+	for (g = 0; g < cb_nr_groups(); g++) {
+		const struct cb_group *grp = cb_group(g);
+
+		if (frag >= grp->fragments && frag < grp->fragments + grp->count)
+			return grp->name;
+	}
+	return "?";
+}
+
+/*
+ * A fragment whose ARG counts loop iterations: whether ARG of them, in the
+ * short region and the long one's copies, could fit one sample's
+ * interrupts-off window.  The speed is a dec/jnz loop's, measured now on
+ * this CPU; the run goes on another, maybe at another clock, so only what
+ * would take over twice the limit is refused here.  Nearer the limit the
+ * sampler's probe decides, before any sample (cyclebench.h).
+ */
+static int cb_req_check_window(const struct cb_req *req, unsigned int us)
+{
+	u64 limit = cb_limit_ticks(us), per = 0, t;
+	unsigned int i;
+
+	for (i = 0; i < req->nr; i++) {
+		const struct cb_fragment *frag = req->frag[i];
+		u64 copies = frag->no_long ? 1 : CB_LONG_REPEAT + 1;
+
+		if (!frag->arg_is_loop)
+			continue;
+		per = per ?: cb_loop_ticks16();
+		if (check_mul_overflow(req->arg[i], per * copies, &t) || t / 16 > 2 * limit) {
+			cb_warn("run: %s:%s/%llu: refused before it runs: it cannot fit max_sample_us=%u: %llu copies of %llu iterations at %llu.%02llu TSC ticks each here would hold interrupts off for over %llu us; the largest ARG that fits is about %llu (or reload with a larger max_sample_us, at most %u)\n",
+				cb_group_name(frag), frag->name, req->arg[i], us,
+				copies, req->arg[i], per / 16, per % 16 * 100 / 16,
+				2ULL * us, div64_u64(limit * 16, per * copies),
+				CB_MAX_SAMPLE_US);
+			return -ETIME;
+		}
+	}
+	return 0;
+}
+
+/* Whether the machine can take the run: memory, max_mb, the CPU, time. */
 int cb_req_check(const struct cb_req *req)
 {
 	u64 bytes = cb_req_bytes(req);
 	struct cb_defaults d;
+	int ret;
 
 	cb_get_defaults(&d);
 	if (!req->nr)
 		return -EINVAL;
+	ret = cb_req_check_window(req, d.max_sample_us);
+	if (ret)
+		return ret;
 	if (bytes > (u64)d.max_mb << 20) {
 		cb_warn("a run of %u results x %u ensembles x %u samples needs %llu MiB, over max_mb=%u: lower samples, ensembles or the arguments, or reload with a larger max_mb\n",
 			req->nr, req->ensembles, req->samples,

@@ -71,6 +71,7 @@ static const struct cb_fragment loop_fragments[] = {
 		CB_ARGS(loop_counts),
 		.arg_max = 100000000,
 		.ops_is_arg = true,
+		.arg_is_loop = true,
 	},
 	CB_FRAGMENT(dec_jnz_100, 100, "100 iterations of a dec/jnz loop (count in the code)"),
 	CB_FRAGMENT_SLOW(dec_jnz_1m, 1000000, "1000000 iterations of a dec/jnz loop"),

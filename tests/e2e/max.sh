@@ -132,9 +132,18 @@ med() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; 
 echo "mem:chase 4096 vs 134217728 long medians: $(med $CB/mem/chase/4096/cycles_long 2>/dev/null) $(med $CB/mem/chase/134217728/cycles_long)" >> /out/figures.txt
 check_unload
 
-# A body over max_sample_us is refused with ETIME before it runs again.
+# A body over max_sample_us is refused with ETIME before it runs with
+# interrupts off.  An ARG of loop iterations that cannot fit (1024 x 17
+# iterations in 1 us) is refused by the parser: nothing runs, nothing
+# changes, and the log names the limit and the largest ARG that fits.
 check_cmd "insmod max_sample_us=1 run_on_load=0" insmod /cyclebench.ko max_sample_us=1 run_on_load=0
 check "loop:dec_jnz/1024 over max_sample_us=1: ETIME" ETIME "$(run_write "loop:dec_jnz/1024 samples=10 ensembles=1")"
-check "the refused run left state aborted" aborted "$(info_get $CB/loop/dec_jnz/1024/info state)"
-check "the log says which fragment and the fix" 1 "$(dmesg | grep -c 'loop:dec_jnz/1024: refused: .*max_sample_us')"
+check "refused by the parser: nothing ran (state none)" none "$(info_get $CB/loop/dec_jnz/1024/info state)"
+check "the log names the limit and the largest ARG that fits" 1 \
+	"$(dmesg | grep -c 'loop:dec_jnz/1024: refused before it runs: it cannot fit max_sample_us=1: .*the largest ARG that fits is about')"
+# A body with no such ARG (1 000 000 iterations in the code) is refused by
+# the sampler's probe, with interrupts on, before any sample.
+check "loop:dec_jnz_1m over max_sample_us=1: ETIME" ETIME "$(run_write "loop:dec_jnz_1m samples=10 ensembles=1")"
+check "the refused run left state aborted" aborted "$(info_get $CB/loop/dec_jnz_1m/info state)"
+check "the log says which fragment and the fix" 1 "$(dmesg | grep -c 'loop:dec_jnz_1m: refused: .*max_sample_us')"
 check_unload
