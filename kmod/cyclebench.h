@@ -399,9 +399,11 @@ static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
  * @name: the fragment's name, a C identifier.
  *
  * Follow it with the body in braces.  The body runs with preemption and
- * interrupts off: it must not sleep, allocate, print or fault, and must
- * not touch FPU/SIMD state.  It may call kernel functions that are safe
- * with interrupts off (a spinlock_t sleeps on PREEMPT_RT: set .sleeps_on_rt).
+ * interrupts off: it must not sleep, print or fault, and must not touch
+ * FPU/SIMD state.  It may call kernel functions that are safe with
+ * interrupts off (a spinlock_t sleeps on PREEMPT_RT: set .sleeps_on_rt),
+ * and allocate with GFP_ATOMIC or GFP_NOWAIT if it frees in the same body
+ * (and sets .sleeps_on_rt: the slab allocator's locks sleep there).
  * Keep C code in the region with CB_OPAQUE() on its inputs and results; a
  * result nobody reads is deleted, an input the compiler can see is
  * computed once, before the loop.  It may clobber any general-purpose

@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--clean) clean=1; shift ;;
 	--strict) strict=1; shift ;;
-	-h|--help) sed -n '3,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-h|--help) sed -n '3,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "build-ko.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac

@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
 		# shellcheck disable=SC2206 # a space-separated list
 		series+=($2)
 		shift ;;
-	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
+	-h|--help) sed -n '3,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
 	*) echo "deps.sh: unknown option '$1' (try --check, --static, --bench, --all, --kernel SERIES)" >&2; exit 2 ;;
 	esac
 	shift

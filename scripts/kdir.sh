@@ -9,6 +9,7 @@
 #                                    6.12, 6.12-rt, 6.1-debug) that 'scripts/deps.sh
 #                                    --kernel SERIES' set up; exits 1 with a
 #                                    hint when it did not
+. "$(dirname "$0")/help.sh"
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 if [ "${1:-}" = --kernel ]; then
 	s=${2:-}

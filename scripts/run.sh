@@ -18,6 +18,7 @@
 # the QEMU path it then also runs cyclebench-user natively (the portable
 # fragments on this host's real CPU, from userspace, interrupts on) into
 # build/results-user; CB_USER=0 skips that.
+. "$(dirname "$0")/help.sh"
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

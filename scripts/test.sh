@@ -7,6 +7,7 @@
 # summary, counts as one failure: nothing passes by saying nothing.
 #
 #   KERNELS="6.1" scripts/test.sh     (default: "6.1 6.12 6.12-rt 6.1-debug")
+. "$(dirname "$0")/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2

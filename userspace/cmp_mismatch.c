@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmp_mismatch.c - compare's check that its runs are comparable: the same
- * method, kernel, CPU, clock, pinned CPU, sizes and argument lists on both
- * sides, or a warning that names the difference (--strict: an error).
+ * method, kernel, CPU, clock (to 0.01 %), pinned CPU, sizes and argument
+ * lists on both sides, or a warning that names the difference (--strict:
+ * an error).
  *
  * Calls numparse.c (info lookup) only.
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
@@ -15,6 +18,26 @@ static const char *const top_keys[] = {
 	"method_used", "kernel", "model_name", "tsc_khz", "hypervisor", "mode", "cpu",
 	"samples", "ensembles",
 };
+
+/*
+ * Two values of a key that mean the same: equal, or for tsc_khz within
+ * 0.01 % (the kernel calibrates the TSC at each boot: 2596120 and 2596121
+ * kHz are one clock).
+ */
+static int same_value(const char *key, const char *a, const char *b)
+{
+	char *ea, *eb;
+	double x, y;
+
+	if (!strcmp(a, b))
+		return 1;
+	if (strcmp(key, "tsc_khz"))
+		return 0;
+	x = strtod(a, &ea);
+	y = strtod(b, &eb);
+	return ea != a && eb != b && !*ea && !*eb && x > 0 && y > 0 &&
+	       fabs(x - y) <= 1e-4 * (x > y ? x : y);
+}
 
 /*
  * Warn about (or, with --strict, refuse) runs that are not comparable: the
@@ -37,7 +60,7 @@ int cs_cmp_mismatches(const struct cs_opts *o, const struct side *s)
 				if (!first) {
 					first = v;
 					fpath = s[sd].path[i];
-				} else if (strcmp(first, v) && found >= 0) {
+				} else if (!same_value(top_keys[k], first, v) && found >= 0) {
 					found++;
 					if (!o->quiet || o->strict)
 						fprintf(stderr, "cyclestat: %s: %s '%s' in %s but '%s' in %s: these runs are not comparable%s\n",

@@ -20,6 +20,7 @@
 # the same data. Prints "# ..." lines; exit 1 when compare raises more than
 # one A/A alarm, or, with 5 or more runs a side, misses one +50 % slowdown or
 # calls one faster (the issue's bounds).
+. "$(dirname "$0")/../../scripts/help.sh"
 set -u
 out=$1
 boots=$2

@@ -21,6 +21,7 @@
 # the module is built for it by scripts/build-ko.sh.
 # Needs: scripts/deps.sh done, build/cbpoke and userspace/cyclestat.static
 # built (make test does both).
+. "$(dirname "$0")/../../scripts/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 series=${CB_KERNEL:-6.1}

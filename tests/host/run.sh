@@ -12,10 +12,12 @@
 #   tests/host/run.sh                      everything
 #   CB_TEST_DKMS=0 tests/host/run.sh       all but the dkms build (-10 s)
 #   tests/host/run.sh prepare-host dkms    only test-prepare-host.sh, test-dkms.sh
-#   (run: scripts/run.sh refuses bad PARAMS before booting)
+#   (run: scripts/run.sh refuses bad PARAMS before booting; help: every
+#   script answers --help and does nothing else)
 #   CB_TEST_SHELLS="bash" tests/host/run.sh     shells to run the scripts under
 #                                              (default: bash busybox)
 #   tests/host/test-dkms.sh                the dkms test on its own
+. "$(dirname "$0")/../../scripts/help.sh"
 set -u
 
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +26,7 @@ failed=0
 skipped=0
 
 if [ $# -eq 0 ]; then
-	set -- prepare-host ci-bare-metal workflow run
+	set -- prepare-host ci-bare-metal workflow run help
 	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else

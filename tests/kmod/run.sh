@@ -5,6 +5,9 @@
 # build without a single warning, checkpatch --strict clean, modinfo
 # complete, and - read from the object code - nothing but the fragment body
 # between the two timestamps of any sampler.  Ends with "N passed, N failed".
+#
+#   tests/kmod/run.sh            (make check; KERNELS="6.1 6.12" for both)
+. "$(dirname "$0")/../../scripts/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"

@@ -13,6 +13,7 @@
 #
 #   CPU=1 SAMPLES=5000 ENSEMBLES=20 make bench
 #   BENCH_OUT=DIR      where the two result trees go (default build/bench-user)
+. "$(dirname "$0")/../../scripts/help.sh"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"

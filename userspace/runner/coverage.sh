@@ -14,6 +14,7 @@
 #
 #   RUNS=30 CPU=0 COVERAGE_OUT=DIR sh coverage.sh
 #   COVERAGE_KEYS="interleave=1"     keys for every run (default: none)
+. "$(dirname "$0")/../../scripts/help.sh"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"

@@ -17,6 +17,7 @@
 # (default: the newest build/e2e-*/gate/runs, which tests/e2e/run.sh gate
 # leaves from a TCG guest; on a machine that loads the module, save ten
 # runs of that selection as DIR/r1 .. DIR/r10).
+. "$(dirname "$0")/../../scripts/help.sh"
 set -eu
 cd "$(dirname "$0")"
 N=${BENCH_SAMPLES:-10000000}

@@ -6,6 +6,7 @@
 # compared byte for byte with golden/NN.out. The files were written by the
 # cyclestat before figures came from value -> count tables (issue 21), so
 # they pin that every printed figure stayed the same. --write rewrites them.
+. "$(dirname "$0")/../../scripts/help.sh"
 set -u
 CS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)

@@ -5,6 +5,7 @@
 # suites built with ASan + UBSan, then the parser fuzzer for FUZZ_SECONDS,
 # prints each TAP line with its build, and ends with "N passed, N failed".
 # Exit status 1 when anything failed.
+. "$(dirname "$0")/../../scripts/help.sh"
 set -u
 cd "$(dirname "$0")/.."
 mkdir -p tests/out

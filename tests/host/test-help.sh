@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-help.sh - every script a user may run answers -h and --help with its
+# usage on stdout and exit 0, and does nothing else: the checkout's files
+# (git status, including ignored ones) are the same afterwards.
+. "$(dirname "$0")/lib.sh"
+
+cd "$top" || exit 1
+scripts=$(ls scripts/*.sh tests/e2e/run.sh tests/e2e/gate-boots.sh tests/kmod/run.sh \
+	tests/host/run.sh userspace/runner/*.sh userspace/tests/bench.sh \
+	userspace/tests/gate-rates.sh userspace/tests/golden.sh userspace/tests/run.sh .ci/run |
+	grep -v -e '/help\.sh$' -e '/guest-run\.sh$')
+before=$(git status --porcelain --ignored 2>&1 | sort)
+for s in $scripts; do
+	for opt in -h --help; do
+		out=$(timeout 20 bash "$s" $opt 2>/dev/null) && rc=0 || rc=$?
+		expect_eq "$s $opt: exit 0" 0 "$rc"
+		expect_match "$s $opt: prints its usage (2 lines or more)" '.' "$(printf '%s\n' "$out" | sed -n 2p)"
+	done
+done
+expect_eq "--help changed no file in the checkout" "$before" "$(git status --porcelain --ignored 2>&1 | sort)"
+summary
