@@ -484,6 +484,13 @@ static __always_inline void cb_state_##name(typeof(type) *st)
  * @arg_bytes: setup allocates about ARG bytes: counted against max_mb.
  * @ops_is_arg: a run of the body performs ARG operations (bytes copied,
  *	loop iterations), not @ops; at least 1.
+ * @insns: the instructions one run of the body executes, where the author
+ *	knows them (0: not declared); with @insns_per_arg, @insns +
+ *	@insns_per_arg x ARG.  The result's info says it, and under QEMU's
+ *	icount (where the TSC counts instructions) tests/e2e/icount.sh
+ *	requires long - short = (long_repeat - 1) x that in every sample:
+ *	the per-op figure is then exactly @insns / ops.
+ * @insns_per_arg: the instructions each unit of ARG adds.
  * @arg_is_loop: each unit of ARG costs at least one iteration of a
  *	dec/jnz loop: a run whose ARG could not fit max_sample_us at the
  *	speed such a loop has when the run is asked for is refused then
@@ -527,6 +534,8 @@ struct cb_fragment {
 	bool arg_bytes;
 	bool ops_is_arg;
 	bool arg_is_loop;
+	unsigned int insns;
+	unsigned int insns_per_arg;
 	const u64 *args;
 	unsigned int nr_args;
 	u64 arg_min;
@@ -565,6 +574,17 @@ struct cb_fragment {
  */
 #define CB_FRAGMENT(_name, _ops, _desc)					\
 	{ CB_FRAGMENT_FIELDS(_name, _ops, _desc) }
+
+/**
+ * CB_FRAGMENT_INSNS() - a table entry that also declares the instructions
+ *	one run of the body executes (@insns in struct cb_fragment).
+ * @_name: the same identifier as in CB_BODY().
+ * @_ops: operations per run of the body.
+ * @_insns: instructions per run of the body.
+ * @_desc: one-line description.
+ */
+#define CB_FRAGMENT_INSNS(_name, _ops, _insns, _desc)			\
+	{ CB_FRAGMENT_FIELDS(_name, _ops, _desc), .insns = (_insns) }
 
 /**
  * CB_FRAGMENT_SLOW() - like CB_FRAGMENT(), for a fragment that "all" skips.

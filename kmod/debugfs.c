@@ -224,6 +224,9 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	if (slot->has_arg)
 		seq_printf(m, "arg: %llu\n", slot->arg);
 	seq_printf(m, "ops: %u\n", cb_slot_ops(slot));
+	if (frag->insns || frag->insns_per_arg)
+		seq_printf(m, "insns: %llu\n", frag->insns +
+			   (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0));
 	seq_printf(m, "slow: %s\n", cb_yes(frag->slow));
 	seq_printf(m, "setup: %s\n", cb_setup_name(frag));
 	seq_printf(m, "state: %s\n", cb_state_names[state]);

@@ -37,9 +37,9 @@ CB_BODY(imul_dep)
 }
 
 static const struct cb_fragment alu_fragments[] = {
-	CB_FRAGMENT(add_dep, 4, "4 dependent adds on one register (latency chain)"),
-	CB_FRAGMENT(add_indep, 4, "4 independent adds on four registers (throughput)"),
-	CB_FRAGMENT(imul_dep, 4, "4 dependent imuls on one register (latency chain)"),
+	CB_FRAGMENT_INSNS(add_dep, 4, 4, "4 dependent adds on one register (latency chain)"),
+	CB_FRAGMENT_INSNS(add_indep, 4, 4, "4 independent adds on four registers (throughput)"),
+	CB_FRAGMENT_INSNS(imul_dep, 4, 4, "4 dependent imuls on one register (latency chain)"),
 };
 
 CB_PORTABLE_GROUP(alu, alu_fragments);

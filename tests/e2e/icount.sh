@@ -59,6 +59,11 @@ check "info: long_repeat" 16 "$(info_get $CB/info long_repeat)"
 check "run all,mem:chase/4096 (for the straight-line bodies)" ok \
 	"$(run_write "all,mem:chase/4096,mem:chase_huge/4096 samples=20 ensembles=1 warmup=2")"
 check_straight /regions.txt 10
+# Every body whose table line declares its instructions (.insns): the
+# loops too, which the object code cannot count (a jump's trip count).
+# Here: alu (3), calib:add_chain, loop:dec_jnz_100, loop:dec_jnz at its 14
+# default arguments.
+check_declared 19
 
 # args= replaces the argument list; new arguments get their directories.
 old=$(info_get $CB/loop/dec_jnz/4/info run_id)

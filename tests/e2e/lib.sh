@@ -110,3 +110,23 @@ check_straight() {
 	check_ge "straight-line bodies checked ($1)" "$2" "$n"
 	check "every straight-line body: long - short = 15 x its instructions, every sample" "" "$bad"
 }
+
+# check_declared MIN: every result that ran and whose info declares insns
+# (its table line's .insns, .insns_per_arg: what the author says one run of
+# the body executes): long - short = 15 x that, every sample, so its
+# per-op figure is insns / ops exactly.  At least MIN of them.
+check_declared() {
+	n=0 bad=
+	for i in $(find "$CB" -mindepth 3 -name info); do
+		d=${i%/info}
+		insns=$(info_get "$i" insns)
+		[ -n "$insns" ] && [ "$(info_get "$i" state)" = ok ] || continue
+		f=$(info_get "$i" name)
+		got=$(paste "$d/cycles_long" "$d/cycles" | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')
+		[ "$got" = "$((15 * insns)) " ] || bad="$bad $f:$got!=15x$insns"
+		echo "declared $f: insns $insns, ops $(info_get "$i" ops): long - short = ${got% }" >> /out/figures.txt
+		n=$((n + 1))
+	done
+	check_ge "results with declared instructions checked" "$1" "$n"
+	check "every declared body: long - short = 15 x its declared instructions, every sample" "" "$bad"
+}
