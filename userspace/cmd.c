@@ -207,6 +207,14 @@ static const char *const run_keys[] = {
 	"samples", "ensembles", "warmup", "method", "cpu", "args", "pmu", "interleave",
 };
 
+/*
+ * The references every run measures beside its selection (what the
+ * runner's references=1 adds too): the overhead of the timing protocol
+ * (net figures) and the clock (core cycles), from the same run.
+ * references=0, cyclestat's own key, leaves them out.
+ */
+static const char references[] = "base:empty,calib:add_chain";
+
 static int check_request(int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++) {
@@ -218,12 +226,18 @@ static int check_request(int argc, char **argv)
 				continue;
 			return usage("run: '%s': the selection comes first, then key=value overrides", argv[i]);
 		}
+		if (!strncmp(argv[i], "references=", 11)) {
+			if (strcmp(eq + 1, "0") && strcmp(eq + 1, "1"))
+				return usage("run: references=%s: 0 or 1 (1: also measure %s, the default)",
+					     eq + 1, references);
+			continue;
+		}
 		for (k = 0; k < sizeof(run_keys) / sizeof(run_keys[0]); k++)
 			if (!strncmp(argv[i], run_keys[k], (size_t)(eq - argv[i])) &&
 			    strlen(run_keys[k]) == (size_t)(eq - argv[i]))
 				break;
 		if (k == sizeof(run_keys) / sizeof(run_keys[0]))
-			return usage("run: unknown key in '%s' (keys: samples ensembles warmup method cpu args pmu interleave)",
+			return usage("run: unknown key in '%s' (keys: samples ensembles warmup method cpu args pmu interleave references)",
 				     argv[i]);
 		if (!eq[1] || strpbrk(eq + 1, " \t\n"))
 			return usage("run: '%s' has no value", argv[i]);
@@ -329,24 +343,29 @@ int cs_run(const struct cs_opts *o, int argc, char **argv)
 	struct cs_input in;
 	struct cs_err err = { 0 };
 	struct stat sb;
-	int status, e, shown = 0;
+	int status, e, shown = 0, refs = 1;
 	size_t k = 0;
 	pid_t pid;
 
 	if (check_request(argc, argv))
 		return 2;
-	if (!argc || strchr(argv[0], '='))
-		len = strlen("all");
+	for (int i = 0; i < argc; i++)
+		if (!strncmp(argv[i], "references=", 11))
+			refs = argv[i][11] == '1';
+	/* 'all' holds the references already */
+	refs &= strcmp(sel, "all") != 0;
+	len = strlen("all") + (refs ? strlen(references) + 1 : 0);
 	for (int i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
 	req = malloc(len + 2);
 	if (!req)
 		return 2;
-	strcpy(req, argc && !strchr(argv[0], '=') ? "" : "all");
-	for (int i = 0; i < argc; i++) {
-		if (*req)
-			strcat(req, " ");
-		strcat(req, argv[i]);
+	strcpy(req, sel);
+	if (refs)
+		strcat(strcat(req, ","), references);
+	for (int i = argc && !strchr(argv[0], '='); i < argc; i++) {
+		if (strncmp(argv[i], "references=", 11))
+			strcat(strcat(req, " "), argv[i]);
 	}
 	if (stat(o->tree, &sb)) {
 		struct cs_info ti = { 0 };

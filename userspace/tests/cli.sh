@@ -508,7 +508,7 @@ echo idle > "$T/live/status"
 ) &
 fake=$!
 expect run_prints_the_summary_of_the_selection 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run alu samples=50 ensembles=4 interleave=1 pmu=off
-check run_writes_the_request sh -c "grep -qx 'alu samples=50 ensembles=4 interleave=1 pmu=off' '$T/request'"
+check run_writes_the_request_with_the_references sh -c "grep -qx 'alu,base:empty,calib:add_chain samples=50 ensembles=4 interleave=1 pmu=off' '$T/request'"
 check run_shows_only_the_selection sh -c "! grep -q '^loop:' '$T/out' && grep -q '^alu:add_dep .* net ' '$T/out'"
 check run_without_a_tty_shows_no_progress sh -c "! grep -q '%' '$T/err'"
 if command -v script > /dev/null; then
@@ -548,6 +548,15 @@ fake=$!
 expect run_all_leaves_out_slow_fragments 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run all
 check run_all_shows_no_slow_fragment sh -c "! grep -q '^loop:' '$T/out'"
 expect run_rejects_unknown_keys 2 "unknown key in 'bogus=1'" -- "$CS" --tree "$T/live" run alu bogus=1
+( read -r req < "$T/live/run"; echo "$req" > "$T/request"; echo idle > "$T/live/status" ) &
+fake=$!
+"$CS" --tree "$T/live" run alu:add_dep references=0 samples=10 > /dev/null 2>&1
+check run_references_0_writes_the_selection_alone sh -c "grep -qx 'alu:add_dep samples=10' '$T/request'"
+( read -r req < "$T/live/run"; echo "$req" > "$T/request"; echo idle > "$T/live/status" ) &
+fake=$!
+"$CS" --tree "$T/live" run all > /dev/null 2>&1
+check run_all_has_the_references_already sh -c "grep -qx 'all' '$T/request'"
+expect run_references_is_0_or_1 2 "references=2: 0 or 1" -- "$CS" --tree "$T/live" run alu references=2
 expect run_without_a_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" run all
 
 # ---- doctor, against a fake sysroot ----
