@@ -12,6 +12,7 @@
 
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/freezer.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -278,9 +279,17 @@ static int cb_wait(struct cb_job *job, bool may_leave)
 {
 	long left;
 
-	/* A successful wait consumes the completion: keep what it said. */
+	/*
+	 * A successful wait consumes the completion: keep what it said.  The
+	 * freezer (suspend, hibernation, a frozen cgroup) gets the writer
+	 * within HZ / 50, and the run goes on meanwhile: a suspend takes the
+	 * run's CPU offline, which ends the run with -EAGAIN.  No lock is
+	 * held here.
+	 */
 	do {
 		left = wait_for_completion_killable_timeout(&job->done, HZ / 50);
+		if (!left)
+			try_to_freeze();
 	} while (!left && !cb_real_signal());
 	if (left <= 0)
 		WRITE_ONCE(cb_abort, job->seq);

@@ -93,4 +93,37 @@ check "and leaves no directory, no module" "no no" \
 check "no cyclebench thread is left" 0 "$(grep -l cyclebench /proc/[0-9]*/comm 2>/dev/null | wc -l | tr -d ' ')"
 check_cmd "insmod again" insmod /cyclebench.ko run_on_load=0
 check "and it runs" ok "$(run_write "base samples=100 ensembles=2")"
+
+# The freezer (what suspend and hibernation use first, and cgroup v1's
+# freezer, the same mechanism) gets a writer waiting for a run: it reaches
+# FROZEN, not FREEZING forever (which fails a suspend), and once thawed the
+# write returns the run's result; the run went on meanwhile.
+F=/tmp/cgroup-freezer
+mkdir -p $F
+if mount -t cgroup -o freezer none $F 2>/dev/null || [ -e $F/freezer.state ]; then
+	mkdir -p $F/cb
+	taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m samples=300 ensembles=1 warmup=0 cpu=1" > /tmp/w4 &
+	pid=$!
+	wait_state running
+	echo $pid > $F/cb/tasks
+	echo FROZEN > $F/cb/freezer.state
+	t=0
+	until [ "$(cat $F/cb/freezer.state)" = FROZEN ] || [ $t -ge $((20 * SLOW)) ]; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	fz=$(cat $F/cb/freezer.state)
+	echo "freezer: $fz after $t tenths of a second" >> /out/figures.txt
+	check "the freezer gets a writer waiting for a run (FROZEN within 2 s)" FROZEN "$fz"
+	check "the frozen writer's run goes on" running "$(state)"
+	echo THAWED > $F/cb/freezer.state
+	wait $pid
+	check "thawed, the write returns the run's result" ok "$(cat /tmp/w4)"
+	check "and the run is complete: 300 samples, ok" "300 ok" \
+		"$(lines $R/cycles) $(info_get $R/info state)"
+	rmdir $F/cb
+	umount $F
+else
+	fail "the kernel has cgroup v1's freezer (mount -t cgroup -o freezer)"
+fi
 check_unload

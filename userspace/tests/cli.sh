@@ -121,6 +121,8 @@ expect table_has_one_row_per_fragment 0 '^alu:add_dep' -- "$CS" "$DATA/tree"
 check table_fits_in_80_columns sh -c "awk 'length > 80 { exit 1 }' '$T/out'"
 check table_shows_the_overhead_in_ticks grep -q 'overhead (base:empty median): 30.0 ticks' "$T/out"
 check table_shows_per_op_cost_with_interval grep -q '^alu:add_dep \{1,\}net \{1,\}1.250  1.250..1.250 \{1,\}4  ticks' "$T/out"
+# help fits a terminal of 80 columns, both programs
+check help_fits_80_columns sh -c "'$CS' --help | awk 'length > 80 { exit 1 }'"
 # a name too long for 80 columns: whole, and columns give way, said
 mkdir -p "$T/a_directory_with_a_rather_long_name_here"
 seq 100 200 > "$T/a_directory_with_a_rather_long_name_here/samples_of_one_run.cycles"
