@@ -167,8 +167,9 @@ static void print_counters(FILE *f, const struct cs_input *in, size_t n, int w,
 		fprintf(f, "/op: (median around the long region - median around the short one) /\n"
 			"((R - 1) x ops), each counter read at the region's timestamps; IPC of those\n");
 	if (whole)
-		fprintf(f, "no /op: medians per sample, counted around the whole sample (the timing\n"
-			"protocol included); IPC: all instructions / all core cycles\n");
+		fprintf(f, "no /op: each counter file's median per sample, the timing protocol\n"
+			"included (the whole sample in trees without NAME_long files); IPC: all\n"
+			"instructions / all core cycles\n");
 }
 
 static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
