@@ -47,6 +47,17 @@ every_fragment_full() {
 	check "every ${4:-non-slow} fragment: $1 lines, state ok, method $2, cpu $3" "" "$bad"
 }
 every_fragment_full 10000 paoloni 0
+# The result-tree contract (docs/debugfs-contract.md), as the runner's
+# trees are held to it: the module's live tree and a saved copy of it.
+contract() {	# contract DIR: ok, or the exit status and the first violations
+	out=$(sh /contract.sh "$1" 2>&1) && echo ok ||
+		echo "exit $?: $(echo "$out" | head -n 3 | tr '\n' '|')"
+	echo "$out" | head -n 1 >> /out/figures.txt
+}
+check "the live tree passes the contract (userspace/runner/tests/contract.sh)" ok "$(contract $CB)"
+cyclestat -q save /tmp/saved
+check "a saved copy passes the contract" ok "$(contract /tmp/saved)"
+rm -rf /tmp/saved
 check "a slow fragment is not measured by all" "yes none" \
 	"$(info_get $CB/loop/dec_jnz_1m/info slow) $(info_get $CB/loop/dec_jnz_1m/info state)"
 check "its cycles file is empty" 0 "$(lines $CB/loop/dec_jnz_1m/cycles)"

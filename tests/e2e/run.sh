@@ -156,7 +156,8 @@ for s in $suites; do
 		case $series in *-debug) icount_vs_base ;; esac
 		;;
 	# (476 s of guest time on the debug lane: the default 600 s is too near)
-	max) boot max --cpu max --smp 2 --mem 1024 --timeout 1800 "$top/tests/e2e/max.sh" ;;
+	max) boot max --cpu max --smp 2 --mem 1024 --timeout 1800 \
+		--add "$top/userspace/runner/tests/contract.sh" "$top/tests/e2e/max.sh" ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
 	rt) boot rt --cpu max --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
 	lfence) boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh" ;;
