@@ -16,7 +16,8 @@ CB_BODY(add_chain)
 }
 
 static const struct cb_fragment calib_fragments[] = {
-	CB_FRAGMENT_INSNS(add_chain, 64, 64, "64 dependent adds: ticks per op = ticks per core cycle"),
+	CB_FRAGMENT_INSNS(add_chain, 64, 64,
+			  "64 dependent adds: ticks per op = ticks per core cycle"),
 };
 
 CB_PORTABLE_GROUP(calib, calib_fragments);
