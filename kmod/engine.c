@@ -271,34 +271,43 @@ static bool cb_real_signal(void)
  * sees the abort before its next sample and publishes the run itself: the
  * writer waits for that a little (so that, as a rule, what it reads next
  * is already there; not when it is being killed), then leaves, even while
- * something starves the run's CPU.  The module's init (@may_leave false)
- * waits to the end: the thread runs module code, which a failed init
- * frees.
+ * something starves the run's CPU.  The freezer abandons the run too,
+ * and the write is restarted once thawed.  The module's init (@may_leave
+ * false) waits to the end: the thread runs module code, which a failed
+ * init frees.
  */
 static int cb_wait(struct cb_job *job, bool may_leave)
 {
+	bool freeze = false;
 	long left;
 
-	/*
-	 * A successful wait consumes the completion: keep what it said.  The
-	 * freezer (suspend, hibernation, a frozen cgroup) gets the writer
-	 * within HZ / 50, and the run goes on meanwhile: a suspend takes the
-	 * run's CPU offline, which ends the run with -EAGAIN.  No lock is
-	 * held here.
-	 */
+	/* A successful wait consumes the completion: keep what it said. */
 	do {
 		left = wait_for_completion_killable_timeout(&job->done, HZ / 50);
-		if (!left)
-			try_to_freeze();
-	} while (!left && !cb_real_signal());
+		freeze = !left && may_leave && freezing(current);
+	} while (!left && !freeze && !cb_real_signal());
 	if (left <= 0)
 		WRITE_ONCE(cb_abort, job->seq);
 	if (!may_leave) {
 		cb_wait_gone();
 		return job->ret;
 	}
-	if (left > 0 || (!fatal_signal_pending(current) &&
-			 wait_for_completion_timeout(&job->done, HZ / 20)))
+	if (left > 0)
+		return job->ret;
+	if (freeze) {
+		/*
+		 * The freezer (suspend, hibernation, a frozen cgroup) wants
+		 * the writer: the run is abandoned, and the write, restarted
+		 * once thawed, starts a new one.  Not frozen in here: the VFS
+		 * holds sb_writers around a write, and a task must not freeze
+		 * holding a lock.  The run publishes first, so that the
+		 * restarted write is not refused as busy.
+		 */
+		wait_for_completion_timeout(&job->done, HZ);
+		return signal_pending(current) ? -ERESTARTSYS : -EINTR;
+	}
+	if (!fatal_signal_pending(current) &&
+	    wait_for_completion_timeout(&job->done, HZ / 20))
 		return job->ret;
 	return -EINTR;
 }
