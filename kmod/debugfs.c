@@ -70,6 +70,7 @@ static int cb_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "stepping: %u\n", c->x86_stepping);
 	seq_printf(m, "model_name: %s\n", c->x86_model_id);
 	seq_printf(m, "tsc_khz: %u\n", tsc_khz);
+	seq_printf(m, "tsc_step: %u\n", cb_tsc_step);
 	seq_printf(m, "constant_tsc: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_CONSTANT_TSC)));
 	seq_printf(m, "nonstop_tsc: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_NONSTOP_TSC)));
 	seq_printf(m, "rdtscp: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_RDTSCP)));

@@ -54,9 +54,40 @@ static void cb_wait_gone(void)
 	complete(&cb_gone);
 }
 
+/* The TSC's step (cb_tsc_step_of(), timing.h), measured at load; 1 if unknown. */
+unsigned int cb_tsc_step = 1;
+
+/*
+ * 4000 differences of two reads 1..97 loop iterations apart, every other
+ * one a nop longer: where the TSC counts every tick the varying gap leaves
+ * no common step but 1 (under QEMU's icount, where it counts instructions,
+ * the nop keeps two-instruction iterations from making it 2).
+ */
+static void cb_measure_tsc_step(void)
+{
+	const unsigned int n = 4000;
+	u64 *d = kvmalloc_array(n, sizeof(*d), GFP_KERNEL);
+	unsigned int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < n; i++) {
+		unsigned long j = i % 97 + 1;
+		u64 a = rdtsc_ordered();
+
+		asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r" (j));
+		if (i & 1)
+			asm volatile("nop");
+		d[i] = rdtsc_ordered() - a;
+	}
+	cb_tsc_step = cb_tsc_step_of(d, n);
+	kvfree(d);
+}
+
 void cb_engine_init(void)
 {
 	complete(&cb_gone);
+	cb_measure_tsc_step();
 }
 
 /* rmmod: no writer is left (their files hold the module), maybe a run. */

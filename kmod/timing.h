@@ -189,6 +189,28 @@ static __always_inline u64 cb_tsc(u32 hi, u32 lo)
 }
 
 /*
+ * The TSC's granularity from @n differences of two reads: the largest step
+ * (up to 1000) that at least 90 % of them are multiples of.  Recent AMD
+ * cores (and their VMs) count in steps of 21, 26, ... ticks, with a +1 now
+ * and then to keep the counter monotonic: the smallest difference (1)
+ * says nothing; most differences say 26.  Where the TSC counts every tick,
+ * differences of reads a varying amount of work apart leave no step but 1.
+ * The module (engine.c) and cyclebench-user (machine.c) both use it.
+ */
+static inline unsigned int cb_tsc_step_of(const u64 *d, unsigned int n)
+{
+	unsigned int s, i, k;
+
+	for (s = 1000; s > 1; s--) {
+		for (k = 0, i = 0; i < n; i++)
+			k += d[i] && d[i] % s == 0;
+		if (n && k >= n - n / 10)
+			return s;
+	}
+	return 1;
+}
+
+/*
  * A hardware counter's advance from @start to @end, for a counter @mask
  * wide (GENMASK_ULL(width - 1, 0)): right across one wrap, and RDPMC's
  * bits above the width do not matter.  tests/kmod/pmc.c checks it.

@@ -5,6 +5,9 @@
 
 check_cmd "insmod (icount)" insmod /cyclebench.ko samples=100 ensembles=5 warmup=10 only=base,loop
 check "info: rdtscp under -cpu max" yes "$(info_get $CB/info rdtscp)"
+# the TSC counts instructions here: it steps by 1 (kmod/timing.h's
+# cb_tsc_step_of() over reads a varying number of instructions apart)
+check "info: tsc_step 1 under icount" 1 "$(info_get $CB/info tsc_step)"
 
 # measure METHOD: checks one method's exact figures, saves them for the host
 measure() {

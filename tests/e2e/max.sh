@@ -47,6 +47,9 @@ every_fragment_full() {
 	check "every ${4:-non-slow} fragment: $1 lines, state ok, method $2, cpu $3" "" "$bad"
 }
 every_fragment_full 10000 paoloni 0
+# under TCG the guest TSC follows the host's, whatever its step
+check_ge "info: tsc_step, a step of at least 1 tick" 1 "$(info_get $CB/info tsc_step)"
+echo "tsc_step: $(info_get $CB/info tsc_step)" >> /out/figures.txt
 # The result-tree contract (docs/debugfs-contract.md), as the runner's
 # trees are held to it: the module's live tree and a saved copy of it.
 contract() {	# contract DIR: ok, or the exit status and the first violations

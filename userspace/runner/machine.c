@@ -137,27 +137,6 @@ void cb_spin_warm(unsigned int ms)
 		;
 }
 
-/*
- * The TSC's granularity from @n differences of two reads: the largest step
- * (up to 1000) that at least 90 % of them are multiples of.  Recent AMD
- * cores (and their VMs) count in steps of 21, 26, ... ticks, with a +1 now
- * and then to keep the counter monotonic: the smallest difference (1)
- * says nothing; most differences say 26.  Where the TSC counts every tick,
- * differences of reads a varying amount of work apart leave no step but 1.
- */
-unsigned int cb_tsc_step_of(const u64 *d, unsigned int n)
-{
-	for (unsigned int s = 1000; s > 1; s--) {
-		unsigned int k = 0;
-
-		for (unsigned int i = 0; i < n; i++)
-			k += d[i] && d[i] % s == 0;
-		if (n && k >= n - n / 10)
-			return s;
-	}
-	return 1;
-}
-
 /* Reads 0..96 empty iterations apart: a stable back-to-back cost is no step. */
 static unsigned int tsc_step(void)
 {

@@ -36,7 +36,7 @@ struct cb_machine {
 	char model_name[64];
 	unsigned int tsc_khz;
 	int tsc_khz_calibrated;
-	unsigned int tsc_step;	/* the TSC's granularity: cb_tsc_step_of() */
+	unsigned int tsc_step;	/* the TSC's granularity: cb_tsc_step_of(), timing.h */
 	int constant_tsc, nonstop_tsc, rdtscp, hypervisor, smt_active;
 	char hypervisor_vendor[16];	/* CPUID 0x40000000's signature, or none */
 };
@@ -77,7 +77,6 @@ struct cb_req {
 
 /* machine.c */
 int cb_machine_read(struct cb_machine *m);
-unsigned int cb_tsc_step_of(const u64 *d, unsigned int n);
 int cb_cpu_usable(unsigned int cpu, char *why, size_t len);
 const char *cb_method_name(enum cb_method m);
 void cb_spin_warm(unsigned int ms);
