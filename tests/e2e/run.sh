@@ -95,6 +95,14 @@ boot() {
 		return
 	fi
 	echo "# $name: booted and ran in $((SECONDS - t0)) s"
+	# A guest script that stopped before its end (a shell error, a
+	# missing file) ran fewer checks and failed none of them: its exit
+	# status says so (every suite ends with 0).
+	local grc
+	grc=$(cat "$dir/rc" 2>/dev/null)
+	if [ "${grc:-none}" != 0 ]; then
+		bad "$name: the guest script exited ${grc:-without a status} before its end (see $dir/log.txt: $(tail -n 2 "$dir/log.txt" 2>/dev/null | tr '\n' '|'))"
+	fi
 	local p f
 	p=$(grep -c '^ok - ' "$dir/results.txt" 2>/dev/null)
 	f=$(grep -c '^FAIL - ' "$dir/results.txt" 2>/dev/null)

@@ -20,7 +20,8 @@
 # For cyclestat compare as it is (runs are repetitions), with --ensembles
 # and with --per-sample (the U test over raw samples it replaced). Prints
 # one line per figure, then shell assignments (aa_runs=0 ...) for a caller.
-. "$(dirname "$0")/../../scripts/help.sh"
+# (help.sh is not there when a QEMU guest runs this copy: tests/e2e/gate.sh)
+[ ! -r "$(dirname "$0")/../../scripts/help.sh" ] || . "$(dirname "$0")/../../scripts/help.sh"
 set -u
 cs=$1
 dir=$2
