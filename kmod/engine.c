@@ -274,8 +274,9 @@ free_job:
 
 /*
  * Whether the writer has a signal to act on: fatal, or one it will
- * handle.  A stop (SIGSTOP, Ctrl-Z), ptrace or the freezer also wakes the
- * wait, but must not end a run: the writer stops once the write returns.
+ * handle.  A stop (SIGSTOP, Ctrl-Z) or ptrace also wakes the wait, but
+ * must not end a run: the writer stops once the write returns.  (The
+ * freezer's wake-up is no signal either: cb_wait() sees it by freezing().)
  */
 static bool cb_real_signal(void)
 {
