@@ -54,6 +54,12 @@ static void cb_wait_gone(void)
 	complete(&cb_gone);
 }
 
+/* @n iterations of a dec/jnz loop, its count hidden from the compiler. */
+static __always_inline void cb_spin_iters(unsigned long n)
+{
+	asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r" (n));
+}
+
 /* The TSC's step (cb_tsc_step_of(), timing.h), measured at load; 1 if unknown. */
 unsigned int cb_tsc_step = 1;
 
@@ -72,10 +78,9 @@ static void cb_measure_tsc_step(void)
 	if (!d)
 		return;
 	for (i = 0; i < n; i++) {
-		unsigned long j = i % 97 + 1;
 		u64 a = rdtsc_ordered();
 
-		asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r" (j));
+		cb_spin_iters(i % 97 + 1);
 		if (i & 1)
 			asm volatile("nop");
 		d[i] = rdtsc_ordered() - a;
@@ -143,7 +148,7 @@ u64 cb_limit_ticks(unsigned int us)
 /*
  * TSC ticks per iteration of a dec/jnz loop, in 1/16 tick, on this CPU
  * now: the fastest of 5 runs of 4096 iterations (a few microseconds each
- * with interrupts off, the loop's count hidden from the compiler).
+ * with interrupts off).
  */
 u64 cb_loop_ticks16(void)
 {
@@ -152,12 +157,11 @@ u64 cb_loop_ticks16(void)
 	int t;
 
 	for (t = 0; t < 5; t++) {
-		unsigned long n = 4096;
 		u64 t0, t1;
 
 		local_irq_save(flags);
 		t0 = rdtsc_ordered();
-		asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r" (n));
+		cb_spin_iters(4096);
 		t1 = rdtsc_ordered();
 		local_irq_restore(flags);
 		best = min(best, t1 - t0);
