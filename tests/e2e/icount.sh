@@ -49,7 +49,7 @@ check "loop:dec_jnz/ARG - loop:dec_jnz/0 = 2 ARG instructions, every ARG, every 
 check "run alu,mem:load_l1,calib" ok "$(run_write "alu,mem:load_l1,calib samples=100 ensembles=5 warmup=10")"
 for fi in alu/add_dep:4 alu/add_indep:4 alu/imul_dep:4 mem/load_l1:258 calib/add_chain:64; do
 	f=${fi%:*} insns=${fi#*:}
-	d=$(paste $CB/$f/cycles_long $CB/$f/cycles | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')
+	d=$(long_minus_short $CB/$f)
 	check "$f: long - short = 15 x $insns instructions in every sample" "$((15 * insns)) " "$d"
 	check "$f: cycles_long has as many lines as cycles" "$(lines $CB/$f/cycles)" "$(lines $CB/$f/cycles_long)"
 done
@@ -92,7 +92,7 @@ check "mem:chase: setup before every ensemble" $((s0 + 4)) "$(info_get $CB/info 
 check "mem:chase: a teardown after every setup" $((t0 + 3)) "$(info_get $CB/info teardown_calls)"
 check "mem:chase/4096 info: setup ensemble" ensemble "$(info_get $CB/mem/chase/4096/info setup)"
 check "mem:chase/4096: long - short = 15 x 258 in every sample" "3870 " \
-	"$(paste $CB/mem/chase/4096/cycles_long $CB/mem/chase/4096/cycles | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')"
+	"$(long_minus_short $CB/mem/chase/4096)"
 
 # A setup that fails: a clear error, the previous results kept, nothing
 # left set up, and the next run works.

@@ -90,6 +90,12 @@ kmemleak_check() {
 # every sample: its per-op figure is exactly its instructions / ops.  At
 # least MIN such bodies, each measured (a sweep: at its ARG 4096); one
 # timed once (no long region: base:empty) is left out.
+# long_minus_short DIR: the distinct cycles_long - cycles of DIR's samples,
+# space-separated (one value when every sample agrees)
+long_minus_short() {
+	paste "$1/cycles_long" "$1/cycles" | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' '
+}
+
 check_straight() {
 	n=0 bad=
 	while read -r frag method region copies insns verdict straight; do
@@ -102,7 +108,7 @@ check_straight() {
 			bad="$bad $frag:no-results"
 			continue
 		fi
-		got=$(paste $CB/$d/cycles_long $CB/$d/cycles | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')
+		got=$(long_minus_short "$CB/$d")
 		[ "$got" = "$((15 * insns)) " ] || bad="$bad $frag:$got!=15x$insns"
 		echo "straight-line $frag: $insns instructions a copy, ops $(info_get $CB/$d/info ops): per-op $insns/ops exactly" >> /out/figures.txt
 		n=$((n + 1))
@@ -122,7 +128,7 @@ check_declared() {
 		insns=$(info_get "$i" insns)
 		[ -n "$insns" ] && [ "$(info_get "$i" state)" = ok ] || continue
 		f=$(info_get "$i" name)
-		got=$(paste "$d/cycles_long" "$d/cycles" | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' ')
+		got=$(long_minus_short "$d")
 		[ "$got" = "$((15 * insns)) " ] || bad="$bad $f:$got!=15x$insns"
 		echo "declared $f: insns $insns, ops $(info_get "$i" ops): long - short = ${got% }" >> /out/figures.txt
 		n=$((n + 1))
