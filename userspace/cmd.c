@@ -215,8 +215,16 @@ static const char *const run_keys[] = {
  */
 static const char references[] = "base:empty,calib:add_chain";
 
-static int check_request(int argc, char **argv)
+/* cyclestat's own key, never written to the run file */
+static int is_references(const char *arg)
 {
+	return !strncmp(arg, "references=", strlen("references="));
+}
+
+/* Checks the words of a run request; *refs: what references= says (1 if absent). */
+static int check_request(int argc, char **argv, int *refs)
+{
+	*refs = 1;
 	for (int i = 0; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 		size_t k;
@@ -226,10 +234,11 @@ static int check_request(int argc, char **argv)
 				continue;
 			return usage("run: '%s': the selection comes first, then key=value overrides", argv[i]);
 		}
-		if (!strncmp(argv[i], "references=", 11)) {
+		if (is_references(argv[i])) {
 			if (strcmp(eq + 1, "0") && strcmp(eq + 1, "1"))
 				return usage("run: references=%s: 0 or 1 (1: also measure %s, the default)",
 					     eq + 1, references);
+			*refs = eq[1] == '1';
 			continue;
 		}
 		for (k = 0; k < sizeof(run_keys) / sizeof(run_keys[0]); k++)
@@ -343,15 +352,12 @@ int cs_run(const struct cs_opts *o, int argc, char **argv)
 	struct cs_input in;
 	struct cs_err err = { 0 };
 	struct stat sb;
-	int status, e, shown = 0, refs = 1;
+	int status, e, shown = 0, refs;
 	size_t k = 0;
 	pid_t pid;
 
-	if (check_request(argc, argv))
+	if (check_request(argc, argv, &refs))
 		return 2;
-	for (int i = 0; i < argc; i++)
-		if (!strncmp(argv[i], "references=", 11))
-			refs = argv[i][11] == '1';
 	/* 'all' holds the references already */
 	refs &= strcmp(sel, "all") != 0;
 	len = strlen("all") + (refs ? strlen(references) + 1 : 0);
@@ -364,7 +370,7 @@ int cs_run(const struct cs_opts *o, int argc, char **argv)
 	if (refs)
 		strcat(strcat(req, ","), references);
 	for (int i = argc && !strchr(argv[0], '='); i < argc; i++) {
-		if (strncmp(argv[i], "references=", 11))
+		if (!is_references(argv[i]))
 			strcat(strcat(req, " "), argv[i]);
 	}
 	if (stat(o->tree, &sb)) {
