@@ -260,6 +260,8 @@ static const char *const cs_data_files[] = {
 int cs_data_file_expected(const struct cs_info *info, const char *file);
 /* counter @k per op, two-length: 1 with *v set, 0 when it cannot be formed */
 int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v);
+/* per-op instructions / per-op core cycles: 1 with *v set, 0 when not formed */
+int cs_ipc_per_op(const struct cs_frag *fr, long double *v);
 
 /*
  * The flags file's bits (kmod/cyclebench.h CB_SAMPLE_*): an NMI inside the

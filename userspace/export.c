@@ -126,11 +126,10 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 			cs_counter_per_op(fr, k, &v) ? cs_fmt_d(b[0], 40, (double)v) : "null");
 	}
 	{
-		long double ci, ii;
+		long double ipc;
 
-		fprintf(f, "\"ipc_per_op\": %s, ", cs_counter_per_op(fr, CS_CORE, &ci) &&
-			cs_counter_per_op(fr, CS_INSTR, &ii) && ci > 0 ?
-			cs_fmt_d(b[0], 40, (double)(ii / ci)) : "null");
+		fprintf(f, "\"ipc_per_op\": %s, ", cs_ipc_per_op(fr, &ipc) ?
+			cs_fmt_d(b[0], 40, (double)ipc) : "null");
 	}
 	fputs("\"ipc\": ", f);
 	if (fr->cnt[CS_CORE].present && fr->cnt[CS_INSTR].present && fr->cnt[CS_CORE].sum)

@@ -274,6 +274,17 @@ int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v)
 	return 1;
 }
 
+int cs_ipc_per_op(const struct cs_frag *fr, long double *v)
+{
+	long double core, instr;
+
+	if (!cs_counter_per_op(fr, CS_CORE, &core) || !cs_counter_per_op(fr, CS_INSTR, &instr) ||
+	    core <= 0)
+		return 0;
+	*v = instr / core;
+	return 1;
+}
+
 /* one counter file: its median and, when @sum, its sum */
 static int load_counter(const char *path, size_t n, const size_t *idx, size_t kept,
 			struct cs_q *median, u128 *sum, struct cs_err *err)

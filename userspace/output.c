@@ -139,7 +139,7 @@ static void print_counters(FILE *f, const struct cs_input *in, size_t n, int w,
 		"instructions", "ref cycles", "IPC", off);
 	for (size_t j = 0; j < n; j++) {
 		const struct cs_frag *fr = &in->frag[j];
-		long double v[CS_NCOUNTERS];
+		long double v[CS_NCOUNTERS], ipc_op;
 		int per[CS_NCOUNTERS], by_op = 0;
 
 		for (int k = 0; k < CS_NCOUNTERS; k++)
@@ -151,8 +151,8 @@ static void print_counters(FILE *f, const struct cs_input *in, size_t n, int w,
 				cs_fmt_q(c[k], sizeof(c[k]), fr->cnt[k].median, 1);
 			else
 				snprintf(c[k], sizeof(c[k]), "-");
-		if (by_op && per[CS_CORE] && per[CS_INSTR] && v[CS_CORE] > 0)
-			snprintf(ipc, sizeof(ipc), "%.3Lf", v[CS_INSTR] / v[CS_CORE]);
+		if (by_op && cs_ipc_per_op(fr, &ipc_op))
+			snprintf(ipc, sizeof(ipc), "%.3Lf", ipc_op);
 		else if (!by_op && fr->cnt[CS_CORE].present && fr->cnt[CS_INSTR].present &&
 			 fr->cnt[CS_CORE].sum)
 			snprintf(ipc, sizeof(ipc), "%.3Lf", (long double)fr->cnt[CS_INSTR].sum /
