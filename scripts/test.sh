@@ -7,13 +7,12 @@
 # summary, counts as one failure: nothing passes by saying nothing.
 #
 #   KERNELS="6.1" scripts/test.sh     (default: "6.1 6.12 6.12-rt 6.1-debug")
-#   CB_TEST_JOBS=2 scripts/test.sh    the last QEMU lane (the debug one, half
-#                                     the time) boots beside the others: each
-#                                     TCG guest is mostly one host thread.
-#                                     Its output is shown when it ends.
-#                                     Default 1 (one after another), until
-#                                     five full runs in a row prove that no
-#                                     timing check minds the neighbour.
+#   CB_TEST_JOBS=N scripts/test.sh    QEMU lanes at once (default: the
+#                                     number of CPUs).  Each TCG guest is
+#                                     mostly one host thread, so on two
+#                                     cores the debug lane (the longest)
+#                                     boots beside the others.  A lane run
+#                                     beside is shown when it ends.
 . "$(dirname "$0")/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,32 +50,58 @@ suite() {
 		"$name" "$p" "$f" "${s:-0}" $((SECONDS - t0)))")
 }
 
+# The kmod lane first, alone: it builds the module for every kernel, which
+# the QEMU lanes then use (build-ko.sh finds nothing to do).
+suite kmod tests/kmod/run.sh
+read -r -a lanes <<< "${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}"
+jobs=${CB_TEST_JOBS:-$(nproc)}
+[ "$jobs" -ge 1 ] 2>/dev/null || { echo "test.sh: CB_TEST_JOBS=$jobs: want a number >= 1" >&2; exit 2; }
+# Lanes to slots, longest first, each to the least loaded slot (seconds
+# measured on the 2-core development machine; slot 0 is this shell, which
+# also runs the userspace lanes).
+lane_s() { case $1 in *-debug) echo 1500 ;; 6.1) echo 800 ;; *) echo 600 ;; esac; }
+nslots=$((jobs < ${#lanes[@]} ? jobs : ${#lanes[@]}))
+[ "$nslots" -ge 1 ] || nslots=1
+load=(350) slot=()
+for ((i = 1; i < nslots; i++)); do load[i]=0; slot[i]=; done
+slot[0]=
+for k in $(for k in "${lanes[@]}"; do echo "$(lane_s "$k") $k"; done | sort -rn | cut -d' ' -f2); do
+	best=0
+	for ((i = 1; i < nslots; i++)); do
+		[ "${load[i]}" -lt "${load[best]}" ] && best=$i
+	done
+	load[best]=$((load[best] + $(lane_s "$k")))
+	slot[best]="${slot[best]} $k"
+done
+if [ "$nslots" -ge 2 ]; then
+	# the guest tools every lane makes first: made once, before lanes race
+	make -s build/cbpoke build/failnth cyclestat-static > build/e2e-tools.log 2>&1
+	for ((i = 1; i < nslots; i++)); do
+		echo "### beside (CB_TEST_JOBS=$jobs):${slot[i]}; each shown when it ends"
+		(
+			for k in ${slot[i]}; do
+				CB_KERNEL="$k" tests/e2e/run.sh > "build/test-qemu-$k.bg" 2>&1
+				echo $? > "build/test-qemu-$k.rc"
+			done
+		) &
+		slotpid[i]=$!
+	done
+fi
+bgstart=$SECONDS
 suite cyclestat make --no-print-directory -C userspace test
 suite runner make --no-print-directory -C userspace/runner test
 suite scripts tests/host/run.sh
-suite kmod tests/kmod/run.sh
-read -r -a lanes <<< "${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}"
-bg=
-if [ "${CB_TEST_JOBS:-1}" -ge 2 ] && [ "${#lanes[@]}" -ge 2 ]; then
-	bg=${lanes[-1]}
-	unset 'lanes[-1]'
-	# the guest tools every lane makes first: made once, before two lanes race
-	make -s build/cbpoke build/failnth cyclestat-static > build/e2e-tools.log 2>&1
-	bgstart=$SECONDS
-	echo "### qemu-$bg: beside the other lanes (CB_TEST_JOBS=${CB_TEST_JOBS}), shown when it ends"
-	( CB_KERNEL="$bg" tests/e2e/run.sh > "build/test-qemu-$bg.bg" 2>&1
-	  echo $? > "build/test-qemu-$bg.rc" ) &
-	bgpid=$!
-fi
-for k in "${lanes[@]}"; do
+for k in ${slot[0]}; do
 	suite "qemu-$k" env CB_KERNEL="$k" tests/e2e/run.sh
 done
-if [ -n "$bg" ]; then
-	wait "$bgpid"
-	echo "### qemu-$bg ran $((SECONDS - bgstart)) s beside the others"
-	suite "qemu-$bg" sh -c 'cat "$1"; exit "$(cat "$2")"' sh \
-		"build/test-qemu-$bg.bg" "build/test-qemu-$bg.rc"
-fi
+for ((i = 1; i < nslots; i++)); do
+	wait "${slotpid[i]}"
+	echo "### beside:${slot[i]}: ended $((SECONDS - bgstart)) s after they started"
+	for k in ${slot[i]}; do
+		suite "qemu-$k" sh -c 'cat "$1"; exit "$(cat "$2")"' sh \
+			"build/test-qemu-$k.bg" "build/test-qemu-$k.rc"
+	done
+done
 
 echo
 echo "### summary"
