@@ -136,8 +136,8 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
 #define __cb_irq_on(flags)	local_irq_restore(flags)
 #define __cb_moved(cpu)		(smp_processor_id() != (cpu))
 #define __cb_irq_done()		preempt_enable()
-#define __cb_probe_begin()	preempt_disable()
-#define __cb_probe_end()	preempt_enable()
+#define __cb_probe_begin(ctx)	cb_probe_begin(ctx)
+#define __cb_probe_end(ctx)	cb_probe_end(ctx)
 
 /*
  * Called with interrupts off, before the short region and after the long
@@ -146,6 +146,14 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
  */
 void cb_sample_begin(struct cb_ctx *ctx, u64 i);
 void cb_sample_end(struct cb_ctx *ctx, u64 i);
+/*
+ * After each region, still with interrupts off: -EPROTO when the body
+ * slept or turned interrupts on (sample.c says which), else 0.  The
+ * probe's (preemption off, interrupts on) is -EPROTO when the body slept.
+ */
+int cb_sample_broken(struct cb_ctx *ctx);
+void cb_probe_begin(struct cb_ctx *ctx);
+int cb_probe_end(struct cb_ctx *ctx);
 /*
  * The hardware counters, read by each region right before its first
  * timestamp (@at CB_PMC_SHORT or CB_PMC_LONG) and right after its last
@@ -157,11 +165,13 @@ void cb_pmc_read(struct cb_ctx *ctx, unsigned int at);
 #define __cb_sample_begin(ctx, i)	cb_sample_begin(ctx, i)
 #define __cb_sample_end(ctx, i)		cb_sample_end(ctx, i)
 #define __cb_pmc_read(ctx, at)		cb_pmc_read(ctx, at)
+#define __cb_sample_broken(ctx)		cb_sample_broken(ctx)
 #endif
 #ifndef __cb_sample_begin	/* userspace: interrupts stay on anyway */
 #define __cb_sample_begin(ctx, i)	do { } while (0)
 #define __cb_sample_end(ctx, i)		do { } while (0)
 #define __cb_pmc_read(ctx, at)		((void)(ctx))
+#define __cb_sample_broken(ctx)		0
 #endif
 #define CB_PMC_SHORT	0
 #define CB_PMC_LONG	2
@@ -242,12 +252,12 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 	unsigned int __over = 0;					\
 	int __ret = 0;							\
 									\
-	for (__i = 0, __ret = -ETIME; __i < 3 && __ret; __i++) {	\
-		__cb_probe_begin();					\
+	for (__i = 0, __ret = -ETIME; __i < 3 && __ret == -ETIME; __i++) { \
+		__cb_probe_begin(__ctx);				\
 		if (cb_short_##tag##suffix(st, NULL) <=		\
 		    __ctx->limit / __copies)				\
 			__ret = 0;					\
-		__cb_probe_end();					\
+		__ret = __cb_probe_end(__ctx) ?: __ret;			\
 	}								\
 	for (__i = 0; !__ret && __i < __end; __i++) {			\
 		unsigned long __flags;					\
@@ -259,6 +269,12 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 		__cb_irq_off(__flags);					\
 		__cb_sample_begin(__ctx, __i);				\
 		__d = cb_short_##tag##suffix(st, __ctx);	\
+		__ret = __cb_sample_broken(__ctx);			\
+		if (unlikely(__ret)) {					\
+			__cb_irq_on(__flags);				\
+			__cb_irq_done();				\
+			break;						\
+		}							\
 		if (__d > __ctx->limit / __copies) {			\
 			__cb_irq_on(__flags);				\
 			__cb_irq_done();				\
@@ -274,10 +290,11 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 		if (__ctx->out_long)					\
 			__dl = cb_long_##tag##suffix(st, __ctx); \
 		__cb_sample_end(__ctx, __i);				\
+		__ret = __cb_sample_broken(__ctx);			\
 		__cb_irq_on(__flags);					\
-		if (unlikely(__cb_moved(__ctx->cpu))) {			\
+		if (unlikely(__ret || __cb_moved(__ctx->cpu))) {	\
 			__cb_irq_done();				\
-			__ret = -EAGAIN;				\
+			__ret = __ret ?: -EAGAIN;			\
 			break;						\
 		}							\
 		__cb_irq_done();					\

@@ -284,6 +284,10 @@ struct cb_pmu {
  * @idx: the counters' RDPMC indices for this sample.
  * @pmc_ok: every open counter was active on this CPU as this sample began.
  * @primed: the baselines were read (at the entry's first sample).
+ * @probe_csw: @csw as the probe began (cb_probe_begin()).
+ * @pc: the preemption count as this sample (or the probe) began.
+ * @broke: what the body did that a body must not (a static string), or
+ *	NULL: cb_sample_broken() and cb_probe_end() set it.
  *
  * Interrupts cannot arrive while a sample holds them off, so @irqs and
  * @csw change only between samples; NMIs can, and are told apart.
@@ -303,6 +307,9 @@ struct cb_disturb {
 	u32 idx[CB_NR_PMC];
 	bool pmc_ok;
 	bool primed;
+	unsigned long probe_csw;
+	int pc;
+	const char *broke;
 };
 
 void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,

@@ -178,6 +178,10 @@ void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
 			arg, CB_LONG_REPEAT, job->limit,
 			CB_MAX_SAMPLE_US);
+	else if (ret == -EPROTO)
+		cb_warn("%s:%s%s: the body %s with preemption off: a body must not sleep (msleep, a mutex, GFP_KERNEL), turn interrupts on or leave preemption disabled; the kernel's report above names the call; the run stopped, the previous results stay\n",
+			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
+			arg, job->fl[i].dist.broke);
 	else if (job->failed >= 0)
 		cb_warn("%s:%s: setup failed (%d); the previous results stay\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,

@@ -274,12 +274,18 @@ void notrace cb_pmc_read(struct cb_ctx *ctx, unsigned int at)
 				       native_read_pmc(d->idx[k]);
 }
 
+/* Context switches of the run's thread. */
+static notrace unsigned long cb_csw(void)
+{
+	return current->nvcsw + current->nivcsw;
+}
+
 /* Interrupts are off: nothing but an NMI changes these under us. */
 void notrace cb_sample_begin(struct cb_ctx *ctx, u64 i)
 {
 	struct cb_disturb *d = ctx->dist;
 	unsigned long irqs = cb_irq_count();
-	unsigned long csw = current->nvcsw + current->nivcsw;
+	unsigned long csw = cb_csw();
 	unsigned int nmi = __this_cpu_read(irq_stat.__nmi_count);
 
 	/*
@@ -298,9 +304,77 @@ void notrace cb_sample_begin(struct cb_ctx *ctx, u64 i)
 	d->nmi_out += nmi - d->nmi_end;
 	d->irqs = irqs;
 	d->csw = csw;
+	d->pc = preempt_count();
 	d->nmi_start = nmi;
 	if (d->pmu)
 		d->pmc_ok = cb_pmc_ready(d);
+}
+
+/*
+ * What a body did that it must not, from its thread's context switches
+ * since @csw and the preemption count since @d->pc; NULL if nothing.  The
+ * scheduler, finding a task that sleeps with preemption off ("BUG:
+ * scheduling while atomic"), resets its preemption count to what
+ * schedule() expects, and may then find the task runnable again and
+ * switch nothing (only the count tells).  The run's preempt_disable() is
+ * gone then, and its preempt_enable() would take the count below zero
+ * (in_interrupt() true from then on, the next vfree() a BUG): the count
+ * the sample began with is put back.
+ */
+static notrace const char *cb_body_check(struct cb_disturb *d, unsigned long csw)
+{
+	int pc = preempt_count();
+
+	if (pc != d->pc)
+		preempt_count_set(d->pc);
+	if (cb_csw() != csw || pc < d->pc)
+		return "slept";
+	if (pc > d->pc)
+		return "left preemption disabled";
+	return NULL;
+}
+
+/*
+ * Since cb_sample_begin() interrupts must have stayed off, the thread on
+ * the CPU, the preemption count as it was: a body that slept (msleep, a
+ * mutex, GFP_KERNEL) or turned interrupts on broke that, and its samples
+ * mean nothing.  -EPROTO stops the run; @broke says what it did.
+ */
+int notrace cb_sample_broken(struct cb_ctx *ctx)
+{
+	struct cb_disturb *d = ctx->dist;
+	const char *what = cb_body_check(d, d->csw);
+
+	if (!what && !irqs_disabled())
+		what = "turned interrupts on";
+	if (!what)
+		return 0;
+	d->broke = what;
+	return -EPROTO;
+}
+
+/*
+ * The probe, before the first sample, runs the short region with
+ * preemption off and interrupts on: a body that sleeps shows there first
+ * (and would otherwise be refused as too long).
+ */
+void cb_probe_begin(struct cb_ctx *ctx)
+{
+	preempt_disable();
+	ctx->dist->probe_csw = cb_csw();
+	ctx->dist->pc = preempt_count();
+}
+
+int cb_probe_end(struct cb_ctx *ctx)
+{
+	struct cb_disturb *d = ctx->dist;
+	const char *what = cb_body_check(d, d->probe_csw);
+
+	preempt_enable();
+	if (!what)
+		return 0;
+	d->broke = what;
+	return -EPROTO;
 }
 
 void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)

@@ -254,9 +254,46 @@ static int check_request(int argc, char **argv, int *refs)
 	return 0;
 }
 
+/*
+ * The fragments whose body broke the rules in the run that just stopped
+ * (state failed, error -EPROTO: the module's cb_sample_broken()), named.
+ */
+static void name_broken(const char *tree)
+{
+	struct cs_info ti = { 0 };
+	struct cs_err err = { 0 };
+	struct cs_loc *l;
+	size_t n;
+
+	if (cs_locate(tree, &l, &n, &ti, &err))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct cs_info fi = { 0 };
+		const char *st, *er;
+		char want[16];
+
+		if (!l[i].info || cs_read_info(l[i].info, &fi, &err))
+			continue;
+		st = cs_info_get(&fi, "state");
+		er = cs_info_get(&fi, "error");
+		snprintf(want, sizeof(want), "%d", -EPROTO);
+		if (st && er && !strcmp(st, "failed") && !strcmp(er, want))
+			fprintf(stderr, "cyclestat: fragment %s slept, turned interrupts on or left preemption disabled in a sample: a body must not (no msleep, mutex or GFP_KERNEL); dmesg says which, and the kernel's report names the call\n",
+				l[i].name);
+		cs_info_free(&fi);
+	}
+	cs_locs_free(l, n);
+	cs_info_free(&ti);
+}
+
 static void run_error(const char *tree, const char *req, int e)
 {
 	switch (e) {
+	case EPROTO:
+		name_broken(tree);
+		fprintf(stderr, "cyclestat: %s/run: the run stopped: a body broke the rules of a fragment (docs/debugfs-contract.md); the previous results stay\n",
+			tree);
+		break;
 	case EINVAL:
 		fprintf(stderr, "cyclestat: %s/run: the module rejected '%s' (unknown fragment or key, or a bad value); the fragments are listed in %s/fragments\n",
 			tree, req, tree);

@@ -24,3 +24,13 @@ alloc_reports() {
 		!skip { print } /<\/TASK>/ { skip = 0 }
 		END { if (n) printf "# %d allocation-failure reports left out of the check\n", n > "/dev/stderr" }'
 }
+
+# sleep_reports: a kernel log (stdin) less the reports of a body that sleeps
+# with interrupts off, where a test does that on purpose (tests/kmod/sleepy.c),
+# from each header to the end of its stack dump.  The count left out goes to
+# stderr.
+sleep_reports() {
+	awk '/BUG: scheduling while atomic|BUG: sleeping function called from invalid context/ { skip = 1; n++ }
+		!skip { print } /<\/TASK>/ { skip = 0 }
+		END { if (n) printf "# %d reports of the sleeping body left out of the check\n", n > "/dev/stderr" }'
+}

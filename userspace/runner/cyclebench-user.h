@@ -74,8 +74,8 @@ typedef int64_t s64;
 #define __cb_irq_on(flags)	((void)(flags))
 #define __cb_moved(cpu)		(sched_getcpu() != (int)(cpu))
 #define __cb_irq_done()		do { } while (0)
-#define __cb_probe_begin()	do { } while (0)
-#define __cb_probe_end()	do { } while (0)
+#define __cb_probe_begin(ctx)	((void)(ctx))
+#define __cb_probe_end(ctx)	0
 
 /*
  * What a portable setup may call (the module's are in cyclebench.h):
