@@ -21,6 +21,11 @@ instruction and the fix):
     mnemonics, in order);
   - the long region holds R copies, each the short region's instructions;
   - no body is empty but base:empty's (an empty one was deleted).
+A body that calls out-of-line code of a kernel option (CONFIG_DEBUG_LIST's
+__list_add_valid, KCOV, ftrace) gets a "note:" line, not a problem: that
+code is timed with it; and a problem of such a body names the option as
+its cause, since around the call the compiler places the body's values as
+it likes, per copy.
 
 --table FILE writes one line a region:
   FRAGMENT METHOD REGION COPIES INSNS VERDICT STRAIGHT
@@ -98,9 +103,19 @@ def functions(ko, at):
     """name -> [(address, mnemonic, operands, marks at that address)]."""
     funcs, cur, sect = {}, None, None
     insn = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
-    for line in run(["objdump", "-d", "--no-show-raw-insn", ko]).splitlines():
+    reloc = re.compile(r"^\s*[0-9a-f]+:\s+R_X86_64_\w+\s+([\w.]+)")
+    for line in run(["objdump", "-dr", "--no-show-raw-insn", ko]).splitlines():
         if line.startswith("Disassembly of section "):
             sect = line[len("Disassembly of section "):].rstrip(":")
+            continue
+        r = reloc.match(line)
+        if r:
+            # a call's target in a module is a relocation: name it
+            # (__list_add_valid, a thunk), unless it is one of our marks
+            for f in cur or []:
+                a, op, rest, marks = funcs[f][-1]
+                if op.startswith(("call", "jmp")) and not MARK.match(r.group(1)):
+                    funcs[f][-1] = (a, op, r.group(1), marks)
             continue
         m = insn.match(line)
         if not m or sect is None:
@@ -248,6 +263,12 @@ def main(argv):
     def say(frag, where, what, fix):
         problems.append((frag, where, what, fix))
 
+    # fragment -> {call: kernel option} for the out-of-line calls of a kernel
+    # option found in its regions: said once, and beside its problems,
+    # since around a call the compiler places (or spills) the body's own
+    # values as it likes, which can differ from copy to copy
+    optcalls = {}
+
     for fn in sorted(funcs):
         m = REGION_FN.match(fn)
         if not m:
@@ -321,13 +342,11 @@ def main(argv):
                         % (k + 1, len(copies), show(extra[:3])),
                         "the compiler moved work between copies: CB_OPAQUE() the value")
                 break
-        if not verdict:
-            for x in ins:
-                if x[0].startswith("call"):
-                    for sym, opt in OPTION_CALLS.items():
-                        if sym in x[1]:
-                            print("note: %s: %s calls %s, out-of-line code from %s, "
-                                  "timed with the body" % (frag, where, sym, opt))
+        for x in ins:
+            if x[0].startswith("call"):
+                for sym, opt in OPTION_CALLS.items():
+                    if re.search(r"\b%s\b" % re.escape(sym), x[1]):
+                        optcalls.setdefault(frag, {})[sym] = opt
         # (a nop may be an alternative's padding, patched at load)
         straight = all(not re.match(r"(j|call|ret|loop|rep|int|nop|xchg)", op) and
                        "thunk" not in arg for op, arg in ins)
@@ -351,9 +370,21 @@ def main(argv):
         merged.setdefault(key, [])
         if m:
             merged[key].append(m.group(2))
+    def options(frag):
+        calls = optcalls[frag]
+        return "the body calls %s: out-of-line code of %s, timed with it" % (
+            ", ".join(sorted(calls)), ", ".join(sorted(set(calls.values()))))
+
+    for frag in sorted(optcalls):
+        print("note: %s: %s" % (frag, options(frag)))
     for (frag, where, what, fix), methods in merged.items():
         if methods:
             where = "%s (%s)" % (where, ", ".join(methods))
+        if frag in optcalls:
+            # the cause, rather than the generic fix
+            fix = ("the cause is the kernel's option, not the body: %s; around the call "
+                   "the compiler places the body's values as it likes, per copy; a kernel "
+                   "without that option, or a body without the call, avoids it" % options(frag))
         print("%s: %s: %s; %s" % (frag, where, what, fix))
     return 1 if problems else 0
 
