@@ -54,7 +54,7 @@ check_params() {
 
 # The module's own words on a refused load or run, from a kernel log.
 kernel_says() {
-	grep -E '(^|\] )cyclebench: ' "$1" | grep -v 'taints kernel' |
+	grep -E '(^|\] )cyclebench: ' "$1" | grep -v -e 'taints kernel' -e 'tainting kernel' |
 		sed 's/^\[[^]]*\] //' | awk '!seen[$0]++' | head -n 10 >&2
 }
 

@@ -3,9 +3,24 @@
 #
 # test-run.sh - scripts/run.sh ('make run') refuses what it cannot pass on,
 # before it loads or boots anything: a PARAMS word whose key the module
-# does not have (a typo) exits 2 naming the key and the module's keys.
+# does not have (a typo) exits 2 naming the key and the module's keys; a
+# refused load shows the module's words from the kernel log.
 # Needs the module's build tree (scripts/deps.sh); skipped without one.
 . "$(dirname "$0")/lib.sh"
+
+# What make run shows of a refused load: the module's words from the kernel
+# log, without the kernel's notices about an unsigned out-of-tree module.
+eval "$(sed -n '/^kernel_says() {/,/^}/p' "$top/scripts/run.sh")"
+log=$(mktemp)
+cat > "$log" <<'LOG'
+[    4.72] cyclebench: loading out-of-tree module taints kernel.
+[    4.73] cyclebench: module verification failed: signature and/or required key missing - tainting kernel
+[    4.74] cyclebench: `ten' invalid for parameter `samples'
+[    4.75] other: not ours
+LOG
+expect_eq "kernel_says: the module's own line, not the taint notices" \
+	"cyclebench: \`ten' invalid for parameter \`samples'" "$(kernel_says "$log" 2>&1)"
+rm -f "$log"
 
 kdir=$("$top/scripts/kdir.sh" 2>/dev/null)
 if [ ! -e "$kdir/Makefile" ]; then
