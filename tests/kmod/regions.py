@@ -20,7 +20,9 @@ instruction and the fix):
   - the short region holds exactly the reference's instructions (the same
     mnemonics, in order);
   - the long region holds R copies, each the short region's instructions;
-  - no body is empty but base:empty's (an empty one was deleted).
+  - no body is empty but base:empty's (an empty one was deleted);
+  - no body calls a kernel function known to sleep (msleep, mutex_lock,
+    schedule_timeout, vmalloc, ...: SLEEPERS below).
 A body that calls out-of-line code of a kernel option (CONFIG_DEBUG_LIST's
 __list_add_valid, KCOV, ftrace) gets a "note:" line, not a problem: that
 code is timed with it; and a problem of such a body names the option as
@@ -55,6 +57,23 @@ OPTION_CALLS = {
     "__sanitizer_cov_trace_pc": "CONFIG_KCOV",
     "__fentry__": "ftrace (a function not marked notrace)",
 }
+# kernel functions that may sleep, which a body (interrupts off) must not
+# call: found by name, from the call's relocation; the list is what a body
+# is likely to reach for, not every sleeping function (kmalloc(GFP_KERNEL)
+# cannot be told from kmalloc(GFP_ATOMIC) here: the debug lane's
+# DEBUG_ATOMIC_SLEEP and the module's run-time check see those)
+SLEEPERS = set("""
+msleep msleep_interruptible ssleep usleep_range_state schedule
+schedule_timeout schedule_timeout_interruptible schedule_timeout_killable
+schedule_timeout_uninterruptible schedule_hrtimeout_range io_schedule
+mutex_lock mutex_lock_interruptible mutex_lock_killable mutex_lock_nested
+down down_interruptible down_killable down_read down_write
+wait_for_completion wait_for_completion_timeout
+wait_for_completion_interruptible wait_for_completion_killable
+__might_sleep __might_resched __cond_resched vmalloc vzalloc vfree
+synchronize_rcu synchronize_net rcu_barrier flush_work cancel_work_sync
+_copy_from_user _copy_to_user kthread_stop
+""".split())
 
 
 def die(msg):
@@ -342,6 +361,15 @@ def main(argv):
                         % (k + 1, len(copies), show(extra[:3])),
                         "the compiler moved work between copies: CB_OPAQUE() the value")
                 break
+        sleeps = sorted({x[1] for x in ins if x[0].startswith(("call", "jmp"))
+                         and x[1] in SLEEPERS})
+        if sleeps and kind == "short":
+            verdict.append("sleeps")
+            say(frag, "its body", "calls %s, which may sleep" % ", ".join(sleeps),
+                "a body runs with interrupts off and must not sleep: do that in setup, "
+                "or time something that does not sleep")
+        elif sleeps:
+            verdict.append("sleeps")
         for x in ins:
             if x[0].startswith("call"):
                 for sym, opt in OPTION_CALLS.items():

@@ -114,12 +114,13 @@ fi
 #    in every copy: 16 times the short region's instructions;
 #  - copies:mul_const (opaque constants) builds them in every copy;
 #  - a harness that calls the body through a pointer, one that spills
-#    around it, and a body the compiler hoists are each reported, for
-#    exactly the bodies they break, by name.
+#    around it, a body the compiler hoists and a body that calls msleep()
+#    (tests/kmod/sleepy.c) are each reported, for exactly the bodies they
+#    break, by name.
 # Each test module is built in its own folder, kept from run to run: the
 # sources are copied with their times (cp -p), so kbuild rebuilds only what
 # changed since the last run (its .cmd files also catch changed flags or
-# headers), and a warm `make check` does not compile the harness four times.
+# headers), and a warm `make check` does not compile the harness five times.
 selftest() {	# NAME FILE MAKE-ARGS...: build the test module in build/kmod-selftest-NAME
 	local dir=build/kmod-selftest-$1 src=$2
 	shift 2
@@ -138,6 +139,7 @@ for broken in pointer spill; do
 		KCFLAGS=-DCB_TEST_BROKEN_HARNESS_$(echo $broken | tr a-z A-Z) &
 done
 selftest hoist tests/kmod/hoist.c CB_GROUPS="base hoist" &
+selftest sleepy tests/kmod/sleepy.c CB_GROUPS="base sleepy" &
 selftest copies tests/kmod/copies.c CB_GROUPS="base copies"
 copies_rc=$?
 wait
@@ -155,12 +157,12 @@ if [ "$copies_rc" = 0 ]; then
 else
 	bad "checker self-test module does not build: $(grep -m2 error $st-copies.log)"
 fi
-for broken in pointer spill hoist; do
-	if [ $broken = hoist ]; then
-		want="hoist:hoisted"
-	else
-		want="base:empty copies:mul_const copies:mul_state"
-	fi
+for broken in pointer spill hoist sleepy; do
+	case $broken in
+	hoist) want="hoist:hoisted" ;;
+	sleepy) want="sleepy:msleep_1" ;;	# a body that calls msleep()
+	*) want="base:empty copies:mul_const copies:mul_state" ;;
+	esac
 	if [ ! -e $st-$broken/cyclebench.ko ]; then
 		bad "broken harness '$broken': does not build: $(grep -m2 error $st-$broken.log)"
 		continue
