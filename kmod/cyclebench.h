@@ -148,8 +148,9 @@ void cb_sample_begin(struct cb_ctx *ctx, u64 i);
 void cb_sample_end(struct cb_ctx *ctx, u64 i);
 /*
  * After each region, still with interrupts off: -EPROTO when the body
- * slept or turned interrupts on (sample.c says which), else 0.  The
- * probe's (preemption off, interrupts on) is -EPROTO when the body slept.
+ * slept, turned interrupts on or left preemption disabled (sample.c says
+ * which), else 0.  The probe's (preemption off, interrupts on) is -EPROTO
+ * when the body slept or left preemption disabled.
  */
 int cb_sample_broken(struct cb_ctx *ctx);
 void cb_probe_begin(struct cb_ctx *ctx);
