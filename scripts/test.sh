@@ -21,6 +21,8 @@ mkdir -p build
 passed=0 failed=0 skipped=0
 summary=()
 
+# suite NAME CMD...: runs CMD, counts its summary line; the time shown is
+# CMD's own, or $lane_secs where the lane ran beside and CMD only shows it
 suite() {
 	local name=$1
 	shift
@@ -47,7 +49,7 @@ suite() {
 	failed=$((failed + f))
 	skipped=$((skipped + ${s:-0}))
 	summary+=("$(printf '%-12s %4d passed, %d failed, %d skipped, %4d s' \
-		"$name" "$p" "$f" "${s:-0}" $((SECONDS - t0)))")
+		"$name" "$p" "$f" "${s:-0}" "${lane_secs:-$((SECONDS - t0))}")")
 }
 
 # The kmod lane first, alone: it builds the module for every kernel, which
@@ -80,8 +82,11 @@ if [ "$nslots" -ge 2 ]; then
 		echo "### beside (CB_TEST_JOBS=$jobs):${slot[i]}; each shown when it ends"
 		(
 			for k in ${slot[i]}; do
+				rm -f "build/test-qemu-$k.rc" "build/test-qemu-$k.secs"
+				t0=$SECONDS
 				CB_KERNEL="$k" tests/e2e/run.sh > "build/test-qemu-$k.bg" 2>&1
 				echo $? > "build/test-qemu-$k.rc"
+				echo $((SECONDS - t0)) > "build/test-qemu-$k.secs"
 			done
 		) &
 		slotpid[i]=$!
@@ -98,7 +103,9 @@ for ((i = 1; i < nslots; i++)); do
 	wait "${slotpid[i]}"
 	echo "### beside:${slot[i]}: ended $((SECONDS - bgstart)) s after they started"
 	for k in ${slot[i]}; do
-		suite "qemu-$k" sh -c 'cat "$1"; exit "$(cat "$2")"' sh \
+		# (a lane that left no status, killed say, exits 1 here)
+		lane_secs=$(cat "build/test-qemu-$k.secs" 2>/dev/null) \
+			suite "qemu-$k" sh -c 'cat "$1"; exit "$(cat "$2" 2>/dev/null || echo 1)"' sh \
 			"build/test-qemu-$k.bg" "build/test-qemu-$k.rc"
 	done
 done

@@ -216,11 +216,9 @@ settled() {
 }
 # load_cycles N: N insmod/rmmod cycles under 3 readers and a writer, which
 # stop before it returns; counts into okc and maxtries.  The readers pause
-# 50 ms between passes: an open that meets a refused rmmod's moment with
-# the module's count at zero but its state still live makes the kernel
-# warn "debugfs file owner did not clean up at exit" (full_proxy_open;
-# seen once on 6.12-rt, where rmmod can be preempted in that moment), a
-# kernel race, not the module's: fewer opens, fewer such meetings.
+# 50 ms between passes: fewer opens, fewer meetings with the kernel's
+# debugfs race (below; seen on 6.12-rt and on 6.1-debug in CI, 2 of about
+# 20 runs, each time the suite's only failure).
 okc=0 maxtries=0 c=0
 load_cycles() {
 	: > /tmp/go
@@ -245,6 +243,14 @@ load_cycles() {
 	rm -f /tmp/go
 	wait
 }
+# The readers' opens may meet a successful rmmod between the module's count
+# reaching zero and its state becoming GOING: the kernel then warns "debugfs
+# file owner did not clean up at exit" (fs/debugfs/file.c), its own race,
+# open to any module with debugfs files (tests/e2e/splat.sh,
+# debugfs_race_reports).  Here the kernel lives on, as production kernels
+# do: the host leaves out exactly that warning and fails on any other.
+pow=$(cat /proc/sys/kernel/panic_on_warn)
+echo 0 > /proc/sys/kernel/panic_on_warn
 # Warm the caches the first load fills.
 insmod $KO only=base,alu samples=1000 ensembles=2 && rmmod cyclebench
 settled VmallocUsed; va0=$VAL
@@ -254,7 +260,9 @@ settled VmallocUsed; va1=$VAL
 load_cycles $((CYCLES - C1))
 settled VmallocUsed; va2=$VAL
 mi Slab; slab2=$MI; mi MemAvailable; ma2=$MI
+echo "$pow" > /proc/sys/kernel/panic_on_warn
 check "3 $CYCLES insmod/rmmod cycles under 3 readers and a writer" "$CYCLES" "$okc"
+echo "the kernel's debugfs open/rmmod race warnings during the cycles: $(dmesg | grep -c 'debugfs file owner did not clean up at exit')" >> /out/figures.txt
 echo "load cycles: $okc, most rmmod tries in one cycle: $maxtries" >> /out/figures.txt
 echo "VmallocUsed growth: $((va1 - va0)) kB over $C1 cycles, $((va2 - va0)) kB over $CYCLES" >> /out/figures.txt
 echo "meminfo before/after $CYCLES cycles (not checked): Slab $slab0/$slab2 kB, MemAvailable $ma0/$ma2 kB" >> /out/figures.txt

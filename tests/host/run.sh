@@ -26,7 +26,7 @@ failed=0
 skipped=0
 
 if [ $# -eq 0 ]; then
-	set -- prepare-host ci-bare-metal workflow run help
+	set -- prepare-host ci-bare-metal workflow run help splat
 	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else
