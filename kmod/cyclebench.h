@@ -37,7 +37,7 @@
 #include <linux/types.h>
 #include <linux/vmalloc.h>
 #else
-#include "cyclebench-user.h"	/* userspace/runner/: the same names */
+#include "portable.h"	/* the same names, outside the kernel */
 #endif
 
 #include "timing.h"
@@ -668,7 +668,7 @@ extern const struct cb_group CB_GROUP_LIST cb_group_end_of_list;
 
 #ifdef __KERNEL__
 /*
- * What a portable setup may call; userspace/runner/cyclebench-user.h
+ * What a portable setup may call; kmod/portable.h
  * defines the same.  Allocations are vmalloc'ed, NOWARN: a failure is an
  * error code, not a splat.
  */

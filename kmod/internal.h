@@ -2,12 +2,19 @@
 /*
  * What the parts of the module share.  The arrows point one way:
  *
- *	main.c -> debugfs.c -> engine.c -> request.c -> results.c, params.c
+ *	main.c -> debugfs.c -> engine.c -> measure.c -> sample.c
+ *	main.c, engine.c -> request.c -> params.c -> results.c
+ *	request.c, params.c, main.c -> grammar.c (no call back)
  *
+ * grammar.c	"SELECTION key=value ..." -> struct cb_req: the parser the
+ *		module and cyclebench-user share (grammar.h, contract.h)
  * params.c	module parameters and their defaults
  * results.c	the fragments, their result slots, publication of a run
- * request.c	"SELECTION key=value ..." -> struct cb_req
+ * request.c	a run file's request: parsed with the module's catalog, its
+ *		memory and time checked against the parameters
  * engine.c	a run: memory, setup, samples, teardown, publication
+ * measure.c	one fragment's samples and the results they fill
+ * sample.c	the hardware counters and the disturbance checks around samples
  * debugfs.c	the files; calls the engine, never called back
  * main.c	load and unload
  */
@@ -20,15 +27,7 @@
 #include <linux/types.h>
 
 #include "cyclebench.h"
-
-#define CB_VERSION "0.2.0"
-
-/* Longest line accepted by the run file and the only= parameter. */
-#define CB_CMD_MAX 256
-/* Results (a fragment, or one argument of one) the module can hold. */
-#define CB_MAX_SLOTS 1024
-/* Values in one args= list. */
-#define CB_MAX_ARGS 64
+#include "grammar.h"
 
 /* Hardware counters read beside the TSC: core cycles, instructions, ref cycles. */
 #define CB_NR_PMC 3
@@ -38,11 +37,6 @@ extern const char *const cb_pmc_names[CB_NR_PMC];
 #define CB_REGION_LONG 1
 #define CB_NR_REGIONS 2
 
-/* Bounds of the parameters and of the run file's keys. */
-#define CB_MAX_SAMPLES 100000000U
-#define CB_MAX_ENSEMBLES 100000U
-#define CB_MAX_WARMUP 10000000U
-#define CB_MAX_MB 65536U
 /*
  * One sample's whole interrupts-off window (protocol, short region and the
  * long region's copies) is at most max_sample_us, and that at most 1 s:
@@ -79,12 +73,9 @@ struct cb_defaults {
 void cb_get_defaults(struct cb_defaults *d);
 const char *cb_only_spec(void);
 bool cb_run_on_load_param(void);
-const char *cb_method_name(enum cb_method m);
 enum cb_method cb_method_used(enum cb_method requested);
 void cb_probe_lfence(void);
 const char *cb_lfence_note(void);
-int cb_parse_method(const char *s, enum cb_method *m);
-int cb_parse_cpu(const char *s, unsigned int *cpu);
 
 /* --- results.c ----------------------------------------------------------- */
 
@@ -187,8 +178,7 @@ int cb_slot_find(const struct cb_fragment *frag, u64 arg, bool add);
 unsigned int cb_nr_groups(void);
 const struct cb_group *cb_group(unsigned int i);
 u32 cb_slot_ops(const struct cb_slot *slot);
-bool cb_default_arg_fits(const struct cb_fragment *frag, u64 arg,
-			 unsigned int max_mb);
+const struct cb_catalog *cb_catalog(void);
 
 struct cb_result *cb_result_get(struct cb_slot *slot, enum cb_state *state,
 				int *err);
@@ -198,43 +188,12 @@ void cb_publish(const unsigned int *slots, struct cb_result **res,
 
 /* --- request.c ----------------------------------------------------------- */
 
-/**
- * struct cb_req - one run: what to measure and how.
- * @slot: slot indices, in run order: filled by the engine, which adds
- *	the slots of arguments outside the default lists.
- * @frag: for each entry, the fragment (table order, then argument order).
- * @arg: for each entry, the argument.
- * @nr: entries.
- * @samples: samples per ensemble.
- * @ensembles: ensembles.
- * @warmup: warm-up samples.
- * @method: method requested.
- * @cpu: CPU to run on.
- * @pmu: read the hardware counters where there are some.
- * @interleave: ensemble by ensemble across the entries, not entry by entry.
- */
-struct cb_req {
-	unsigned int slot[CB_MAX_SLOTS];
-	const struct cb_fragment *frag[CB_MAX_SLOTS];
-	u64 arg[CB_MAX_SLOTS];
-	unsigned int nr;
-	u32 samples;
-	u32 ensembles;
-	u32 warmup;
-	enum cb_method method;
-	unsigned int cpu;
-	bool pmu;
-	bool interleave;
-};
-
+void cb_req_defaults(struct cb_req *req);
 int cb_parse_request(char *cmd, struct cb_req *req);
 int cb_req_check(const struct cb_req *req);
 u64 cb_limit_ticks(unsigned int us);
 u64 cb_loop_ticks16(void);
 u64 cb_req_bytes(const struct cb_req *req);
-int cb_parse_selection(char *spec, const u64 *args, unsigned int nr_args,
-		       struct cb_req *req);
-void cb_req_defaults(struct cb_req *req);
 
 /* --- engine.c ------------------------------------------------------------ */
 

@@ -47,7 +47,7 @@ static int __init cb_init(void)
 {
 	struct cb_defaults d;
 	struct cb_req *req;
-	char only[CB_CMD_MAX];
+	char only[CB_CMD_MAX], why[256];
 	unsigned int nr, cpu;
 	int ret;
 
@@ -64,9 +64,12 @@ static int __init cb_init(void)
 	}
 	cb_req_defaults(req);
 	strscpy(only, cb_only_spec(), sizeof(only));
-	ret = cb_parse_selection(only, NULL, 0, req);
-	if (ret)
-		goto free_req;	/* only= was checked when set */
+	ret = cb_req_select(only, NULL, 0, cb_catalog(), req, why, sizeof(why));
+	if (ret) {
+		/* only= was checked when set: not seen but in a bug */
+		pr_err("only=%s: %s\n", cb_only_spec(), why);
+		goto free_req;
+	}
 	if (cb_run_on_load_param() && cb_req_bytes(req) > (u64)d.max_mb << 20) {
 		pr_err("max_mb=%u is too small for only=%s at %u ensembles x %u samples (%llu MiB): raise max_mb or lower samples\n",
 		       d.max_mb, cb_only_spec(), req->ensembles, req->samples,

@@ -17,14 +17,14 @@
 
 #include "internal.h"
 
-static unsigned int cb_samples = 1000;
-static unsigned int cb_ensembles = 10;
-static unsigned int cb_warmup = 100;
+static unsigned int cb_samples = CB_DEF_SAMPLES;
+static unsigned int cb_ensembles = CB_DEF_ENSEMBLES;
+static unsigned int cb_warmup = CB_DEF_WARMUP;
 static enum cb_method cb_method = CB_PAOLONI;
 static unsigned int cb_cpu;
 static char cb_only[CB_CMD_MAX] = "all";
 static bool cb_run_on_load = true;
-static unsigned int cb_max_mb = 256;
+static unsigned int cb_max_mb = CB_DEF_MAX_MB;
 static unsigned int cb_max_sample_us = 50000;
 
 struct cb_uint_param {
@@ -90,30 +90,6 @@ static struct cb_uint_param cb_max_sample_us_param = {
 module_param_cb(max_sample_us, &cb_uint_ops, &cb_max_sample_us_param, 0444);
 MODULE_PARM_DESC(max_sample_us, "longest a sample may hold interrupts off (protocol, short and long region), in microseconds; a body that would take longer is refused with -ETIME before it runs with interrupts off (1..1000000, default 50000)");
 
-static const char *const cb_method_names[CB_NR_METHODS] = {
-	[CB_PAOLONI] = "paoloni",
-	[CB_LFENCE] = "lfence",
-	[CB_PAOLONI_NORDTSCP] = "paoloni-nordtscp",
-	[CB_LFENCE_NORDTSCP] = "lfence-nordtscp",
-};
-
-const char *cb_method_name(enum cb_method m)
-{
-	return cb_method_names[m];
-}
-
-/* Only the two protocols can be asked for; the fallbacks are chosen. */
-int cb_parse_method(const char *s, enum cb_method *m)
-{
-	if (sysfs_streq(s, "paoloni"))
-		*m = CB_PAOLONI;
-	else if (sysfs_streq(s, "lfence"))
-		*m = CB_LFENCE;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 /* RDTSCP is an invalid opcode where the CPU lacks it: never run it there. */
 /*
  * Whether LFENCE keeps RDTSC in order, set once at load.  Intel: always.
@@ -164,7 +140,7 @@ enum cb_method cb_method_used(enum cb_method requested)
 
 static int cb_param_set_method(const char *val, const struct kernel_param *kp)
 {
-	return cb_parse_method(val, &cb_method);
+	return cb_method_parse(val, &cb_method);
 }
 
 static int cb_param_get_method(char *buf, const struct kernel_param *kp)
@@ -180,7 +156,7 @@ static const struct kernel_param_ops cb_method_ops = {
 module_param_cb(method, &cb_method_ops, NULL, 0444);
 MODULE_PARM_DESC(method, "timing protocol: paoloni (CPUID;RDTSC..RDTSCP;CPUID) or lfence (for VMs, where CPUID exits), default paoloni");
 
-int cb_parse_cpu(const char *s, unsigned int *cpu)
+static int cb_parse_cpu(const char *s, unsigned int *cpu)
 {
 	unsigned int v;
 
@@ -210,15 +186,20 @@ MODULE_PARM_DESC(cpu, "online CPU the runs execute on (default 0)");
 static int cb_param_set_only(const char *val, const struct kernel_param *kp)
 {
 	struct cb_req *req;
-	char *buf;
+	char *buf, why[256];
 	int ret = -ENOMEM;
 
 	if (strlen(val) >= CB_CMD_MAX)
 		return -EINVAL;
 	req = kvzalloc(sizeof(*req), GFP_KERNEL);
 	buf = kstrdup(val, GFP_KERNEL);
-	if (req && buf)
-		ret = cb_parse_selection(strim(buf), NULL, 0, req) ? -EINVAL : 0;
+	if (req && buf) {
+		req->max_mb = cb_max_mb;
+		ret = cb_req_select(strim(buf), NULL, 0, cb_catalog(), req,
+				    why, sizeof(why)) ? -EINVAL : 0;
+		if (ret)
+			cb_warn("only=: %s\n", why);
+	}
 	if (!ret) {
 		/*
 		 * Parsing cut buf up; keep the whole spec for info and messages.

@@ -10,6 +10,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/ctype.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -33,6 +34,25 @@ const struct cb_group *cb_group(unsigned int i)
 	return cb_groups[i];
 }
 
+static bool cb_cpu_ok(unsigned int cpu)
+{
+	return cpu < nr_cpu_ids && cpu_online(cpu);
+}
+
+static const struct cb_catalog cb_module_catalog = {
+	.groups = cb_groups,
+	.nr_groups = ARRAY_SIZE(cb_groups),
+	.side = CB_SIDE_MODULE,
+	.list_hint = "cat fragments lists them",
+	.cpu_ok = cb_cpu_ok,
+};
+
+/* What the module runs, for the request parser (grammar.c). */
+const struct cb_catalog *cb_catalog(void)
+{
+	return &cb_module_catalog;
+}
+
 static struct cb_slot cb_slots[CB_MAX_SLOTS];
 /* Slots in use; grows under the engine's run lock, read with acquire. */
 static unsigned int cb_slots_used;
@@ -54,17 +74,6 @@ u32 cb_slot_ops(const struct cb_slot *slot)
 	if (slot->frag->ops_is_arg)
 		return slot->arg ? min_t(u64, slot->arg, U32_MAX) : 1;
 	return slot->frag->ops;
-}
-
-/*
- * A default argument that allocates more than half of max_mb is left out
- * of the defaults: the samples need the rest.  Named explicitly, it runs
- * if the whole run fits.
- */
-bool cb_default_arg_fits(const struct cb_fragment *frag, u64 arg,
-			 unsigned int max_mb)
-{
-	return !frag->arg_bytes || arg <= ((u64)max_mb << 20) / 2;
 }
 
 static int cb_slot_add(const struct cb_group *grp,

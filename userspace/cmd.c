@@ -202,10 +202,8 @@ fail_nolocs:
 
 /* ---- run ---- */
 
-/* the module's run keys (docs/debugfs-contract.md) */
-static const char *const run_keys[] = {
-	"samples", "ensembles", "warmup", "method", "cpu", "args", "pmu", "interleave",
-};
+/* the run keys, the module's among them (kmod/contract.h) */
+static const struct cb_key_def run_keys[CB_NR_KEYS] = CB_KEY_DEFS;
 
 /*
  * The references every run measures beside its selection (what the
@@ -241,13 +239,21 @@ static int check_request(int argc, char **argv, int *refs)
 			*refs = eq[1] == '1';
 			continue;
 		}
-		for (k = 0; k < sizeof(run_keys) / sizeof(run_keys[0]); k++)
-			if (!strncmp(argv[i], run_keys[k], (size_t)(eq - argv[i])) &&
-			    strlen(run_keys[k]) == (size_t)(eq - argv[i]))
+		for (k = 0; k < CB_NR_KEYS; k++)
+			if ((run_keys[k].sides & CB_SIDE_MODULE) &&
+			    !strncmp(argv[i], run_keys[k].name, (size_t)(eq - argv[i])) &&
+			    strlen(run_keys[k].name) == (size_t)(eq - argv[i]))
 				break;
-		if (k == sizeof(run_keys) / sizeof(run_keys[0]))
-			return usage("run: unknown key in '%s' (keys: samples ensembles warmup method cpu args pmu interleave references)",
-				     argv[i]);
+		if (k == CB_NR_KEYS) {
+			char keys[160];
+			size_t n = 0;
+
+			for (k = 0; k < CB_NR_KEYS; k++)
+				if (run_keys[k].sides & CB_SIDE_MODULE)
+					n += (size_t)snprintf(keys + n, sizeof(keys) - n, "%s ",
+							      run_keys[k].name);
+			return usage("run: unknown key in '%s' (keys: %sreferences)", argv[i], keys);
+		}
 		if (!eq[1] || strpbrk(eq + 1, " \t\n"))
 			return usage("run: '%s' has no value", argv[i]);
 	}

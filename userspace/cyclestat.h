@@ -19,7 +19,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CS_VERSION "0.1.0"
+#include "../kmod/contract.h"	/* CB_VERSION, the run keys: one contract */
+
+#define CS_VERSION CB_VERSION
 #define CS_DEFAULT_TREE "/sys/kernel/debug/cyclebench"
 #define CS_INFO_MAX (1u << 20)	/* largest info or fragments file read */
 

@@ -124,6 +124,17 @@ for w in "kdev:nosuch|run: no fragment 'kdev:nosuch'" \
 	check "write '${w%%|*}': EINVAL" EINVAL "$(run_write "${w%%|*}")"
 	check "write '${w%%|*}': the log says '${w#*|}'" 1 "$(dmesg | grep -cF "${w#*|}")"
 done
+# The request corpus cyclebench-user answers too (userspace/runner/tests/
+# run.sh): one grammar (kmod/grammar.c), the same answers on both sides.
+n=0 bad=
+while IFS='	' read -r want line; do
+	case $want in '#'* | '') continue ;; esac
+	n=$((n + 1))
+	got=$(run_write "$line")
+	case $got in EINVAL) got=refused ;; esac
+	[ "$got" = "$want" ] || bad="$bad|'$line': $want expected, got $got"
+done < /requests.txt
+check "the request corpus ($n requests, tests/contract/requests.txt): answered as cyclebench-user answers it" "" "$bad"
 
 # The catalogue, by name: scripts rely on these.
 for want in sync:spin_lock_unlock sync:raw_spin_lock_unlock sync:atomic_inc \

@@ -20,7 +20,12 @@ bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
 # (its --help says what it checks and what its table's columns are).
 mkdir -p build
 
-srcs=(kmod/*.c kmod/*.h kmod/fragments/*.c)
+# the kernel's sources: all of kmod/ but portable.h, the stand-in for the
+# kernel's headers that only builds outside the kernel use (userspace C)
+srcs=()
+for f in kmod/*.c kmod/*.h kmod/fragments/*.c; do
+	[ "$f" = kmod/portable.h ] || srcs+=("$f")
+done
 
 # build_clean NAME MAKE-ARGS...: a full rebuild that must print no warning.
 # Its objects are deleted by hand: kbuild's `make clean M=.` would also
@@ -77,6 +82,12 @@ for k in description license version; do
 	if echo "$mi" | grep -qE "^$k: +[^ ]"; then ok "modinfo shows $k"
 	else bad "modinfo shows $k: missing"; fi
 done
+# one version, kmod/contract.h's: the module's, cyclebench-user's,
+# cyclestat's and dkms.conf's package
+v=$(sed -n 's/^#define CB_VERSION "\(.*\)"$/\1/p' kmod/contract.h)
+got="module $(echo "$mi" | sed -n 's/^version: *//p'), dkms.conf $(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)"
+if [ "$got" = "module $v, dkms.conf $v" ]; then ok "one version, $v: modinfo and dkms.conf say it"
+else bad "one version, $v (kmod/contract.h): got $got"; fi
 for p in samples ensembles warmup method cpu only run_on_load max_mb; do
 	if echo "$mi" | grep -qE "^parm: +$p:.*default"; then ok "modinfo: parameter $p described with its default"
 	else bad "modinfo: parameter $p: no description with a default"; fi

@@ -17,18 +17,6 @@
 
 #include "runner.h"
 
-static const char *const method_names[CB_NR_METHODS] = {
-	[CB_PAOLONI] = "paoloni",
-	[CB_LFENCE] = "lfence",
-	[CB_PAOLONI_NORDTSCP] = "paoloni-nordtscp",
-	[CB_LFENCE_NORDTSCP] = "lfence-nordtscp",
-};
-
-const char *cb_method_name(enum cb_method m)
-{
-	return m < CB_NR_METHODS ? method_names[m] : "?";
-}
-
 /* The first line of path, without its newline; 0 if it was read. */
 static int read_line(const char *path, char *buf, size_t len)
 {

@@ -32,7 +32,9 @@
 
 #include "runner.h"
 
-static struct cb_req req;
+static struct cb_run req;
+/* the request as parsed (kmod/grammar.c), before it becomes the run's */
+static struct cb_req parsed;
 
 /*
  * --help: the whole text on stdout, exit 0.  A usage error: what is wrong
@@ -84,49 +86,6 @@ static void die(const char *fmt, ...)
 	exit(2);
 }
 
-/* decimal in [lo, hi], the whole string */
-static int parse_u64(const char *s, u64 lo, u64 hi, u64 *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static u32 parse_u32_key(const char *key, const char *val, u32 lo, u32 hi)
-{
-	u64 v;
-	char range[64];
-
-	if (parse_u64(val, lo, hi, &v)) {
-		snprintf(range, sizeof(range), "%u..%u", lo, hi);
-		fprintf(stderr, "cyclebench-user: %s=%s: not a number in %s\n", key, val, range);
-		exit(2);
-	}
-	return (u32)v;
-}
-
-/* Position of frag in table order, for sorting the request. */
-static unsigned int ordinal(const struct cb_fragment *frag)
-{
-	unsigned int base = 0;
-
-	for (unsigned int g = 0; g < cb_nr_user_groups; base += cb_user_groups[g]->count, g++) {
-		const struct cb_group *grp = cb_user_groups[g];
-
-		if (frag >= grp->fragments && frag < grp->fragments + grp->count)
-			return base + (unsigned int)(frag - grp->fragments);
-	}
-	return ~0u;
-}
-
 static u32 result_ops(const struct cb_fragment *frag, u64 arg)
 {
 	if (frag->ops_is_arg)
@@ -134,143 +93,34 @@ static u32 result_ops(const struct cb_fragment *frag, u64 arg)
 	return frag->ops;
 }
 
-/* Adds one (fragment, argument) in table order, once. */
-static void add(const struct cb_group *grp, const struct cb_fragment *frag, u64 arg)
+/* What cyclebench-user runs, for the request parser (kmod/grammar.c). */
+static const struct cb_catalog catalog = {
+	.side = CB_SIDE_RUNNER,
+	.list_hint = "cyclebench-user --list shows them; kernel-only groups need the module",
+};
+
+/*
+ * The words after the options, as one request: the module's grammar, with
+ * "all" in front where the words start with a key (the runner's default
+ * selection).
+ */
+static char *join_words(int argc, char **argv, int first)
 {
-	unsigned int ord = ordinal(frag), i, gi = 0;
+	size_t len = sizeof("all");
+	char *cmd, *p;
 
-	for (i = 0; i < req.nr; i++) {
-		unsigned int o = ordinal(req.res[i].frag);
-
-		if (o == ord && req.res[i].arg == arg)
-			return;
-		if (o > ord || (o == ord && req.res[i].arg > arg))
-			break;
-	}
-	if (req.nr == CB_MAX_RESULTS)
-		die("more than %d results in one run; select fewer", CB_MAX_RESULTS);
-	memmove(&req.res[i + 1], &req.res[i], (req.nr - i) * sizeof(req.res[0]));
-	memset(&req.res[i], 0, sizeof(req.res[0]));
-	while (cb_user_groups[gi] != grp)
-		gi++;
-	req.res[i].group = grp;
-	req.res[i].frag = frag;
-	req.res[i].gi = gi;
-	req.res[i].fi = (unsigned int)(frag - grp->fragments);
-	req.res[i].arg = arg;
-	req.res[i].ops = result_ops(frag, arg);
-	req.nr++;
-}
-
-static int arg_ok(const struct cb_fragment *frag, u64 arg)
-{
-	return arg >= frag->arg_min && (!frag->arg_max || arg <= frag->arg_max);
-}
-
-static void bad_arg(const struct cb_group *grp, const struct cb_fragment *frag, u64 arg)
-{
-	fprintf(stderr, "cyclebench-user: %s:%s/%llu: ", grp->name, frag->name, (unsigned long long)arg);
-	if (!frag->nr_args)
-		fprintf(stderr, "%s:%s takes no argument\n", grp->name, frag->name);
-	else if (frag->arg_max)
-		fprintf(stderr, "the argument must be in %llu..%llu\n",
-			(unsigned long long)frag->arg_min, (unsigned long long)frag->arg_max);
-	else
-		fprintf(stderr, "the argument must be at least %llu\n", (unsigned long long)frag->arg_min);
-	exit(2);
-}
-
-static void add_frag(const struct cb_group *grp, const struct cb_fragment *frag,
-		     const u64 *args, unsigned int nr_args, int *used)
-{
-	if (!frag->nr_args) {
-		add(grp, frag, 0);
-		return;
-	}
-	if (args) {
-		*used = 1;
-		for (unsigned int a = 0; a < nr_args; a++) {
-			if (!arg_ok(frag, args[a]))
-				bad_arg(grp, frag, args[a]);
-			add(grp, frag, args[a]);
-		}
-		return;
-	}
-	/* a default that takes over half of max_mb is left out, as the module does */
-	for (unsigned int a = 0; a < frag->nr_args; a++)
-		if (!frag->arg_bytes || frag->args[a] <= ((u64)req.max_mb << 20) / 2)
-			add(grp, frag, frag->args[a]);
-}
-
-static int kernel_only(const char *group)
-{
-	for (const char *const *k = cb_kernel_groups; *k; k++)
-		if (!strcmp(*k, group))
-			return 1;
-	return 0;
-}
-
-/* One item of the selection: all, GROUP, GROUP:NAME or GROUP:NAME/ARG. */
-static void select_item(char *item, const u64 *args, unsigned int nr_args, int *used)
-{
-	char *name = strchr(item, ':'), *arg = NULL;
-	int all = !strcmp(item, "all"), found = all;
-	u64 v = 0;
-
-	if (name) {
-		*name++ = 0;
-		arg = strchr(name, '/');
-		if (arg) {
-			*arg++ = 0;
-			if (parse_u64(arg, 0, ~0ull, &v))
-				die("%s:%s/%s: the argument after '/' must be a decimal number", item, name, arg);
-		}
-	}
-	for (unsigned int g = 0; g < cb_nr_user_groups; g++) {
-		const struct cb_group *grp = cb_user_groups[g];
-
-		if (!all && strcmp(grp->name, item))
-			continue;
-		for (unsigned int f = 0; f < grp->count; f++) {
-			const struct cb_fragment *frag = &grp->fragments[f];
-
-			if ((all && frag->slow) || (name && strcmp(frag->name, name)))
-				continue;
-			if (arg && (!frag->nr_args || !arg_ok(frag, v)))
-				bad_arg(grp, frag, v);
-			if (arg)
-				add(grp, frag, v);
-			else
-				add_frag(grp, frag, args, nr_args, used);
-			found = 1;
-		}
-	}
-	if (found)
-		return;
-	if (kernel_only(item))
-		die("%s: a kernel-only group: its bodies need the kernel, so they need the module (sudo insmod cyclebench.ko only=%s, or make run); cyclebench-user --list shows what runs here",
-		    item, item);
-	if (name)
-		die("%s:%s: no such portable fragment; cyclebench-user --list shows them (kernel-only groups need the module)",
-		    item, name);
-	die("%s: no such portable fragment or group; cyclebench-user --list shows them (kernel-only groups need the module)",
-	    item);
-}
-
-static void parse_args(char *s, u64 *args, unsigned int *nr)
-{
-	char *tok, *save = NULL;
-
-	*nr = 0;
-	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*nr == CB_MAX_ARGS)
-			die("args=: at most %d values", CB_MAX_ARGS);
-		if (parse_u64(tok, 0, ~0ull, &args[*nr]))
-			die("args=%s: not a decimal number", tok);
-		(*nr)++;
-	}
-	if (!*nr)
-		die("args=: give at least one value, e.g. args=4096,65536");
+	for (int i = first; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	cmd = malloc(len);
+	if (!cmd)
+		die("out of memory");
+	p = cmd;
+	if (first == argc || strchr(argv[first], '='))
+		p += sprintf(p, "all");
+	for (int i = first; i < argc; i++)
+		p += sprintf(p, "%s%s", p > cmd ? " " : "", argv[i]);
+	*p = 0;
+	return cmd;
 }
 
 static void list(void)
@@ -330,24 +180,13 @@ int main(int argc, char **argv)
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	enum { K_SAMPLES, K_ENSEMBLES, K_WARMUP, K_METHOD, K_CPU, K_ARGS, K_MAX_MB,
-	       K_LONG_REPEAT, K_INTERLEAVE, K_REFERENCES, K_NR };
-	static const char *const keys[K_NR] = {
-		"samples", "ensembles", "warmup", "method", "cpu", "args", "max_mb",
-		"long_repeat", "interleave", "references",
-	};
+	struct cb_catalog cat = catalog;
 	struct cb_machine m;
-	u64 args[CB_MAX_ARGS];
-	unsigned int nr_args = 0, seen = 0;
-	char *sel = NULL, why[256], *item, *save = NULL;
-	int c, used = 0, method_given = 0, ret, named_out = 0, force = 0, references = 1;
+	char why[256], *cmd;
+	int c, method_given, ret, named_out = 0, force = 0;
 	u64 bytes, biggest = 0;
 	cpu_set_t set;
 
-	req.samples = 1000;
-	req.ensembles = 10;
-	req.warmup = 100;
-	req.max_mb = 256;
 	req.out = "cyclebench-user.out";
 	opterr = 0;	/* usage() says it, once */
 	while ((c = getopt_long(argc, argv, "o:fqlhV", longopts, NULL)) != -1) {
@@ -369,7 +208,7 @@ int main(int argc, char **argv)
 			usage(NULL);
 			break;
 		case 'V':
-			printf("cyclebench-user %s\n", CB_USER_VERSION);
+			printf("cyclebench-user %s\n", CB_VERSION);
 			return 0;
 		default: {
 			char bad[96];
@@ -385,101 +224,56 @@ int main(int argc, char **argv)
 	if (named_out && !force && cb_is_tree(req.out))
 		die("%s holds results already; replace them with --force, or name another directory with -o",
 		    req.out);
-	for (int i = optind; i < argc; i++) {
-		char *val = strchr(argv[i], '=');
-		int k;
-
-		if (!val) {
-			if (sel)
-				die("'%s' after the selection '%s': one selection (a comma-separated list), then key=value words", argv[i], sel);
-			sel = argv[i];
-			continue;
-		}
-		*val++ = 0;
-		for (k = 0; k < K_NR && strcmp(keys[k], argv[i]); k++)
-			;
-		if (k == K_NR)
-			die("unknown key '%s'; keys: samples ensembles warmup method cpu args max_mb long_repeat interleave references", argv[i]);
-		if (seen & (1u << k))
-			die("%s= given twice", argv[i]);
-		seen |= 1u << k;
-		switch (k) {
-		case K_SAMPLES:
-			req.samples = parse_u32_key("samples", val, 1, 100000000);
-			break;
-		case K_ENSEMBLES:
-			req.ensembles = parse_u32_key("ensembles", val, 1, 100000);
-			break;
-		case K_WARMUP:
-			req.warmup = parse_u32_key("warmup", val, 0, 10000000);
-			break;
-		case K_METHOD:
-			if (!strcmp(val, "paoloni"))
-				req.method_requested = CB_PAOLONI;
-			else if (!strcmp(val, "lfence"))
-				req.method_requested = CB_LFENCE;
-			else
-				die("method=%s: not a method; paoloni or lfence (the -nordtscp variants are chosen when the CPU lacks RDTSCP)", val);
-			method_given = 1;
-			break;
-		case K_CPU:
-			req.cpu = parse_u32_key("cpu", val, 0, 0xffffffffu);
-			break;
-		case K_ARGS:
-			parse_args(val, args, &nr_args);
-			break;
-		case K_MAX_MB:
-			req.max_mb = parse_u32_key("max_mb", val, 1, 65536);
-			break;
-		case K_INTERLEAVE:
-			req.interleave = (int)parse_u32_key("interleave", val, 0, 1);
-			break;
-		case K_REFERENCES:
-			references = (int)parse_u32_key("references", val, 0, 1);
-			break;
-		default:
-			if (strcmp(val, "auto")) {
-				unsigned int j;
-				u64 v = 0;
-
-				for (j = 0; j < CB_NR_REPEATS; j++)
-					if (!parse_u64(val, 0, ~0u, &v) && v == cb_repeats[j])
-						break;
-				if (j == CB_NR_REPEATS)
-					die("long_repeat=%s: auto, or one of 16 64 256 1024 (copies of the body in the long region)", val);
-				req.long_repeat = (unsigned int)v;
-			}
-			break;
-		}
-	}
-	if (cb_cpu_usable(req.cpu, why, sizeof(why)))
+	/* the request, with the defaults the module's parameters start at */
+	parsed.samples = CB_DEF_SAMPLES;
+	parsed.ensembles = CB_DEF_ENSEMBLES;
+	parsed.warmup = CB_DEF_WARMUP;
+	parsed.max_mb = CB_DEF_MAX_MB;
+	parsed.references = true;
+	cat.groups = cb_user_groups;
+	cat.nr_groups = cb_nr_user_groups;
+	cat.elsewhere = cb_kernel_groups;
+	cmd = join_words(argc, argv, optind);
+	req.selection = strndup(cmd, strcspn(cmd, " \t\n"));
+	if (!req.selection)
+		die("out of memory");
+	if (cb_req_parse(cmd, &cat, &parsed, why, sizeof(why)))
 		die("%s", why);
-
-	req.selection = sel ? sel : "all";
-	if (!*req.selection || strstr(req.selection, ",,") || req.selection[0] == ',' ||
-	    req.selection[strlen(req.selection) - 1] == ',')
-		die("'%s': an empty item in the selection", req.selection);
-	sel = strdup(req.selection);
-	if (!sel)
-		return 1;
-	for (item = strtok_r(sel, ",", &save); item; item = strtok_r(NULL, ",", &save))
-		select_item(item, nr_args ? args : NULL, nr_args, &used);
-	free(sel);
-	if (nr_args && !used)
-		die("args=: no selected fragment takes an argument; cyclebench-user --list shows ARG where one does");
-	if (!req.nr)
+	free(cmd);
+	if (!parsed.nr)
 		die("'%s' selects nothing that runs here", req.selection);
 	/*
 	 * The references every figure leans on, whatever the selection: the
 	 * timing overhead (net figures) and the core clock (core cycles).
 	 */
-	if (references) {
-		char base[] = "base:empty", calib[] = "calib:add_chain";
-		int unused = 0;
+	if (parsed.references) {
+		char refs[] = "base:empty,calib:add_chain";
 
-		select_item(base, NULL, 0, &unused);
-		select_item(calib, NULL, 0, &unused);
+		if (cb_req_select(refs, NULL, 0, &cat, &parsed, why, sizeof(why)))
+			die("%s", why);
 	}
+	if (cb_cpu_usable(parsed.cpu, why, sizeof(why)))
+		die("%s", why);
+	req.samples = parsed.samples;
+	req.ensembles = parsed.ensembles;
+	req.warmup = parsed.warmup;
+	req.method_requested = parsed.method;
+	method_given = !!(parsed.given & (1u << CB_KEY_METHOD));
+	req.cpu = parsed.cpu;
+	req.max_mb = parsed.max_mb;
+	req.long_repeat = parsed.long_repeat;
+	req.interleave = parsed.interleave;
+	for (unsigned int i = 0; i < parsed.nr; i++) {
+		struct cb_result *r = &req.res[i];
+
+		r->gi = parsed.group[i];
+		r->group = cb_user_groups[r->gi];
+		r->frag = parsed.frag[i];
+		r->fi = (unsigned int)(r->frag - r->group->fragments);
+		r->arg = parsed.arg[i];
+		r->ops = result_ops(r->frag, r->arg);
+	}
+	req.nr = parsed.nr;
 
 	/*
 	 * The module's memory check: samples of every result, plus the biggest

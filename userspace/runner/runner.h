@@ -11,10 +11,7 @@
 #include <stdio.h>
 
 #include "cyclebench.h"
-
-#define CB_USER_VERSION "0.2.0"
-#define CB_MAX_ARGS 64
-#define CB_MAX_RESULTS 1024
+#include "grammar.h"	/* the request's parser, shared with the module */
 
 /*
  * The portable groups, linked in from kmod/fragments/ (groups.c), once per
@@ -59,9 +56,9 @@ struct cb_result {
 	const char *huge_pages;		/* "thp" or "hugetlb": how */
 };
 
-/* The run request (SELECTION key=value ...) and the command line. */
-struct cb_req {
-	struct cb_result res[CB_MAX_RESULTS];
+/* The run: the request (SELECTION key=value ..., kmod/grammar.c) and the command line. */
+struct cb_run {
+	struct cb_result res[CB_MAX_SLOTS];
 	unsigned int nr;
 	u32 samples, ensembles, warmup;
 	enum cb_method method_requested, method;
@@ -78,16 +75,15 @@ struct cb_req {
 /* machine.c */
 int cb_machine_read(struct cb_machine *m);
 int cb_cpu_usable(unsigned int cpu, char *why, size_t len);
-const char *cb_method_name(enum cb_method m);
 void cb_spin_warm(unsigned int ms);
 
 /* engine.c */
 extern volatile int cb_stop_requested;
 void cb_catch_signals(void);
-int cb_run_all(struct cb_req *req, const struct cb_machine *m);
+int cb_run_all(struct cb_run *req, const struct cb_machine *m);
 
 /* tree.c */
 int cb_is_tree(const char *dir);
-int cb_write_tree(const struct cb_req *req, const struct cb_machine *m);
+int cb_write_tree(const struct cb_run *req, const struct cb_machine *m);
 
 #endif /* CB_RUNNER_H */

@@ -56,7 +56,7 @@ static int close_checked(FILE *f)
 	return fclose(f) || bad ? -1 : 0;
 }
 
-static int write_top_info(const char *dir, const struct cb_req *req, const struct cb_machine *m)
+static int write_top_info(const char *dir, const struct cb_run *req, const struct cb_machine *m)
 {
 	char *path;
 	FILE *f;
@@ -67,7 +67,7 @@ static int write_top_info(const char *dir, const struct cb_req *req, const struc
 	free(path);
 	if (!f)
 		return -1;
-	fprintf(f, "version: %s\n", CB_USER_VERSION);
+	fprintf(f, "version: %s\n", CB_VERSION);
 	fprintf(f, "kernel: %s\n", m->kernel);
 	fprintf(f, "vendor: %s\n", m->vendor);
 	fprintf(f, "family: %u\n", m->family);
@@ -108,7 +108,7 @@ static void put_name(FILE *f, const struct cb_result *r)
 		fprintf(f, "/%llu", (unsigned long long)r->arg);
 }
 
-static int write_fragments(const char *dir, const struct cb_req *req)
+static int write_fragments(const char *dir, const struct cb_run *req)
 {
 	char *path;
 	FILE *f;
@@ -149,7 +149,7 @@ static const char *setup_name(const struct cb_fragment *frag)
 	return frag->setup_each_ensemble ? "ensemble" : "run";
 }
 
-static int write_result(const char *dir, const struct cb_req *req,
+static int write_result(const char *dir, const struct cb_run *req,
 			const struct cb_machine *m, const struct cb_result *r)
 {
 	static const char *const states[] = {
@@ -232,7 +232,7 @@ int cb_is_tree(const char *dir)
 	return ok;
 }
 
-int cb_write_tree(const struct cb_req *req, const struct cb_machine *m)
+int cb_write_tree(const struct cb_run *req, const struct cb_machine *m)
 {
 	char *tmp = NULL, *old = NULL;
 	struct stat st;

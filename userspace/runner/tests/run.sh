@@ -46,13 +46,25 @@ check() {
 }
 
 # ---- unit tests ----
-for u in tests/unit tests/unit-san; do
+for u in tests/unit tests/unit-san tests/grammar tests/grammar-san; do
 	if ./$u > "$T/unit" 2>&1; then
 		ok "$u: $(tail -n 1 "$T/unit")"
 	else
 		not_ok "$u" "$(grep -v '^ok' "$T/unit" | head -n 20 | tr '\n' '|')"
 	fi
 done
+
+# the request parser under libFuzzer (tests/fuzz_request.c): no crash, and
+# every answer well-formed, for ${FUZZ_SECONDS:-10} s from the request corpus
+rm -f tests/crash-* tests/leak-* tests/timeout-*
+mkdir -p tests/fuzz-work
+if ${MAKE:-make} -s tests/fuzz_request > "$T/fuzz" 2>&1 &&
+   ./tests/fuzz_request -max_total_time="${FUZZ_SECONDS:-10}" -max_len=600 -timeout=5 \
+	-artifact_prefix=tests/ -print_final_stats=1 tests/fuzz-work tests/fuzz-corpus >> "$T/fuzz" 2>&1; then
+	ok "fuzz_request_${FUZZ_SECONDS:-10}s: $(sed -n 's/^stat::number_of_executed_units: *//p' "$T/fuzz") requests, every answer well-formed"
+else
+	not_ok "fuzz_request_${FUZZ_SECONDS:-10}s" "$(grep -E 'ERROR|error|SUMMARY|crash-' "$T/fuzz" | head -n 5 | tr '\n' '|')"
+fi
 
 # a copy of a good tree, then one change
 broken() {
@@ -159,34 +171,49 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	expect "${s}zero_samples_is_refused" 2 'samples=0: not a number in 1..100000000' -- $B -o "$o" samples=0
 	expect "${s}a_word_for_a_number_is_refused" 2 'ensembles=ten: not a number' -- $B -o "$o" ensembles=ten
 	expect "${s}a_number_with_junk_is_refused" 2 'warmup=5x: not a number' -- $B -o "$o" warmup=5x
-	expect "${s}a_negative_cpu_is_refused" 2 'cpu=-1: not a number' -- $B -o "$o" cpu=-1
+	expect "${s}a_negative_cpu_is_refused" 2 'cpu=-1: not a valid value (an online CPU)' -- $B -o "$o" cpu=-1
 	expect "${s}too_many_ensembles_are_refused" 2 'ensembles=100001' -- $B -o "$o" ensembles=100001
-	expect "${s}an_unknown_method_is_refused" 2 'method=rdtsc: not a method' -- $B -o "$o" method=rdtsc
+	expect "${s}an_unknown_method_is_refused" 2 'method=rdtsc: not a valid value (paoloni or lfence)' -- $B -o "$o" method=rdtsc
 	expect "${s}an_offline_cpu_is_refused" 2 'cpu 4000 is not online' -- $B -o "$o" cpu=4000
 	expect "${s}an_unknown_key_is_refused" 2 "unknown key 'frobnicate'" -- $B -o "$o" frobnicate=1
 	expect "${s}a_repeated_key_is_refused" 2 'samples= given twice' -- $B -o "$o" samples=1 samples=2
-	expect "${s}two_selections_are_refused" 2 "'base' after the selection 'alu'" -- $B -o "$o" alu base
+	expect "${s}two_selections_are_refused" 2 "'base' after the selection is not key=value" -- $B -o "$o" alu base
 	expect "${s}an_empty_item_is_refused" 2 'an empty item' -- $B -o "$o" alu,,base
-	expect "${s}an_unknown_group_is_refused" 2 'nosuch: no such portable fragment or group' -- $B -o "$o" nosuch
-	expect "${s}an_unknown_fragment_is_refused" 2 'alu:nosuch: no such portable fragment; .*kernel-only groups need the module' -- $B -o "$o" alu:nosuch
+	expect "${s}an_unknown_group_is_refused" 2 "no fragment 'nosuch' (cyclebench-user --list shows them; kernel-only groups need the module)" -- $B -o "$o" nosuch
+	expect "${s}an_unknown_fragment_is_refused" 2 "no fragment 'alu:nosuch' (.*kernel-only groups need the module)" -- $B -o "$o" alu:nosuch
 	if [ -n "$kernel_group" ]; then
 		expect "${s}a_kernel_only_group_is_refused" 2 "$kernel_group: a kernel-only group: .*need the module" -- $B -o "$o" "$kernel_group"
 		expect "${s}a_kernel_only_fragment_is_refused" 2 "$kernel_group: a kernel-only group" -- $B -o "$o" "$kernel_group:anything"
 	fi
-	expect "${s}an_argument_to_a_plain_fragment_is_refused" 2 'alu:add_dep takes no argument' -- $B -o "$o" alu:add_dep/4
-	expect "${s}an_argument_below_the_minimum_is_refused" 2 'mem:chase/64: the argument must be at least' -- $B -o "$o" mem:chase/64
-	expect "${s}an_argument_above_the_maximum_is_refused" 2 'mem:memcpy/2000000: the argument must be in 1..' -- $B -o "$o" mem:memcpy/2000000
-	expect "${s}a_word_for_an_argument_is_refused" 2 "must be a decimal number" -- $B -o "$o" loop:dec_jnz/x
+	expect "${s}an_argument_to_a_plain_fragment_is_refused" 2 'alu:add_dep takes no ARG (drop /4)' -- $B -o "$o" alu:add_dep/4
+	expect "${s}an_argument_below_the_minimum_is_refused" 2 'mem:chase/64: ARG out of its range (at least 128)' -- $B -o "$o" mem:chase/64
+	expect "${s}an_argument_above_the_maximum_is_refused" 2 'mem:memcpy/2000000: ARG out of its range 1\.\.' -- $B -o "$o" mem:memcpy/2000000
+	expect "${s}a_word_for_an_argument_is_refused" 2 "loop:dec_jnz/x: ARG is not a decimal number" -- $B -o "$o" loop:dec_jnz/x
 	expect "${s}args_nobody_takes_are_refused" 2 'no selected fragment takes an argument' -- $B -o "$o" alu args=4
-	expect "${s}a_bad_args_value_is_refused" 2 'args=abc: not a decimal number' -- $B -o "$o" mem:chase args=4096,abc
-	expect "${s}a_bad_long_repeat_is_refused" 2 'long_repeat=7: auto, or one of 16 64 256 1024' -- $B -o "$o" long_repeat=7
+	expect "${s}a_bad_args_value_is_refused" 2 "args=: 'abc' is not a decimal number" -- $B -o "$o" mem:chase args=4096,abc
+	expect "${s}a_bad_long_repeat_is_refused" 2 'long_repeat=7: not a valid value (auto, 16, 64, 256 or 1024)' -- $B -o "$o" long_repeat=7
 	expect "${s}a_run_over_max_mb_is_refused" 2 'over max_mb=1' -- $B -o "$o" mem:chase/4194304 max_mb=1
 	expect "${s}an_empty_output_name_is_refused" 2 'usage:' -- $B -o '' alu
 	expect "${s}an_unknown_option_is_refused" 2 'usage:' -- $B --frobnicate
 	expect "${s}an_unknown_option_is_named" 2 "unknown option '--frobnicate'" -- $B --frobnicate
 	check "${s}help_goes_to_stdout_with_exit_0" sh -c "$B --help 2>/dev/null | grep -q 'long_repeat=auto'"
 	expect "${s}version_is_printed" 0 '^cyclebench-user [0-9]' -- $B --version
+	check "${s}one_version_with_cyclestat" sh -c "[ \"\$($B --version | cut -d' ' -f2)\" = \"\$($CS --version | cut -d' ' -f2)\" ]"
 	check "${s}no_usage_error_wrote_anything" sh -c "! ls -d '$o'* 2>/dev/null"
+
+	# ---- the request corpus the module answers too (tests/e2e/max.sh) ----
+	n=0 bad=
+	while IFS='	' read -r want line; do
+		case $want in '#'* | '') continue ;; esac
+		n=$((n + 1))
+		# shellcheck disable=SC2086 # the request's words
+		$B -q --force -o "$T/corpus" $line > /dev/null 2> "$T/corpus.err"
+		rc=$?
+		case $rc in 0) got=ok ;; 2) got=refused ;; *) got="exit $rc" ;; esac
+		[ "$got" = "$want" ] || bad="$bad|'$line': $want expected, $got: $(head -c 200 "$T/corpus.err")"
+	done < ../../tests/contract/requests.txt
+	if [ -z "$bad" ] && [ "$n" -gt 30 ]; then ok "${s}the_request_corpus_is_answered_as_the_module_answers_it ($n requests)"
+	else not_ok "${s}the_request_corpus_is_answered_as_the_module_answers_it ($n requests)" "$bad"; fi
 	: > "$T/afile"
 	expect "${s}a_file_in_the_way_is_not_overwritten" 1 'is not a results tree' -- $B -q --force -o "$T/afile" base samples=5 ensembles=1
 	check "${s}the_file_in_the_way_is_untouched" test -f "$T/afile"
@@ -260,7 +287,7 @@ fake_root() {
 }
 # ---- the man page: every key and option the program takes, installed ----
 check man_page_names_every_key_and_option sh -c '
-	keys=$(./cyclebench-user -o /nonexistent/x nosuchkey=1 2>&1 | sed -n "s/.*keys: //p")
+	keys=$(./cyclebench-user -o /nonexistent/x nosuchkey=1 2>&1 | sed -n "s/.*(keys: \([^)]*\)).*/\1/p")
 	[ -n "$keys" ] || exit 1
 	for k in $keys; do grep -q "^\.B[RI]* $k=" cyclebench-user.1 || { echo "no $k= in cyclebench-user.1"; exit 1; }; done
 	for o in "\\-o" "\\-\\-force" "\\-q" "\\-\\-list" "\\-\\-help" "\\-\\-version"; do

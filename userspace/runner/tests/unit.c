@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unit.c - what cyclebench-user takes for granted, checked one behaviour
- * per test: the kernel names cyclebench-user.h stands in for, the setup
+ * per test: the kernel names kmod/portable.h stands in for, the setup
  * helpers, the portable tables (valid names, one per length variant, in
  * the same order), and a sampler of each kind run through the harness.
  * Prints "ok N name" / "not ok N name: expected ..., got ..." and a last

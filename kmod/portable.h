@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cyclebench-user.h - what kmod/cyclebench.h takes from the kernel, for the
- * userspace runner.  kmod/cyclebench.h includes it when __KERNEL__ is not
- * defined, so a fragment file declared with CB_PORTABLE_GROUP() builds
- * unchanged into cyclebench-user: one source of truth for every body.
+ * portable.h - what kmod/cyclebench.h takes from the kernel, for a build
+ * outside it (cyclebench-user, the parser's tests).  kmod/cyclebench.h
+ * includes it when __KERNEL__ is not defined, so a fragment file declared
+ * with CB_PORTABLE_GROUP() builds unchanged into cyclebench-user: one
+ * source of truth for every body.  The kernel build never reads it.
  *
  * The harness hooks differ from the kernel's on purpose: a process cannot
  * turn interrupts off, so __cb_irq_off()/__cb_irq_on() do nothing and the
@@ -12,8 +13,8 @@
  * CPU with sched_setaffinity(), and __cb_moved() checks that it stayed
  * there, as smp_processor_id() does in the module.
  */
-#ifndef CYCLEBENCH_USER_H
-#define CYCLEBENCH_USER_H
+#ifndef CYCLEBENCH_PORTABLE_H
+#define CYCLEBENCH_PORTABLE_H
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE		/* sched_getcpu() */
@@ -88,4 +89,4 @@ void cb_free(void *p);
 void cb_yield(void);
 u64 cb_random_u64(void);
 
-#endif /* CYCLEBENCH_USER_H */
+#endif /* CYCLEBENCH_PORTABLE_H */

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * contract.h - what the module, cyclebench-user and cyclestat agree on,
+ * written once: the version, the run request's keys with their bounds,
+ * defaults and help, and the timing methods' names.  Plain C, no include:
+ * the module, both programs and the tests compile it as it is.
+ *
+ * A run request is "SELECTION [key=value ...]" (docs/debugfs-contract.md);
+ * kmod/grammar.c parses it for the module and for cyclebench-user alike.
+ * The tables are initializers: each program makes its own static copy.
+ */
+#ifndef CYCLEBENCH_CONTRACT_H
+#define CYCLEBENCH_CONTRACT_H
+
+#define CB_VERSION "0.2.0"
+
+/* Longest line accepted by the run file and the only= parameter. */
+#define CB_CMD_MAX 256
+/* Results (a fragment, or one argument of one) in one run. */
+#define CB_MAX_SLOTS 1024
+/* Values in one args= list. */
+#define CB_MAX_ARGS 64
+
+/* Bounds of the module's parameters and of the run keys. */
+#define CB_MAX_SAMPLES 100000000U
+#define CB_MAX_ENSEMBLES 100000U
+#define CB_MAX_WARMUP 10000000U
+#define CB_MAX_MB 65536U
+
+/* The defaults: the module's parameters start at them, the runner uses them. */
+#define CB_DEF_SAMPLES 1000U
+#define CB_DEF_ENSEMBLES 10U
+#define CB_DEF_WARMUP 100U
+#define CB_DEF_MAX_MB 256U
+
+/* Who takes a run key: the module's run file, cyclebench-user, or both. */
+#define CB_SIDE_MODULE 1U
+#define CB_SIDE_RUNNER 2U
+#define CB_SIDE_BOTH (CB_SIDE_MODULE | CB_SIDE_RUNNER)
+
+/* The run keys, in the order messages and documents list them. */
+enum cb_run_key {
+	CB_KEY_SAMPLES,
+	CB_KEY_ENSEMBLES,
+	CB_KEY_WARMUP,
+	CB_KEY_METHOD,
+	CB_KEY_CPU,
+	CB_KEY_ARGS,
+	CB_KEY_PMU,
+	CB_KEY_INTERLEAVE,
+	CB_KEY_MAX_MB,
+	CB_KEY_LONG_REPEAT,
+	CB_KEY_REFERENCES,
+	CB_NR_KEYS
+};
+
+/**
+ * struct cb_key_def - one run key.
+ * @name: as written, name=value.
+ * @lo: the least value of a number.
+ * @hi: the largest value of a number.
+ * @sides: CB_SIDE_*: who takes it.
+ * @help: for a key whose value is a word (or a CPU): the words it takes,
+ *	which the parser knows; NULL for a decimal number in @lo..@hi.
+ */
+struct cb_key_def {
+	const char *name;
+	unsigned int lo;
+	unsigned int hi;
+	unsigned int sides;
+	const char *help;
+};
+
+/* Every run key, by enum cb_run_key: static const struct cb_key_def k[] = CB_KEY_DEFS; */
+#define CB_KEY_DEFS {							\
+	[CB_KEY_SAMPLES] = { "samples", 1, CB_MAX_SAMPLES, CB_SIDE_BOTH, NULL }, \
+	[CB_KEY_ENSEMBLES] = { "ensembles", 1, CB_MAX_ENSEMBLES, CB_SIDE_BOTH, NULL }, \
+	[CB_KEY_WARMUP] = { "warmup", 0, CB_MAX_WARMUP, CB_SIDE_BOTH, NULL }, \
+	[CB_KEY_METHOD] = { "method", 0, 0, CB_SIDE_BOTH, "paoloni or lfence" }, \
+	[CB_KEY_CPU] = { "cpu", 0, 0, CB_SIDE_BOTH, "an online CPU" },	\
+	[CB_KEY_ARGS] = { "args", 0, 0, CB_SIDE_BOTH,			\
+			  "decimal numbers, comma-separated" },		\
+	[CB_KEY_PMU] = { "pmu", 0, 0, CB_SIDE_MODULE, "on or off" },	\
+	[CB_KEY_INTERLEAVE] = { "interleave", 0, 1, CB_SIDE_BOTH, NULL }, \
+	[CB_KEY_MAX_MB] = { "max_mb", 1, CB_MAX_MB, CB_SIDE_RUNNER, NULL }, \
+	[CB_KEY_LONG_REPEAT] = { "long_repeat", 0, 0, CB_SIDE_RUNNER,	\
+				 "auto, 16, 64, 256 or 1024" },		\
+	[CB_KEY_REFERENCES] = { "references", 0, 1, CB_SIDE_RUNNER, NULL }, \
+}
+
+/* The methods' names, in enum cb_method's order (timing.h). */
+#define CB_METHOD_NAMES { "paoloni", "lfence", "paoloni-nordtscp", "lfence-nordtscp" }
+
+#endif /* CYCLEBENCH_CONTRACT_H */
