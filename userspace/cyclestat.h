@@ -418,7 +418,7 @@ int cs_print_sweeps(const struct cs_opts *o, struct cs_input *in, size_t nin);
 int cs_match(const struct cs_opts *o, const char *name);
 void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin);
 
-/* cmd.c */
+/* save.c, run.c */
 int cs_save(const struct cs_opts *o, const char *dir);
 int cs_run(const struct cs_opts *o, int argc, char **argv);
 

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * save.c - cyclestat save: copy a tree's results (the live debugfs tree or
+ * a copy), then read the copy back, so what was saved is known to parse.
+ *
+ * Calls tree.c, load.c and numparse.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cyclestat.h"
+
+static int mkdirs(const char *path)
+{
+	char *p = strdup(path), *s;
+	int ret = 0;
+
+	if (!p)
+		return -1;
+	for (s = p + 1; !ret; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+
+		*s = 0;
+		if (mkdir(p, 0755) && errno != EEXIST)
+			ret = -1;
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return ret;
+}
+
+static int copy_file(const char *from, const char *dir, const char *name, struct cs_err *err)
+{
+	char *to, buf[65536];
+	int in, out, ret = -1;
+	ssize_t got;
+
+	if (asprintf(&to, "%s/%s", dir, name) < 0) {
+		cs_seterr(err, dir, 0, "out of memory");
+		return -1;
+	}
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		cs_seterr(err, from, 0, "cannot open: %s%s", strerror(errno),
+			  errno == EACCES ? "; debugfs is root-only: run as root" : "");
+		goto free_to;
+	}
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		cs_seterr(err, to, 0, "cannot create: %s", strerror(errno));
+		goto close_in;
+	}
+	while ((got = read(in, buf, sizeof(buf))) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			cs_seterr(err, from, 0, "read error: %s", strerror(errno));
+			goto close_out;
+		}
+		if (write(out, buf, (size_t)got) != got) {
+			cs_seterr(err, to, 0, "write error: %s", strerror(errno));
+			goto close_out;
+		}
+	}
+	ret = 0;
+close_out:
+	if (close(out) && !ret) {
+		cs_seterr(err, to, 0, "write error: %s", strerror(errno));
+		ret = -1;
+	}
+close_in:
+	close(in);
+free_to:
+	free(to);
+	return ret;
+}
+
+int cs_save(const struct cs_opts *o, const char *dir)
+{
+	struct cs_loc *loc;
+	struct cs_info top = { 0 }, check = { 0 };
+	struct cs_err err = { 0 };
+	size_t n, measured = 0;
+	char *p;
+	int ret = 2;
+
+	if (cs_locate(o->tree, &loc, &n, &top, &err)) {
+		cs_perror(&err);
+		return 2;
+	}
+	if (mkdirs(dir)) {
+		cs_seterr(&err, dir, 0, "cannot create directory: %s", strerror(errno));
+		goto fail;
+	}
+	if (asprintf(&p, "%s/info", o->tree) >= 0) {
+		if (!access(p, F_OK) && copy_file(p, dir, "info", &err)) {
+			free(p);
+			goto fail;
+		}
+		free(p);
+	}
+	if (asprintf(&p, "%s/fragments", o->tree) >= 0) {
+		if (!access(p, F_OK) && copy_file(p, dir, "fragments", &err)) {
+			free(p);
+			goto fail;
+		}
+		free(p);
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *colon = strchr(loc[i].name, ':'), *fd;
+
+		if (!colon) {
+			cs_seterr(&err, loc[i].cycles, 0, "not inside a cyclebench tree; save copies a tree (--tree DIR)");
+			goto fail;
+		}
+		if (asprintf(&fd, "%s/%.*s/%s", dir, (int)(colon - loc[i].name), loc[i].name,
+			     colon + 1) < 0)
+			goto fail;
+		if (mkdirs(fd)) {
+			cs_seterr(&err, fd, 0, "cannot create directory: %s", strerror(errno));
+			free(fd);
+			goto fail;
+		}
+		/* the data files that exist (a skipped result has none), info last */
+		for (size_t k = 0; k < sizeof(cs_data_files) / sizeof(cs_data_files[0]); k++) {
+			char *from;
+
+			if (!loc[i].dir || asprintf(&from, "%s/%s", loc[i].dir, cs_data_files[k]) < 0)
+				continue;
+			if (!access(from, F_OK) && copy_file(from, fd, cs_data_files[k], &err)) {
+				free(from);
+				free(fd);
+				goto fail;
+			}
+			free(from);
+		}
+		if (loc[i].info && copy_file(loc[i].info, fd, "info", &err)) {
+			free(fd);
+			goto fail;
+		}
+		free(fd);
+	}
+	/*
+	 * Read the copy back: what was saved must be complete and consistent.
+	 * Streamed, so saving a 10^8-sample run needs no 800 MB.
+	 */
+	cs_locs_free(loc, n);
+	if (cs_locate(dir, &loc, &n, &check, &err))
+		goto fail_nolocs;
+	for (size_t i = 0; i < n; i++) {
+		int r = cs_check_frag(&loc[i], &err);
+
+		if (r < 0)
+			goto fail;
+		measured += !r;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "cyclestat: saved %zu fragment%s (%zu with results) to %s\n", n,
+			n == 1 ? "" : "s", measured, dir);
+	ret = 0;
+	goto out;
+fail:
+	cs_perror(&err);
+out:
+	cs_locs_free(loc, n);
+	cs_info_free(&top);
+	cs_info_free(&check);
+	return ret;
+fail_nolocs:
+	cs_perror(&err);
+	cs_info_free(&top);
+	return ret;
+}
