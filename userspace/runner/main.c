@@ -100,26 +100,29 @@ static const struct cb_catalog catalog = {
 };
 
 /*
- * The words after the options, as one request: the module's grammar, with
- * "all" in front where the words start with a key (the runner's default
- * selection).
+ * The words after the options, as one request in the module's grammar:
+ * the selection first (the first word without '=', wherever it stands on
+ * the command line, or "all" where there is none: the runner's default),
+ * then the other words in their order.
  */
 static char *join_words(int argc, char **argv, int first)
 {
 	size_t len = sizeof("all");
+	int sel = -1;
 	char *cmd, *p;
 
-	for (int i = first; i < argc; i++)
+	for (int i = first; i < argc; i++) {
 		len += strlen(argv[i]) + 1;
+		if (sel < 0 && !strchr(argv[i], '='))
+			sel = i;
+	}
 	cmd = malloc(len);
 	if (!cmd)
 		die("out of memory");
-	p = cmd;
-	if (first == argc || strchr(argv[first], '='))
-		p += sprintf(p, "all");
+	p = cmd + sprintf(cmd, "%s", sel < 0 ? "all" : argv[sel]);
 	for (int i = first; i < argc; i++)
-		p += sprintf(p, "%s%s", p > cmd ? " " : "", argv[i]);
-	*p = 0;
+		if (i != sel)
+			p += sprintf(p, " %s", argv[i]);
 	return cmd;
 }
 

@@ -177,6 +177,8 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	expect "${s}an_offline_cpu_is_refused" 2 'cpu 4000 is not online' -- $B -o "$o" cpu=4000
 	expect "${s}an_unknown_key_is_refused" 2 "unknown key 'frobnicate'" -- $B -o "$o" frobnicate=1
 	expect "${s}a_repeated_key_is_refused" 2 'samples= given twice' -- $B -o "$o" samples=1 samples=2
+	expect "${s}keys_before_the_selection_are_taken" 0 '' -- $B -q --force -o "$T/order" samples=5 ensembles=1 alu:add_dep references=0
+	check "${s}and_the_selection_is_what_ran" sh -c "[ \"\$(cut -d' ' -f1 '$T/order/fragments')\" = alu:add_dep ]"
 	expect "${s}two_selections_are_refused" 2 "'base' after the selection is not key=value" -- $B -o "$o" alu base
 	expect "${s}an_empty_item_is_refused" 2 'an empty item' -- $B -o "$o" alu,,base
 	expect "${s}an_unknown_group_is_refused" 2 "no fragment 'nosuch' (cyclebench-user --list shows them; kernel-only groups need the module)" -- $B -o "$o" nosuch
