@@ -4,7 +4,7 @@
  * For each fragment: setup (once, or before every ensemble), the samples,
  * teardown; with interleave=1, ensemble by ensemble across the fragments.
  * Interrupts are off for one sample at a time (the sampler's loop, in
- * cyclebench.h); between samples the thread yields, so runs of
+ * harness.h); between samples the thread yields, so runs of
  * any length trip no lockup or RCU-stall detector.  A run publishes all of
  * its results together when it completes, or nothing.
  */

@@ -102,7 +102,7 @@ static const char *cb_group_name(const struct cb_fragment *frag)
  * interrupts-off window.  The speed is a dec/jnz loop's, measured now on
  * this CPU; the run goes on another, maybe at another clock, so only what
  * would take over twice the limit is refused here.  Nearer the limit the
- * sampler's probe decides, before any sample (cyclebench.h).
+ * sampler's probe decides, before any sample (harness.h).
  */
 static int cb_req_check_window(const struct cb_req *req, unsigned int us)
 {

@@ -4,7 +4,7 @@
  * what may have disturbed it (NMIs inside it, interrupts and context
  * switches before it) and, where the CPU has a PMU, its hardware
  * counters, read with RDPMC around each region.  The fragment samplers
- * (cyclebench.h) call cb_sample_begin() and cb_sample_end(); the engine
+ * (harness.h) call cb_sample_begin() and cb_sample_end(); the engine
  * opens and closes the counters around a run.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
