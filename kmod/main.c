@@ -70,12 +70,17 @@ static int __init cb_init(void)
 		pr_err("only=%s: %s\n", cb_only_spec(), why);
 		goto free_req;
 	}
-	if (cb_run_on_load_param() && cb_req_bytes(req) > (u64)d.max_mb << 20) {
-		pr_err("max_mb=%u is too small for only=%s at %u ensembles x %u samples (%llu MiB): raise max_mb or lower samples\n",
-		       d.max_mb, cb_only_spec(), req->ensembles, req->samples,
-		       DIV_ROUND_UP_ULL(cb_req_bytes(req), 1 << 20));
-		ret = -EINVAL;
-		goto free_req;
+	/*
+	 * The run file's checks (request.c), before anything runs; a run
+	 * over max_mb is a parameter's mistake here: -EINVAL, as for every
+	 * bad parameter.
+	 */
+	if (cb_run_on_load_param()) {
+		ret = cb_req_check(req);
+		if (ret == -E2BIG)
+			ret = -EINVAL;
+		if (ret)
+			goto free_req;
 	}
 
 	/*
