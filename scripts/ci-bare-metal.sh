@@ -53,8 +53,9 @@
 # went to stdout). A baseline is such a results/ directory (an older single
 # saved tree works too, as one repetition).
 #
-# Output: TAP on stdout, one line per fragment verdict with the change, its
-# 95% interval, the p-value and the repetitions per side, e.g.
+# Output: TAP on stdout (cyclestat compare --format tap), one line per
+# fragment verdict with the change, its 95% interval, the p-value and the
+# repetitions per side, "not ok" where compare fails the fragment, e.g.
 #   1..3
 #   ok 1 - alu:add_dep same (+0.3% [-0.4%, +1.0%], p=0.55, n=5/5)
 #   not ok 2 - alu:imul_dep slower (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)
@@ -446,6 +447,9 @@ if [ -d "$baseline/run-1" ]; then
 else
 	base_runs=$baseline
 fi
+# compare.json is the artifact, compare --format tap the verdicts (one line
+# each, "not ok" where compare fails); the same inputs give the same
+# verdicts, and the second run is -q: its warnings would repeat the first's.
 # shellcheck disable=SC2086 # lists of directories without blanks
 if "$cyclestat" --format json ${threshold:+--threshold "$threshold"} \
 	${alpha:+--alpha "$alpha"} $allow_missing $paired compare $base_runs -- "$@" >"$out/compare.json"; then
@@ -454,130 +458,33 @@ else
 	verdict=$?
 fi
 [ "$verdict" -le 1 ] || die "cyclestat compare failed (exit $verdict, see above)"
-
-# compare.json -> TAP. A minimal JSON reader (objects, arrays, strings,
-# numbers, literals) flattens the document to "path<TAB>value" lines, e.g.
-# ".fragments[3].verdict<TAB>slower"; every array element that has a verdict
-# becomes one TAP line.
-json_flatten() {
-	awk '
-	function fail(m) { printf "json: %s at byte %d\n", m, pos > "/dev/stderr"; bad = 1; exit 2 }
-	function ws() { while (pos <= len && index(" \t\r\n", substr(s, pos, 1))) pos++ }
-	function value(path,   c) {
-		ws(); c = substr(s, pos, 1)
-		if (c == "{") obj(path)
-		else if (c == "[") arr(path)
-		else if (c == "\"") print path "\t" str()
-		else lit(path)
-	}
-	function obj(path,   k, c) {
-		pos++; ws()
-		if (substr(s, pos, 1) == "}") { pos++; return }
-		for (;;) {
-			ws(); if (substr(s, pos, 1) != "\"") fail("expected a key")
-			k = str(); ws()
-			if (substr(s, pos, 1) != ":") fail("expected :")
-			pos++; value(path "." k); ws()
-			c = substr(s, pos++, 1)
-			if (c == "}") return
-			if (c != ",") fail("expected , or }")
-		}
-	}
-	function arr(path,   i, c) {
-		pos++; ws()
-		if (substr(s, pos, 1) == "]") { pos++; return }
-		for (i = 0; ; i++) {
-			value(path "[" i "]"); ws()
-			c = substr(s, pos++, 1)
-			if (c == "]") return
-			if (c != ",") fail("expected , or ]")
-		}
-	}
-	function str(   o, c) {
-		pos++; o = ""
-		for (;;) {
-			if (pos > len) fail("unterminated string")
-			c = substr(s, pos++, 1)
-			if (c == "\"") return o
-			if (c == "\\") {
-				c = substr(s, pos++, 1)
-				if (c == "n") c = " "; else if (c == "t") c = " "
-				else if (c == "u") { c = "?"; pos += 4 }
-				else if (c != "\"" && c != "\\" && c != "/") c = " "
-			}
-			o = o c
-		}
-	}
-	function lit(path,   t) {
-		t = substr(s, pos, 64)
-		if (!match(t, /^[-+0-9.eE]+|^true|^false|^null/)) fail("unexpected character")
-		print path "\t" substr(t, 1, RLENGTH); pos += RLENGTH
-	}
-	{ s = s $0 "\n" }
-	END {
-		if (bad) exit 2
-		len = length(s); pos = 1; value(""); ws()
-		if (pos <= len) fail("trailing text")
-	}'
-}
-
-# Flattened compare JSON -> TAP lines (no plan), from cyclestat compare's
-# schema 2 (userspace/compare.c): fragments[] with name, verdict, reason,
-# fails, change, change_lo, change_hi (fractions, null when not compared),
-# p_text, base_n, new_n, smi. "not ok" exactly where fails is true: slower,
-# or missing/aborted/failed/skipped in this run without --allow-missing.
-tap_lines() {
-	awk -F '\t' '
-	function key(p) { sub(/.*\./, "", p); return p }
-	function elem(p) { sub(/\.[A-Za-z_]+$/, "", p); return p }
-	function pc(x) { return (x == "null" || x == "") ? "n/a" : sprintf("%+.1f%%", 100 * x) }
-	$1 ~ /^\.fragments\[[0-9]+\]\.[A-Za-z_]+$/ {
-		e = elem($1)
-		if (!(e in seen)) { seen[e] = 1; order[++n] = e }
-		v[e, key($1)] = $2
-	}
-	END {
-		for (i = 1; i <= n; i++) {
-			e = order[i]
-			vd = v[e, "verdict"]; why = v[e, "reason"]
-			if (why != "")
-				vd = (vd == "not enough runs") ? vd ": " why : vd " (" why ")"
-			smi = v[e, "smi"] == "true" ? " [SMIs during a run: rerun before trusting this]" : ""
-			p = v[e, "p_text"]
-			if (p !~ /^</ && v[e, "p_value"] != "null")
-				p = sprintf("%.2g", v[e, "p_value"])
-			if (v[e, "base_n"] + 0 > 0)
-				d = sprintf(" (%s [%s, %s], p=%s, n=%s/%s)", pc(v[e, "change"]), \
-					pc(v[e, "change_lo"]), pc(v[e, "change_hi"]), p, \
-					v[e, "base_n"], v[e, "new_n"])
-			else if (v[e, "verdict"] == "new")
-				d = " (not in the baseline)"
-			else
-				d = " (in the baseline, not in this run" \
-					(v[e, "fails"] == "true" ? ")" : "; allowed by --allow-missing)")
-			printf "%s %d - %s %s%s%s\n", v[e, "fails"] == "true" ? "not ok" : "ok", i, \
-				v[e, "name"], vd, d, smi
-		}
-	}'
-}
-
-flat=$(json_flatten <"$out/compare.json") ||
-	die "cannot read $out/compare.json (see above)" "is $cyclestat the version this script expects?"
-tap=$(printf '%s\n' "$flat" | tap_lines)
-[ -n "$tap" ] || die "cyclestat compare reported no fragments" \
-	"do the baseline and this run share fragments? (--fragments, cyclestat compare $baseline $out/results)"
+# shellcheck disable=SC2086 # as above
+if tap=$("$cyclestat" -q --format tap ${threshold:+--threshold "$threshold"} \
+	${alpha:+--alpha "$alpha"} $allow_missing $paired compare $base_runs -- "$@"); then
+	tap_rc=0
+else
+	tap_rc=$?
+fi
+[ "$tap_rc" -le 1 ] ||
+	die "cyclestat compare --format tap failed (exit $tap_rc, see above)" \
+		"is $cyclestat the version this script expects? (one whose compare has --format tap)"
+[ "$tap_rc" = "$verdict" ] ||
+	die "cyclestat compare exited $verdict with --format json but $tap_rc with --format tap, on the same runs" \
+		"see $out/compare.json; is $cyclestat the version this script expects?"
 n=$(printf '%s\n' "$tap" | grep -c '^\(not \)\{0,1\}ok' || true)
 n=$((n + 0))
-{
-	echo "1..$n"
-	printf '%s\n' "$tap"
-} >"$out/tap.txt"
+[ "$(printf '%s\n' "$tap" | head -n 1)" = "1..$n" ] ||
+	die "cyclestat compare --format tap printed no plan for its $n verdicts" \
+		"is $cyclestat the version this script expects?"
+[ "$n" -gt 0 ] || die "cyclestat compare reported no fragments" \
+	"do the baseline and this run share fragments? (--fragments, cyclestat compare $baseline $out/results)"
+printf '%s\n' "$tap" >"$out/tap.txt"
 cat "$out/tap.txt"
 
 slower=$(printf '%s\n' "$tap" | grep -c '^not ok' || true)
 if [ "$verdict" = 1 ] || [ "$slower" != 0 ]; then
 	if [ "$slower" = 0 ]; then
-		note "cyclestat compare exited 1 (something slower) but its JSON has no failing verdict: see $out/compare.json"
+		note "cyclestat compare exited 1 (something slower) but its TAP has no 'not ok': see $out/compare.json"
 	fi
 	note "regression: $slower fragment(s) slower than the baseline $baseline, or missing from this run"
 	exit 1

@@ -42,7 +42,8 @@ static const char usage_text[] =
 	"  'loop:*') select what is shown.\n"
 	"\n"
 	"  -f, --format FMT     table (default), json, csv or gbench (Google\n"
-	"                       Benchmark's JSON)\n"
+	"                       Benchmark's JSON); compare also tap (a CI gate's\n"
+	"                       TAP: not ok where it fails)\n"
 	"      --hist           histogram per fragment (with csv: the bins as CSV)\n"
 	"      --brief          one short table: per-op cost and interval, median, far\n"
 	"      --sweep          Paoloni's resolution table of each argument sweep\n"
@@ -274,6 +275,9 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 		return usage("--paired with --per-sample: the per-sample test pools raw samples, it pairs nothing; use one");
 	if (set[3] && !compare && !doctor)
 		return usage("--strict is for doctor and compare only");
+	if (o->format == CS_TAP && !compare)
+		return usage("--format tap is compare's format (its verdicts as TAP): use it with compare, not with %s",
+			     doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run") ? cmd : "a summary");
 	if (o->hist && o->format == CS_GBENCH)
 		return usage("--hist with --format gbench: Google Benchmark JSON has no histograms; use --hist alone, or with json or csv");
 	if (o->sweep && (o->format != CS_TABLE || o->hist || compare || doctor ||
@@ -360,8 +364,11 @@ int main(int argc, char **argv)
 				o.format = CS_CSV;
 			else if (!strcmp(optarg, "gbench"))
 				o.format = CS_GBENCH;
+			else if (!strcmp(optarg, "tap"))
+				o.format = CS_TAP;
 			else
-				return usage("--format: '%s' is not table, json, csv or gbench", optarg);
+				return usage("--format: '%s' is not table, json, csv or gbench (or tap, for compare)",
+					     optarg);
 			break;
 		case OPT_HIST:
 			o.hist = 1;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmp_print.c - compare's verdicts as a table (80 columns), JSON (schema 2,
- * documented in cyclestat(1)) or CSV. Calls fmt.c.
+ * documented in cyclestat(1)), CSV or TAP (a CI gate's stdout). Calls fmt.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -47,6 +47,59 @@ static const char *short_verdict(struct cmp *c)
 	else
 		snprintf(b, sizeof(b), "%s", c->verdict);
 	return b;
+}
+
+/* a change in a TAP line: n/a where JSON has null; -0 as +0.0% (JSON has 0) */
+static void tap_pct(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%+.1f%%", v == 0 ? 0 : v * 100);
+	else
+		fputs("n/a", f);
+}
+
+/*
+ * The plan, then one line per fragment, "not ok" exactly where it fails
+ * (exit 1). scripts/ci-bare-metal.sh prints it as it comes: the wording is
+ * what the gate made of the JSON before there was a TAP format, so its logs
+ * read the same. Control characters in a name (JSON escapes them) are '?':
+ * a line stays one line.
+ */
+static void print_tap(const struct cs_opts *o, const struct cmp *c, size_t n)
+{
+	FILE *f = o->out;
+
+	fprintf(f, "1..%zu\n", n);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s %zu - ", c[i].fails ? "not ok" : "ok", i + 1);
+		for (const char *s = c[i].name; *s; s++)
+			fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+		fprintf(f, " %s", c[i].verdict);
+		if (*c[i].reason)
+			fprintf(f, strcmp(c[i].verdict, "not enough runs") ? " (%s)" : ": %s",
+				c[i].reason);
+		if (c[i].basis && c[i].nb) {
+			char p[40];
+
+			/* two digits, but never "0" for a p that underflowed */
+			cs_fmt_p(p, sizeof(p), c[i].t.p);
+			if (*p != '<' && isfinite(c[i].t.p))
+				snprintf(p, sizeof(p), "%.2g", c[i].t.p);
+			fputs(" (", f);
+			tap_pct(f, c[i].change);
+			fputs(" [", f);
+			tap_pct(f, c[i].lo);
+			fputs(", ", f);
+			tap_pct(f, c[i].hi);
+			fprintf(f, "], p=%s, n=%zu/%zu)", p, c[i].nb, c[i].nn);
+		} else if (!strcmp(c[i].verdict, "new")) {
+			fputs(" (not in the baseline)", f);
+		} else {
+			fprintf(f, " (in the baseline, not in this run%s)",
+				c[i].fails ? "" : "; allowed by --allow-missing");
+		}
+		fputs(c[i].smi ? " [SMIs during a run: rerun before trusting this]\n" : "\n", f);
+	}
 }
 
 static void print_json(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
@@ -162,6 +215,11 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 	}
 	if (o->format == CS_JSON) {
 		print_json(o, s, c, n, need, cnt);
+		free(cell);
+		return;
+	}
+	if (o->format == CS_TAP) {
+		print_tap(o, c, n);
 		free(cell);
 		return;
 	}

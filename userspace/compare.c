@@ -381,7 +381,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	unsigned int need = o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha);
 
 	if (o->format == CS_GBENCH) {
-		fprintf(stderr, "cyclestat: compare: --format gbench is for summaries; use table, json or csv (google/benchmark's compare.py compares two 'cyclestat --format gbench' files itself)\n");
+		fprintf(stderr, "cyclestat: compare: --format gbench is for summaries; use table, json, csv or tap (google/benchmark's compare.py compares two 'cyclestat --format gbench' files itself)\n");
 		return 2;
 	}
 	if (o->hist) {
