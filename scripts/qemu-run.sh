@@ -126,6 +126,7 @@ fi
 cp "$script" "$root/test.sh"
 cp "$top/tests/e2e/lib.sh" "$root/lib.sh"
 cp "$top/tests/e2e/splat.sh" "$root/splat.sh"
+cp "$top/tests/tap/tap.sh" "$root/tap.sh"
 [ -x "$top/build/cbpoke" ] && cp "$top/build/cbpoke" "$root/bin/cbpoke"
 for f in "${adds[@]}"; do
 	cp -r "$f" "$root/"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# 'make test': runs every suite, shows its output, and adds their closing
-# "N passed, N failed[, N skipped]" lines into the one closing line here.
-# A suite that exits non-zero without counting a failure, or prints no
-# summary, counts as one failure: nothing passes by saying nothing.
+# 'make test': runs every lane, shows its output, and counts what they
+# printed: each lane keeps its TAP streams in build/tap/LANE (TAP_DIR), and
+# tests/tap/count counts them all at the end, a line per lane and last
+# "N passed, N failed[, N skipped]".  A lane that exits non-zero without a
+# failed point, or prints no TAP, counts as one failure: nothing passes by
+# saying nothing.
 #
 #   KERNELS="6.1" scripts/test.sh     (default: "6.1 6.12 6.12-rt 6.1-debug")
 #   CB_TEST_JOBS=N scripts/test.sh    QEMU lanes at once (default: the
@@ -18,38 +20,22 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 mkdir -p build
-passed=0 failed=0 skipped=0
-summary=()
+tap=$top/build/tap
+rm -rf "$tap"
+lanes_run=() times=()
 
-# suite NAME CMD...: runs CMD, counts its summary line; the time shown is
-# CMD's own, or $lane_secs where the lane ran beside and CMD only shows it
+# suite NAME CMD...: runs CMD with TAP_DIR=build/tap/NAME, shows its
+# output, keeps its exit status there; the time shown is CMD's own, or
+# $lane_secs where the lane ran beside and CMD only shows it
 suite() {
-	local name=$1
+	local name=$1 t0=$SECONDS
 	shift
-	local log=build/test-$name.log t0=$SECONDS
 	echo "### $name: $*"
-	"$@" 2>&1 | tee "$log"
-	local rc=${PIPESTATUS[0]}
-	local line p f s
-	line=$(grep -E '^([A-Za-z0-9_.-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
-	if [ -z "$line" ]; then
-		echo "FAIL - $name: printed no 'N passed, N failed' line (exit $rc)"
-		failed=$((failed + 1))
-		summary+=("$name: no summary (exit $rc)")
-		return
-	fi
-	p=$(echo "$line" | sed -E 's/.*\b([0-9]+) passed.*/\1/')
-	f=$(echo "$line" | sed -E 's/.*\b([0-9]+) failed.*/\1/')
-	s=$(echo "$line" | sed -nE 's/.*\b([0-9]+) skipped.*/\1/p')
-	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-		echo "FAIL - $name: exited $rc with no failed test"
-		f=1
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + ${s:-0}))
-	summary+=("$(printf '%-12s %4d passed, %d failed, %d skipped, %4d s' \
-		"$name" "$p" "$f" "${s:-0}" "${lane_secs:-$((SECONDS - t0))}")")
+	mkdir -p "$tap/$name"
+	TAP_DIR=$tap/$name "$@" 2>&1 | tee "build/test-$name.log"
+	echo "${PIPESTATUS[0]}" > "$tap/$name/exit.rc"
+	lanes_run+=("$tap/$name")
+	times+=("$(printf '%-14s %5d s' "$name" "${lane_secs:-$((SECONDS - t0))}")")
 }
 
 # The kmod lane first, alone: it builds the module for every kernel, which
@@ -84,7 +70,7 @@ if [ "$nslots" -ge 2 ]; then
 			for k in ${slot[i]}; do
 				rm -f "build/test-qemu-$k.rc" "build/test-qemu-$k.secs"
 				t0=$SECONDS
-				CB_KERNEL="$k" tests/e2e/run.sh > "build/test-qemu-$k.bg" 2>&1
+				TAP_DIR=$tap/qemu-$k CB_KERNEL="$k" tests/e2e/run.sh > "build/test-qemu-$k.bg" 2>&1
 				echo $? > "build/test-qemu-$k.rc"
 				echo $((SECONDS - t0)) > "build/test-qemu-$k.secs"
 			done
@@ -103,7 +89,8 @@ for ((i = 1; i < nslots; i++)); do
 	wait "${slotpid[i]}"
 	echo "### beside:${slot[i]}: ended $((SECONDS - bgstart)) s after they started"
 	for k in ${slot[i]}; do
-		# (a lane that left no status, killed say, exits 1 here)
+		# (its streams are in build/tap/qemu-$k already; a lane that left
+		# no status, killed say, exits 1 here)
 		lane_secs=$(cat "build/test-qemu-$k.secs" 2>/dev/null) \
 			suite "qemu-$k" sh -c 'cat "$1"; exit "$(cat "$2" 2>/dev/null || echo 1)"' sh \
 			"build/test-qemu-$k.bg" "build/test-qemu-$k.rc"
@@ -111,11 +98,6 @@ for ((i = 1; i < nslots; i++)); do
 done
 
 echo
-echo "### summary"
-printf '%s\n' "${summary[@]}"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+echo "### summary: each lane's time, then its points (tests/tap/count)"
+printf '%s\n' "${times[@]}"
+tests/tap/count "${lanes_run[@]}"

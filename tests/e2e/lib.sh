@@ -1,14 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-# Guest-side helpers for the QEMU tests (busybox sh).  Each check appends
-# "ok - NAME" or "FAIL - NAME: expected X, got Y" to /out/results.txt;
-# the host counts them.
+# Guest-side helpers for the QEMU tests (busybox sh).  Each check is a TAP
+# point (tests/tap/tap.sh, /tap.sh here), "ok N - NAME" or "not ok N -
+# NAME: expected X, got Y", printed and kept in /out/results.txt, whose
+# plan is written when the script exits; the host counts the stream with
+# tests/tap/count.
 CB=/sys/kernel/debug/cyclebench
 . /splat.sh		# SPLAT, alloc_reports
+. /tap.sh
 RESULTS=/out/results.txt
+TAP_LOG=$RESULTS
 : > "$RESULTS"
+# (a script that stops early still gets its plan; the host sees its exit
+# status, /out/rc, and says it stopped)
+trap 'tap_end > /dev/null' EXIT
 
-pass() { echo "ok - $*" | tee -a "$RESULTS"; }
-fail() { echo "FAIL - $*" | tee -a "$RESULTS"; }
+pass() { tap_ok "$*"; }
+fail() { tap_not_ok "$*"; }
 
 # check NAME EXPECTED GOT
 check() {

@@ -4,7 +4,10 @@
 # The kernel-side tests: boots Debian's kernel under QEMU in each
 # configuration, runs a guest script there, and checks what comes back.
 # Every boot also checks the kernel log for splats and that the results
-# came back at all.  Ends with "N passed, N failed".
+# came back at all.  Each guest's results are a TAP stream of their own,
+# the host's checks another (tests/tap/tap.sh), all kept in $TAP_DIR
+# (default build/e2e-SERIES/tap); tests/tap/count counts them and prints
+# the last line, "N passed, N failed".
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount copies max qemu64
 #                                   reliability rt nmi lfence lifetime
@@ -27,30 +30,37 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 series=${CB_KERNEL:-6.1}
 out=${CB_E2E_OUT:-$top/build/e2e-$series}
-pass=0
-fail=0
+. "$top/tests/tap/tap.sh"
+TAP_DIR=${TAP_DIR:-$out/tap}
+mkdir -p "$TAP_DIR"
+rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
+TAP_LOG=$TAP_DIR/host.tap
+ok() { tap_ok "$*"; }
+bad() { tap_not_ok "$*"; }
+# the last lines: the plan of the host's checks, then every stream counted
+finish() {
+	tap_end > /dev/null
+	"$top/tests/tap/count" "$TAP_DIR"
+}
 
 mkdir -p "$top/build"
 # The guest's tools: cbpoke (every write's errno) and a static cyclestat.
 if ! make -s -C "$top" build/cbpoke build/failnth cyclestat-static > "$top/build/e2e-tools.log" 2>&1; then
-	echo "FAIL - the guest tools build (make build/cbpoke build/failnth cyclestat-static): $(tail -n3 "$top/build/e2e-tools.log")"
-	echo "e2e-$series: 0 passed, 1 failed"
+	bad "the guest tools build (make build/cbpoke build/failnth cyclestat-static): $(tail -n3 "$top/build/e2e-tools.log")"
+	finish
 	exit 1
 fi
 
 # The module and kernel of every boot: each qemu-run.sh call gets
 # --kernel "$abi" --ko "$ko".
 if ! ko=$("$top/scripts/build-ko.sh" "$series"); then
-	echo "FAIL - cyclebench.ko builds for $series (scripts/build-ko.sh $series)"
-	echo "e2e-$series: 0 passed, 1 failed"
+	bad "cyclebench.ko builds for $series (scripts/build-ko.sh $series)"
+	finish
 	exit 1
 fi
 abi=$(basename "$(dirname "$ko")")
 abi=${abi#ko-}
 echo "# e2e-$series: kernel $abi, module $ko"
-
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
 
 # What must never appear in a guest's kernel log (SPLAT, alloc_reports)
 . "$top/tests/e2e/splat.sh"
@@ -74,7 +84,8 @@ test_module() {
 	fi
 }
 
-# boot NAME [qemu-run options] SCRIPT: one boot, its checks counted here.
+# boot NAME [qemu-run options] SCRIPT: one boot; the guest's TAP stream
+# goes to $TAP_DIR/NAME.tap, its failures shown here as they come.
 boot() {
 	local name=$1
 	shift
@@ -104,16 +115,11 @@ boot() {
 	if [ "${grc:-none}" != 0 ]; then
 		bad "$name: the guest script exited ${grc:-without a status} before its end (see $dir/log.txt: $(tail -n 2 "$dir/log.txt" 2>/dev/null | tr '\n' '|'))"
 	fi
-	local p f
-	p=$(grep -c '^ok - ' "$dir/results.txt" 2>/dev/null)
-	f=$(grep -c '^FAIL - ' "$dir/results.txt" 2>/dev/null)
-	grep -h '^FAIL - ' "$dir/results.txt" 2>/dev/null | sed "s/^FAIL - /FAIL - $name: /"
-	pass=$((pass + ${p:-0}))
-	fail=$((fail + ${f:-0}))
-	if [ "${p:-0}" -gt 0 ]; then
-		ok "$name: guest ran $p checks"
+	if [ -s "$dir/results.txt" ]; then
+		cp "$dir/results.txt" "$TAP_DIR/$name.tap"
+		sed -n "s/^not ok [0-9]* - /# $name: not ok - /p" "$dir/results.txt"
 	else
-		bad "$name: guest ran no checks (see $dir/log.txt)"
+		bad "$name: the guest's results came back (see $dir/log.txt)"
 	fi
 	local hits
 	# (the boot's own CPU-vulnerability notices are not splats)
@@ -293,5 +299,4 @@ for s in $suites; do
 	esac
 done
 
-echo "e2e-$series: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -24,8 +24,9 @@
 #   scripts/qemu-run.sh --icount --out build/e2e/ci-gate \
 #       --add scripts/ci-bare-metal.sh tests/host/ci-gate-guest.sh [FRAGMENT]
 #
-# Checks go to /out/results.txt as "ok - ..." / "FAIL - ...: expected X,
-# got Y" (the tests/e2e format); each run's artifacts and TAP to /out/ci-*/.
+# Checks are TAP points (tests/tap/tap.sh, /tap.sh in the guest) kept in
+# /out/results.txt, as the tests/e2e guests keep theirs; each run's
+# artifacts and TAP to /out/ci-*/.
 # CB_CI, CB_KO, CB_OUT, CB_CYCLESTAT, CB_FRAGMENTS and CB_PARAMS override the
 # guest paths and the run; with ci-bare-metal.sh's test hooks (CB_SYSROOT,
 # CB_INSMOD, CB_RMMOD, ...) tests/host runs this script on the host.
@@ -44,8 +45,14 @@ work=${TMPDIR:-/tmp}/ci-gate.$$
 mkdir -p "$out" "$work"
 : >"$results"
 
-pass() { echo "ok - $*" | tee -a "$results"; }
-fail() { echo "FAIL - $*" | tee -a "$results"; }
+# (tap.sh: /tap.sh in the guest, beside this file's folder on the host)
+tap=/tap.sh
+[ -r "$tap" ] || tap=$(dirname "$0")/../tap/tap.sh
+# shellcheck source=../tap/tap.sh
+. "$tap"
+TAP_LOG=$results
+pass() { tap_ok "$*"; }
+fail() { tap_not_ok "$*"; }
 check() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: expected '$2', got '$3'"; fi
 }
@@ -133,4 +140,4 @@ if [ "${CB_GUEST_INTERRUPT:-1}" = 1 ]; then
 fi
 
 rm -rf "$work"
-! grep -q '^FAIL' "$results"
+tap_end > /dev/null

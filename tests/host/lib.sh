@@ -2,31 +2,20 @@
 #
 # lib.sh - the few helpers the host tests share. Sourced, never run.
 #
-# Every check prints one line: "ok - WHAT", "FAIL - WHAT: expected X, got Y"
-# or "skip - WHAT (why)". A test file ends with `summary`, whose last line is
-# "N passed, N failed, N skipped" and whose exit status is 1 on any failure;
-# tests/host/run.sh adds those lines up.
+# Every check is one TAP point (tests/tap/tap.sh): "ok N - WHAT", "not ok
+# N - WHAT: expected X, got Y", or "ok N - WHAT # SKIP" with the reason in
+# WHAT. A test file ends with `summary`: the plan, and exit status 1 on any
+# failure; tests/host/run.sh keeps each file's stream and counts them with
+# tests/tap/count.
 
 # shellcheck disable=SC2034 # used by the test files
 top=$(cd "$(dirname "$0")/../.." && pwd)
-passed=0
-failed=0
-skipped=0
+# shellcheck source=../tap/tap.sh
+. "$top/tests/tap/tap.sh"
 
-pass() {
-	echo "ok - $1"
-	passed=$((passed + 1))
-}
-
-fail() {
-	echo "FAIL - $1"
-	failed=$((failed + 1))
-}
-
-skip() {
-	echo "skip - $1"
-	skipped=$((skipped + 1))
-}
+pass() { tap_ok "$1"; }
+fail() { tap_not_ok "$1"; }
+skip() { tap_skip "$1" "(the reason is in its name)"; }
 
 # expect_eq WHAT EXPECTED GOT
 expect_eq() {
@@ -64,10 +53,7 @@ expect_file() {
 	fi
 }
 
-summary() {
-	echo "$passed passed, $failed failed, $skipped skipped"
-	[ "$failed" = 0 ]
-}
+summary() { tap_end; }
 
 # The shells the scripts under test must run under: bash and busybox ash.
 # CB_TEST_SHELLS overrides (space-separated; "busybox" means "busybox sh").

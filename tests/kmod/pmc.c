@@ -3,7 +3,7 @@
  * The counter arithmetic of kmod/timing.h, natively: a PMU counter's delta
  * masked to its width, across a wrap, and with junk above the width (what
  * RDPMC may return there).  The RDPMC path itself needs a PMU; this is the
- * part that can be wrong without one.  Prints TAP-style lines.
+ * part that can be wrong without one.  Prints TAP (tests/tap/tap.h).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,19 +11,12 @@
 typedef uint32_t u32;
 typedef uint64_t u64;
 #include "../../kmod/timing.h"
-
-static int failed, passed;
+#include "../tap/tap.h"
 
 static void expect(const char *what, u64 want, u64 got)
 {
-	if (want == got) {
-		passed++;
-		printf("ok - pmc: %s\n", what);
-	} else {
-		failed++;
-		printf("FAIL - pmc: %s: expected %llu, got %llu\n", what,
-		       (unsigned long long)want, (unsigned long long)got);
-	}
+	CHECK(what, want == got, "expected %llu, got %llu",
+	      (unsigned long long)want, (unsigned long long)got);
 }
 
 static u64 mask_of(unsigned int width)
@@ -43,6 +36,5 @@ int main(void)
 	expect("64-bit counter across its wrap", 10, cb_counter_delta(~0ULL - 4, 5, mask_of(64)));
 	expect("no advance is 0", 0, cb_counter_delta(123456789, 123456789, m48));
 	expect("a full-width advance is the mask", m48, cb_counter_delta(1, 0, m48));
-	printf("pmc: %d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return tap_done();
 }

@@ -4,7 +4,9 @@
 # Static checks of the module, no kernel needed: a W=1 build and a sparse
 # build without a single warning, checkpatch --strict clean, modinfo
 # complete, and - read from the object code - nothing but the fragment body
-# between the two timestamps of any sampler.  Ends with "N passed, N failed".
+# between the two timestamps of any sampler.  TAP (tests/tap/tap.sh) into
+# $TAP_DIR (default build/tap-kmod), counted by tests/tap/count, whose last
+# line is "N passed, N failed".
 #
 #   tests/kmod/run.sh            (make check; KERNELS="6.1 6.12" for both)
 . "$(dirname "$0")/../../scripts/help.sh"
@@ -13,9 +15,17 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 KDIR=${KDIR:-$(scripts/kdir.sh)}
 CHECKPATCH=${CHECKPATCH:-/var/cache/cyclebench/checkpatch/checkpatch.pl}
-pass=0 fail=0
-ok() { echo "ok - $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
+. tests/tap/tap.sh
+TAP_DIR=${TAP_DIR:-$top/build/tap-kmod}
+mkdir -p "$TAP_DIR"
+rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
+TAP_LOG=$TAP_DIR/kmod.tap
+ok() { tap_ok "$*"; }
+bad() { tap_not_ok "$*"; }
+finish() {
+	tap_end > /dev/null
+	tests/tap/count "$TAP_DIR"
+}
 # The timed regions are read from the object code by tests/kmod/regions.py
 # (its --help says what it checks and what its table's columns are).
 mkdir -p build
@@ -73,7 +83,7 @@ fi
 
 if [ ! -e cyclebench.ko ]; then
 	bad "cyclebench.ko was not built"
-	echo "kmod: $pass passed, $fail failed"
+	finish
 	exit 1
 fi
 
@@ -190,15 +200,9 @@ done
 # The PMU counter arithmetic (kmod/timing.h), natively: the RDPMC path
 # needs a PMU, which neither this machine's QEMU nor most VMs have.
 if cc -Wall -Wextra -Werror -O2 -o build/kmod-pmc tests/kmod/pmc.c 2> build/kmod-pmc.log; then
-	while read -r line; do
-		case $line in
-		"ok - "*) ok "${line#ok - }" ;;
-		"FAIL - "*) bad "${line#FAIL - }" ;;
-		esac
-	done < <(build/kmod-pmc)
+	tap_run pmc build/kmod-pmc
 else
 	bad "tests/kmod/pmc.c builds: $(head -n3 build/kmod-pmc.log)"
 fi
 
-echo "kmod: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -3,7 +3,8 @@
 #
 # cli.sh CYCLESTAT - what a user sees: exit codes, error lines, every output
 # format, save/compare/run against fake trees, doctor against a fake sysroot.
-# One TAP line per behaviour. Needs python3 (any: only json and csv).
+# One TAP point per behaviour (tests/tap/tap.sh). Needs python3 (any: only
+# json and csv).
 set -u
 CS=$1
 PY=${PYTHON:-python3}
@@ -12,14 +13,13 @@ DATA=$here/data
 T=$(mktemp -d)
 trap 'kill $fake 2>/dev/null; rm -rf "$T"' EXIT
 fake=
-n=0
+. "$here/../../tests/tap/tap.sh"
 
-ok() { n=$((n + 1)); echo "ok $n - cli:$1"; }
+ok() { tap_ok "$1"; }
 not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - cli:$1"
+	tap_not_ok "$1"
 	shift
-	for l in "$@"; do echo "#   $l"; done
+	for l in "$@"; do tap_diag "  $l"; done
 }
 # expect NAME RC PATTERN -- command...: exit status RC and PATTERN in stdout+stderr
 expect() {
@@ -553,10 +553,14 @@ expect run_rejects_unknown_keys 2 "unknown key in 'bogus=1'" -- "$CS" --tree "$T
 ( read -r req < "$T/live/run"; echo "$req" > "$T/request"; echo idle > "$T/live/status" ) &
 fake=$!
 "$CS" --tree "$T/live" run alu:add_dep references=0 samples=10 > /dev/null 2>&1
+# (the fake's status still says idle from the run before: cyclestat may
+# return before the fake has written down the request; wait for it)
+wait "$fake"
 check run_references_0_writes_the_selection_alone sh -c "grep -qx 'alu:add_dep samples=10' '$T/request'"
 ( read -r req < "$T/live/run"; echo "$req" > "$T/request"; echo idle > "$T/live/status" ) &
 fake=$!
 "$CS" --tree "$T/live" run all > /dev/null 2>&1
+wait "$fake"
 check run_all_has_the_references_already sh -c "grep -qx 'all' '$T/request'"
 expect run_references_is_0_or_1 2 "references=2: 0 or 1" -- "$CS" --tree "$T/live" run alu references=2
 expect run_without_a_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" run all
@@ -602,3 +606,4 @@ for f in "$here"/crashes/* "$here"/../fuzz/corpus/*; do
 	rc=$?
 	if [ $rc -le 2 ]; then ok "replay_$(basename "$f")"; else not_ok "replay_$(basename "$f")" "exit $rc"; fi
 done
+tap_end

@@ -19,13 +19,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "tap"))
+import tap  # noqa: E402
 
 tool, datadir = sys.argv[1], sys.argv[2]
 try:
     import numpy as np
 except ImportError:
-    print("ok 1 - counts:vs_numpy # SKIP no numpy in this python")
-    sys.exit(0)
+    tap.skip("counts:vs_numpy", "no numpy in this python")
+    sys.exit(tap.done())
 
 PCTS = (1, 5, 25, 75, 95, 99)
 
@@ -135,8 +137,6 @@ try:
 finally:
     shutil.rmtree(top)
 
-for i, (ok, name, why) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        for w in why[:5]:
-            print("#   " + w)
+for ok, name, why in results:
+    tap.point(ok, name, why[:5])
+sys.exit(tap.done())

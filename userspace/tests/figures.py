@@ -21,6 +21,8 @@ from contextlib import redirect_stdout
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import oracle  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "tap"))
+import tap  # noqa: E402
 
 tool, datadir = sys.argv[1], sys.argv[2]
 golden_path = os.path.join(datadir, "expected.json")
@@ -91,7 +93,6 @@ for name in oracle.TREE:
             diff(part, ref["tree:" + name][part], fr["net_per_op" if part == "per_op" else part], bad)
     results.append((not bad, "figures:tree_%s" % name.replace(":", "_"), "; ".join(bad)))
 
-for i, (ok, name, why) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        print("#   " + why)
+for ok, name, why in results:
+    tap.point(ok, name, why)
+sys.exit(tap.done())

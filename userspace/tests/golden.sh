@@ -12,8 +12,10 @@ CS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+. "$here/../../tests/tap/tap.sh"
 k=0
-grep -v '^#' "$here/golden.cmds" | while read -r line; do
+grep -v '^#' "$here/golden.cmds" > "$T/cmds"
+while read -r line; do
 	k=$((k + 1))
 	want=$here/golden/$(printf %02d $k).out
 	# shellcheck disable=SC2086 # the line is the argument list
@@ -22,9 +24,10 @@ grep -v '^#' "$here/golden.cmds" | while read -r line; do
 		cp "$T/out" "$want"
 	fi
 	if cmp -s "$want" "$T/out"; then
-		echo "ok $k - golden:$(printf %02d $k) cyclestat $line"
+		tap_ok "$(printf %02d $k) cyclestat $line"
 	else
-		echo "not ok $k - golden:$(printf %02d $k) cyclestat $line"
+		tap_not_ok "$(printf %02d $k) cyclestat $line"
 		diff "$want" "$T/out" | head -n 10 | sed 's/^/#   /'
 	fi
-done
+done < "$T/cmds"
+tap_end

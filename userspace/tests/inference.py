@@ -21,6 +21,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "tap"))
+import tap  # noqa: E402
 
 tool = sys.argv[1]
 rnd = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 12)
@@ -487,7 +489,6 @@ try:
 finally:
     shutil.rmtree(top)
 
-for i, (ok, name, why) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        print("#   " + why)
+for ok, name, why in results:
+    tap.point(ok, name, why)
+sys.exit(tap.done())

@@ -23,6 +23,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "tap"))
+import tap  # noqa: E402
 
 tool = sys.argv[1]
 trees = int(sys.argv[2]) if len(sys.argv) > 2 else 150
@@ -30,8 +32,8 @@ rnd = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
 try:
     import numpy  # noqa: F401
 except ImportError:
-    print("ok 1 - figures:random_trees_vs_numpy # SKIP no numpy in this python")
-    sys.exit(0)
+    tap.skip("figures:random_trees_vs_numpy", "no numpy in this python")
+    sys.exit(tap.done())
 
 
 top = tempfile.mkdtemp()
@@ -93,6 +95,5 @@ finally:
     shutil.rmtree(top)
 
 name = "figures:random_trees_vs_exact_and_numpy (%d trees, %d figures)" % (trees, checked)
-print("%s 1 - %s" % ("not ok" if bad else "ok", name))
-for b in bad[:20]:
-    print("#   " + b)
+tap.point(not bad, name, bad[:20])
+sys.exit(tap.done())

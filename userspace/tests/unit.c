@@ -10,10 +10,7 @@
 #include <string.h>
 
 #include "cyclestat.h"
-#include "harness.h"
-
-extern const struct test cs_unit_io_tests[];
-extern const size_t cs_unit_io_ntests;
+#include "tap.h"
 
 #define TOP 18446744073709551615ull
 
@@ -449,35 +446,7 @@ TEST(mann_whitney_of_tables_is_that_of_the_samples)
 	cs_counts_free(&y);
 }
 
-static const struct test tests[] = {
-	CASE(figures_of_odd_n),
-	CASE(figures_of_even_n),
-	CASE(figures_of_one_sample),
-	CASE(figures_of_two_samples),
-	CASE(figures_of_equal_samples),
-	CASE(figures_near_2_64_are_exact),
-	CASE(sums_of_many_maximal_values_do_not_overflow),
-	CASE(percentiles_interpolate_between_closest_ranks),
-	CASE(half_sample_mode_keeps_the_densest_half),
-	CASE(far_outliers_are_above_q3_plus_3_iqr),
-	CASE(radix_sort_matches_qsort),
-	CASE(sort_of_the_full_64_bit_range),
-	CASE(sort_counts_small_ranges),
-	CASE(mad_matches_brute_force),
-	CASE(exact_figures_round_as_numpy_prints),
-	CASE(net_and_per_op_are_exact_fractions),
-	CASE(paoloni_ensemble_metrics),
-	CASE(histogram_counts_every_sample_once),
-	CASE(histogram_bins_are_a_multiple_of_the_tsc_step),
-	CASE(counted_figures_equal_the_sorted_samples_figures),
-	CASE(a_table_holds_each_distinct_value_once_in_order),
-	CASE(too_many_distinct_values_fall_back_to_the_sorted_samples),
-	CASE(mann_whitney_of_tables_is_that_of_the_samples),
-};
-
 int main(void)
 {
-	int bad = run_tests(tests, ARRAY_SIZE(tests));
-
-	return run_tests(cs_unit_io_tests, cs_unit_io_ntests) | bad;
+	return tap_main();
 }

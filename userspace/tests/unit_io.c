@@ -3,14 +3,14 @@
  * unit_io.c - hand-computed cases for what goes in and out: the parser's
  * errors, the info parser, the Mann-Whitney p-values (against scipy 1.10),
  * the t quantiles and Hodges-Lehmann interval, the machine formats
- * (shortest round-trip doubles) and safe result names. unit.c runs them
- * after its own.
+ * (shortest round-trip doubles) and safe result names. tests/tap/tap.h runs
+ * them after unit.c's (by file name).
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "cyclestat.h"
-#include "harness.h"
+#include "tap.h"
 
 #define TOP 18446744073709551615ull
 
@@ -307,22 +307,3 @@ TEST(result_names_stay_inside_the_tree)
 	EXPECT_TRUE(!cs_safe_name("g:x/", 4));
 	EXPECT_TRUE(!cs_safe_name("nocolon", 7));
 }
-
-const struct test cs_unit_io_tests[] = {
-	CASE(mann_whitney_p_matches_scipy),
-	CASE(mann_whitney_p_matches_scipy_on_large_tied_samples),
-	CASE(parser_reads_ministat_format),
-	CASE(parser_fast_path_agrees_with_the_slow_path),
-	CASE(parser_rejects_bad_lines_with_their_number),
-	CASE(parser_rejects_nul_bytes),
-	CASE(info_parser_reads_key_value_lines),
-	CASE(info_parser_rejects_lines_without_a_key),
-	CASE(student_t_quantiles_match_the_tables),
-	CASE(five_runs_a_side_are_the_least_for_alpha_0_01),
-	CASE(hodges_lehmann_of_a_clean_shift),
-	CASE(identical_repetitions_give_a_zero_width_interval),
-	CASE(doubles_print_shortest_and_p_values_never_0),
-	CASE(exact_figures_for_machines_are_their_nearest_double),
-	CASE(result_names_stay_inside_the_tree),
-};
-const size_t cs_unit_io_ntests = ARRAY_SIZE(cs_unit_io_tests);

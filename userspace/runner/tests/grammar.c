@@ -3,17 +3,15 @@
  * grammar.c - the run request's parser (kmod/grammar.c), the one the module
  * and cyclebench-user share, checked natively against a catalog of its own
  * (two groups, made-up fragments): what each request selects, in which
- * order, and the reason each bad one gives.  Prints "ok N name" /
- * "not ok N name: ..." and a last line "N passed, N failed"; exit 1 on a
- * failure.
+ * order, and the reason each bad one gives.  Prints TAP
+ * (tests/tap/tap.h); exit 1 on a failure.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grammar.h"
-
-static int passed, failed;
+#include "tap.h"
 
 #include "catalog.h"
 
@@ -60,12 +58,9 @@ static void selects(const struct cb_catalog *cat, const char *cmd, const char *w
 {
 	int ret = parse(cat, cmd);
 
-	if (!ret && !strcmp(entries(), want)) {
-		printf("ok %d '%s' selects %s\n", ++passed + failed, cmd, want);
-		return;
-	}
-	printf("not ok %d '%s' selects %s: got %d '%s' (%s)\n", passed + ++failed, cmd, want,
-	       ret, entries(), why);
+	tap_point(!ret && !strcmp(entries(), want), "'%s' selects %s", cmd, want);
+	if (ret || strcmp(entries(), want))
+		printf("#   got %d '%s' (%s)\n", ret, entries(), why);
 }
 
 /* CMD on CAT is refused with RET and a reason containing WANT */
@@ -73,24 +68,10 @@ static void refuses(const struct cb_catalog *cat, const char *cmd, int want_ret,
 {
 	int ret = parse(cat, cmd);
 
-	if (ret == want_ret && strstr(why, want)) {
-		printf("ok %d '%s' refused: %s\n", ++passed + failed, cmd, why);
-		return;
-	}
-	printf("not ok %d '%s' refused with %d and '%s': got %d '%s'\n", passed + ++failed,
-	       cmd, want_ret, want, ret, why);
+	tap_point(ret == want_ret && strstr(why, want), "'%s' refused: %s", cmd, why);
+	if (ret != want_ret || !strstr(why, want))
+		printf("#   expected %d and '%s', got %d '%s'\n", want_ret, want, ret, why);
 }
-
-#define CHECK(name, cond, ...)						\
-	do {								\
-		if (cond) {						\
-			printf("ok %d %s\n", ++passed + failed, name);	\
-		} else {						\
-			printf("not ok %d %s: ", passed + ++failed, name); \
-			printf(__VA_ARGS__);				\
-			putchar('\n');					\
-		}							\
-	} while (0)
 
 int main(void)
 {
@@ -181,6 +162,5 @@ int main(void)
 	CHECK("method names", !strcmp(cb_method_name(CB_PAOLONI), "paoloni") &&
 	      !strcmp(cb_method_name(CB_LFENCE_NORDTSCP), "lfence-nordtscp") &&
 	      !strcmp(cb_method_name(CB_NR_METHODS), "?"), "wrong names");
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return tap_done();
 }

@@ -7,7 +7,9 @@
 # again with the ASan+UBSan one, then plausibility of the figures (positive,
 # ordered, a calibration of 0.2 to 5 core cycles per TSC tick: benchmarks
 # are make bench's, tests must not flake on a busy machine).
-# One TAP line per behaviour; the last line is "N passed, N failed".
+# One TAP point per behaviour (tests/tap/tap.sh); each C test program a
+# stream of its own, all in $TAP_DIR (default tests/out/tap), counted by
+# tests/tap/count, whose last line is "N passed, N failed".
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -15,15 +17,17 @@ CS=${CYCLESTAT:-../cyclestat}
 T=$(mktemp -d)
 bg=
 trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$T"' EXIT
-pass=0
-fail=0
+. ../../tests/tap/tap.sh
+TAP_DIR=${TAP_DIR:-$here/tests/out/tap}
+mkdir -p "$TAP_DIR"
+rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
+TAP_LOG=$TAP_DIR/runner.tap
 
-ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - runner:$1"; }
+ok() { tap_ok "$1"; }
 not_ok() {
-	fail=$((fail + 1))
-	echo "not ok $((pass + fail)) - runner:$1"
+	tap_not_ok "$1"
 	shift
-	for l in "$@"; do echo "#   $l"; done
+	for l in "$@"; do tap_diag "  $l"; done
 }
 # expect NAME RC PATTERN -- command...: exit status RC and PATTERN in stdout+stderr
 expect() {
@@ -46,12 +50,8 @@ check() {
 }
 
 # ---- unit tests ----
-for u in tests/unit tests/unit-san tests/grammar tests/grammar-san; do
-	if ./$u > "$T/unit" 2>&1; then
-		ok "$u: $(tail -n 1 "$T/unit")"
-	else
-		not_ok "$u" "$(grep -v '^ok' "$T/unit" | head -n 20 | tr '\n' '|')"
-	fi
+for u in unit unit-san grammar grammar-san; do
+	tap_run "$u" "./tests/$u"
 done
 
 # the request parser under libFuzzer (tests/fuzz_request.c): no crash, and
@@ -335,5 +335,5 @@ check imul_chain_is_slower_than_add_chain awk -v a="$(v alu:add_dep)" -v i="$(v 
 check independent_adds_are_faster_than_dependent_ones awk -v a="$(v alu:add_dep)" -v i="$(v alu:add_indep)" 'BEGIN { exit !(i < a) }'
 check a_16MiB_chase_is_slower_than_a_4KiB_one awk -v s="$(v mem:chase/4096)" -v l="$(v mem:chase/16777216)" 'BEGIN { exit !(l > s) }'
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+tap_end > /dev/null
+../../tests/tap/count "$TAP_DIR"

@@ -4,8 +4,7 @@
  * per test: the kernel names kmod/portable.h stands in for, the setup
  * helpers, the portable tables (valid names, one per length variant, in
  * the same order), and a sampler of each kind run through the harness.
- * Prints "ok N name" / "not ok N name: expected ..., got ..." and a last
- * line "N passed, N failed"; exit 1 on a failure.
+ * Prints TAP (tests/tap/tap.h); exit 1 on a failure.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -13,21 +12,7 @@
 #include <string.h>
 
 #include "runner.h"
-
-static int passed, failed;
-
-#define CHECK(name, cond, ...)						\
-	do {								\
-		if (cond) {						\
-			passed++;					\
-			printf("ok %d %s\n", passed + failed, name);	\
-		} else {						\
-			failed++;					\
-			printf("not ok %d %s: ", passed + failed, name); \
-			printf(__VA_ARGS__);				\
-			putchar('\n');					\
-		}							\
-	} while (0)
+#include "tap.h"
 
 static void max_evaluates_each_argument_once(void)
 {
@@ -322,6 +307,5 @@ int main(void)
 	the_machine_is_described();
 	the_tsc_step_is_the_dominant_granularity();
 	an_offline_cpu_is_not_usable();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return tap_done();
 }

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tap.sh - the shell test harness: every shell suite reports through it in
+# TAP (the Test Anything Protocol, version 13), and tests/tap/count counts
+# what they print.  Sourced, never run; POSIX sh (bash, dash, and busybox
+# ash in the QEMU guest, where it is /tap.sh).
+#
+#	tap_ok NAME		ok N - NAME
+#	tap_not_ok NAME		not ok N - NAME (NAME says what was expected
+#				and what came)
+#	tap_skip NAME WHY	ok N - NAME # SKIP WHY
+#	tap_diag TEXT		# TEXT
+#	tap_end			the plan, 1..N, last; then "# N passed, N
+#				failed, N skipped"; status 1 on a failure
+#	tap_run NAME CMD...	runs another TAP producer into
+#				$TAP_DIR/NAME.tap (its exit status in
+#				NAME.rc), then shows it
+#
+# TAP_LOG=FILE sends every line to FILE as well (the guest's results).  The
+# counts live in the calling shell: a check made in a pipeline's subshell
+# is lost to them, and count then finds the plan wrong, so such a slip
+# fails loudly rather than passing.
+
+tap_n=0
+tap_failed=0
+tap_skipped=0
+
+# (a newline would start a line TAP reads on its own: folded to '|')
+tap_line() {
+	case $1 in
+	*'
+'*) set -- "$(printf '%s' "$1" | tr '\n' '|')" ;;
+	esac
+	if [ -n "${TAP_LOG:-}" ]; then
+		printf '%s\n' "$1" | tee -a "$TAP_LOG"
+	else
+		printf '%s\n' "$1"
+	fi
+}
+
+tap_ok() {
+	tap_n=$((tap_n + 1))
+	tap_line "ok $tap_n - $*"
+}
+
+tap_not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	tap_line "not ok $tap_n - $*"
+}
+
+tap_skip() {
+	tap_n=$((tap_n + 1))
+	tap_skipped=$((tap_skipped + 1))
+	tap_line "ok $tap_n - $1 # SKIP $2"
+}
+
+tap_diag() { tap_line "# $*"; }
+
+tap_end() {
+	tap_line "1..$tap_n"
+	tap_line "# $((tap_n - tap_failed - tap_skipped)) passed, $tap_failed failed, $tap_skipped skipped"
+	[ "$tap_failed" = 0 ]
+}
+
+tap_run() {
+	_tap_name=$1
+	shift
+	mkdir -p "$TAP_DIR"
+	"$@" > "$TAP_DIR/$_tap_name.tap" 2>&1
+	echo $? > "$TAP_DIR/$_tap_name.rc"
+	cat "$TAP_DIR/$_tap_name.tap"
+}
