@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--check) want_check=1; want_static=1 ;;
 	--static) want_static=1 ;;
 	--bench) want_bench=1 ;;
-	--all) want_check=1; want_bench=1 ;;
+	--all) want_check=1; want_static=1; want_bench=1 ;;
 	--kernel|--kernels)
 		[ $# -ge 2 ] || { echo "deps.sh: $1 needs a value, e.g. $1 6.12" >&2; exit 2; }
 		# shellcheck disable=SC2206 # a space-separated list
@@ -203,8 +203,9 @@ apt_install make gcc libc6-dev cpio gzip busybox-static qemu-system-x86 \
 	kmod binutils
 # make test: sparse and checkpatch (linux-source) for the module, numpy and
 # scipy as cyclestat's reference, clang's libFuzzer for its fuzzer, dkms and
-# python3-yaml for the packaging and workflow tests.
-[ $want_static = 1 ] && apt_install sparse linux-source-6.1 xz-utils python3
+# python3-yaml for the packaging and workflow tests; perl's TAP::Parser
+# for tests/tap/count, which counts every suite's TAP.
+[ $want_static = 1 ] && apt_install sparse linux-source-6.1 xz-utils python3 perl
 [ $want_check = 1 ] && apt_install python3-numpy python3-scipy python3-yaml \
 	clang libclang-rt-14-dev dkms
 [ $want_check = 1 ] && apt_install gnuplot-nox
