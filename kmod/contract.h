@@ -33,6 +33,14 @@
 #define CB_DEF_WARMUP 100U
 #define CB_DEF_MAX_MB 256U
 
+/*
+ * The long region's lengths cyclebench-user builds and long_repeat= may
+ * name (the module's is its CB_LONG_REPEAT): its Makefile reads this line.
+ */
+#define CB_LONG_REPEATS { 16, 64, 256, 1024 }
+#define __CB_STR(...) #__VA_ARGS__
+#define CB_STR(...) __CB_STR(__VA_ARGS__)
+
 /* Who takes a run key: the module's run file, cyclebench-user, or both. */
 #define CB_SIDE_MODULE 1U
 #define CB_SIDE_RUNNER 2U
@@ -84,7 +92,7 @@ struct cb_key_def {
 	[CB_KEY_INTERLEAVE] = { "interleave", 0, 1, CB_SIDE_BOTH, NULL }, \
 	[CB_KEY_MAX_MB] = { "max_mb", 1, CB_MAX_MB, CB_SIDE_RUNNER, NULL }, \
 	[CB_KEY_LONG_REPEAT] = { "long_repeat", 0, 0, CB_SIDE_RUNNER,	\
-				 "auto, 16, 64, 256 or 1024" },		\
+				 "auto or one of " CB_STR(CB_LONG_REPEATS) }, \
 	[CB_KEY_REFERENCES] = { "references", 0, 1, CB_SIDE_RUNNER, NULL }, \
 }
 

@@ -313,7 +313,7 @@ static void cb_key_list(unsigned int side, char *buf, size_t len)
 static int cb_parse_word(const struct cb_catalog *cat, int k, const char *val,
 			 struct cb_req *req)
 {
-	static const unsigned int repeats[] = { 16, 64, 256, 1024 };
+	static const unsigned int repeats[] = CB_LONG_REPEATS;
 	unsigned int i;
 	u64 v;
 

@@ -71,28 +71,22 @@ static int __init cb_init(void)
 		goto free_req;
 	}
 	/*
-	 * The run file's checks (request.c), before anything runs; a run
-	 * over max_mb is a parameter's mistake here: -EINVAL, as for every
-	 * bad parameter.
-	 */
-	if (cb_run_on_load_param()) {
-		ret = cb_req_check(req);
-		if (ret == -E2BIG)
-			ret = -EINVAL;
-		if (ret)
-			goto free_req;
-	}
-
-	/*
 	 * Measure before debugfs exists: if this run fails, init fails, and
 	 * the module is freed at once, even under a file someone had opened.
 	 */
 	nr = req->nr;
 	cpu = req->cpu;
 	if (cb_run_on_load_param()) {
-		/* It takes req over; waits until its thread is gone. */
+		/*
+		 * It takes req over and checks it as the run file does
+		 * (request.c), before anything runs; waits until its thread
+		 * is gone.  A run over max_mb is a parameter's mistake here:
+		 * -EINVAL, as for every bad parameter.
+		 */
 		ret = cb_run(req, false);
 		req = NULL;
+		if (ret == -E2BIG)
+			ret = -EINVAL;
 		if (ret) {
 			pr_err("run at load failed (%d)\n", ret);
 			goto free_results;

@@ -18,7 +18,13 @@
 #include "groups.gen.h"
 #undef CB_USER_GROUP
 
-const unsigned int cb_repeats[CB_NR_REPEATS] = { 16, 64, 256, 1024 };
+/*
+ * contract.h's lengths; the tables below name each (the Makefile builds the
+ * objects from the same line): a length added there fails here until it
+ * has its table.
+ */
+const unsigned int cb_repeats[] = CB_LONG_REPEATS;
+_Static_assert(ARRAY_SIZE(cb_repeats) == CB_NR_REPEATS, "a table for each of CB_LONG_REPEATS");
 
 #define CB_USER_GROUP(g)	&cb_group_##g##_r16,
 static const struct cb_group *const cb_groups_r16[] = {

@@ -19,7 +19,7 @@
  * same order; cb_user_groups is cb_user_variants[0].
  */
 #define CB_NR_REPEATS 4
-extern const unsigned int cb_repeats[CB_NR_REPEATS];
+extern const unsigned int cb_repeats[];
 extern const struct cb_group *const *const cb_user_variants[CB_NR_REPEATS];
 extern const struct cb_group *const *const cb_user_groups;
 extern const unsigned int cb_nr_user_groups;

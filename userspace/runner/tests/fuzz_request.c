@@ -20,9 +20,14 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
+/* the entry's place in table order: the fragments of the groups before, then its index */
 static unsigned int ordinal(const struct cb_req *req, unsigned int i)
 {
-	return req->group[i] * 16 + (unsigned int)(req->frag[i] - groups[req->group[i]]->fragments);
+	unsigned int g, base = 0;
+
+	for (g = 0; g < req->group[i]; g++)
+		base += groups[g]->count;
+	return base + (unsigned int)(req->frag[i] - groups[req->group[i]]->fragments);
 }
 
 static void check(const struct cb_catalog *cat, const unsigned char *data, size_t size)

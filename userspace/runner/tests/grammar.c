@@ -152,7 +152,7 @@ int main(void)
 	refuses(&runner, "alu pmu=on", -EINVAL,
 		"unknown key 'pmu' (keys: samples ensembles warmup method cpu args interleave max_mb long_repeat references)");
 	refuses(&module, "alu long_repeat=16", -EINVAL, "unknown key 'long_repeat'");
-	refuses(&runner, "alu long_repeat=7", -EINVAL, "long_repeat=7: not a valid value (auto, 16, 64, 256 or 1024)");
+	refuses(&runner, "alu long_repeat=7", -EINVAL, "long_repeat=7: not a valid value (auto or one of { 16, 64, 256, 1024 })");
 	refuses(&runner, "alu max_mb=0", -EINVAL, "max_mb=0: not a number in 1..65536");
 	refuses(&module, "alu =5", -EINVAL, "unknown key ''");
 

@@ -193,7 +193,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	expect "${s}a_word_for_an_argument_is_refused" 2 "loop:dec_jnz/x: ARG is not a decimal number" -- $B -o "$o" loop:dec_jnz/x
 	expect "${s}args_nobody_takes_are_refused" 2 'no selected fragment takes an argument' -- $B -o "$o" alu args=4
 	expect "${s}a_bad_args_value_is_refused" 2 "args=: 'abc' is not a decimal number" -- $B -o "$o" mem:chase args=4096,abc
-	expect "${s}a_bad_long_repeat_is_refused" 2 'long_repeat=7: not a valid value (auto, 16, 64, 256 or 1024)' -- $B -o "$o" long_repeat=7
+	expect "${s}a_bad_long_repeat_is_refused" 2 'long_repeat=7: not a valid value (auto or one of { 16, 64, 256, 1024 })' -- $B -o "$o" long_repeat=7
 	expect "${s}a_run_over_max_mb_is_refused" 2 'over max_mb=1' -- $B -o "$o" mem:chase/4194304 max_mb=1
 	expect "${s}an_empty_output_name_is_refused" 2 'usage:' -- $B -o '' alu
 	expect "${s}an_unknown_option_is_refused" 2 'usage:' -- $B --frobnicate
