@@ -78,7 +78,7 @@ check:
 bench:
 	@scripts/deps.sh --bench >/dev/null || $(SUDO) scripts/deps.sh --bench
 	$(MAKE) -C userspace bench
-	$(MAKE) -C userspace/runner bench
+	$(MAKE) -C runner bench
 
 stress: cyclestat-static build/cbpoke
 	@tests/e2e/run.sh stress
@@ -97,6 +97,7 @@ plot:
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	$(MAKE) -C userspace install
+	$(MAKE) -C runner install
 
 uninstall:
 	@for ko in $(INSTALL_MOD_PATH)/lib/modules/*/updates/cyclebench.ko \
@@ -107,10 +108,11 @@ uninstall:
 		depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a "$$v" || true; \
 	done
 	$(MAKE) -C userspace uninstall
+	$(MAKE) -C runner uninstall
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C userspace clean
-	$(MAKE) -C userspace/runner clean
+	$(MAKE) -C runner clean
 	@# build/results is data (what make run measured), not a build product
 	@if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name results -exec rm -rf {} +; fi

@@ -282,7 +282,7 @@ static void check_lockdown(struct doc *d)
 	if (!s || strstr(s, "[none]"))
 		say(d, "ok", "no kernel lockdown%s", s ? " ([none])" : " (no /sys/kernel/security/lockdown)");
 	else if (strstr(s, "[integrity]") || strstr(s, "[confidentiality]"))
-		say(d, "WARN", "kernel lockdown is %s: unsigned modules are refused and debugfs refuses the run file (EPERM); fix: sign the module (a MOK-signed DKMS build) and measure at load: sudo insmod cyclebench.ko run_on_load=1 only=alu,mem samples=10000 - or measure from userspace, no module: userspace/runner/cyclebench-user -o DIR alu,mem && cyclestat DIR",
+		say(d, "WARN", "kernel lockdown is %s: unsigned modules are refused and debugfs refuses the run file (EPERM); fix: sign the module (a MOK-signed DKMS build) and measure at load: sudo insmod cyclebench.ko run_on_load=1 only=alu,mem samples=10000 - or measure from userspace, no module: runner/cyclebench-user -o DIR alu,mem && cyclestat DIR",
 		    strstr(s, "[integrity]") ? "[integrity]" : "[confidentiality]");
 	else
 		say(d, "note", "kernel lockdown reads '%s'", s);

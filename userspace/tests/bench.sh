@@ -24,7 +24,7 @@ N=${BENCH_SAMPLES:-10000000}
 mkdir -p out
 
 # the gate's rates first: they need only cyclestat (and cyclebench-user)
-ub=../runner/cyclebench-user
+ub=../../runner/cyclebench-user
 if [ -x "$ub" ]; then
 	rm -rf out/gate-native
 	mkdir -p out/gate-native

@@ -14,14 +14,14 @@
 #
 #   RUNS=30 CPU=0 COVERAGE_OUT=DIR sh coverage.sh
 #   COVERAGE_KEYS="interleave=1"     keys for every run (default: none)
-. "$(dirname "$0")/../../scripts/help.sh"
+. "$(dirname "$0")/../scripts/help.sh"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
-CS=${CYCLESTAT:-../cyclestat}
+CS=${CYCLESTAT:-../userspace/cyclestat}
 RUNS=${RUNS:-30}
 CPU=${CPU:-0}
-out=${COVERAGE_OUT:-$here/../../build/bench-coverage}
+out=${COVERAGE_OUT:-$here/../build/bench-coverage}
 sel=calib,alu:add_dep,alu:imul_dep,alu:add_indep,mem:chase
 rm -rf "$out"
 mkdir -p "$out"

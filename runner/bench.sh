@@ -13,17 +13,17 @@
 #
 #   CPU=1 SAMPLES=5000 ENSEMBLES=20 make bench
 #   BENCH_OUT=DIR      where the two result trees go (default build/bench-user)
-. "$(dirname "$0")/../../scripts/help.sh"
+. "$(dirname "$0")/../scripts/help.sh"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
-CS=${CYCLESTAT:-../cyclestat}
+CS=${CYCLESTAT:-../userspace/cyclestat}
 CPU=${CPU:-0}
 SAMPLES=${SAMPLES:-2000}
 ENSEMBLES=${ENSEMBLES:-20}
 CHASE_SAMPLES=${CHASE_SAMPLES:-300}
 CHASE_SIZES=${CHASE_SIZES:-4096,16384,32768,131072,262144,524288,2097152,4194304,8388608,16777216,33554432,67108864,134217728,268435456}
-out=${BENCH_OUT:-$here/../../build/bench-user}
+out=${BENCH_OUT:-$here/../build/bench-user}
 mkdir -p "$out"
 
 echo "cyclebench-user: real CPU, userspace, interrupts on (cpu $CPU)"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/run.sh: cyclebench-user's tests, from userspace/runner (make test).
+# tests/run.sh: cyclebench-user's tests, from runner (make test).
 # The unit tests, then what a user sees - exit codes, error lines, the tree
 # against the contract, cyclestat reading it - with the plain build and
 # again with the ASan+UBSan one, then plausibility of the figures (positive,
@@ -13,11 +13,11 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
-CS=${CYCLESTAT:-../cyclestat}
+CS=${CYCLESTAT:-../userspace/cyclestat}
 T=$(mktemp -d)
 bg=
 trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$T"' EXIT
-. ../../tests/tap/tap.sh
+. ../tests/tap/tap.sh
 TAP_DIR=${TAP_DIR:-$here/tests/out/tap}
 mkdir -p "$TAP_DIR"
 rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
@@ -213,7 +213,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 		rc=$?
 		case $rc in 0) got=ok ;; 2) got=refused ;; *) got="exit $rc" ;; esac
 		[ "$got" = "$want" ] || bad="$bad|'$line': $want expected, $got: $(head -c 200 "$T/corpus.err")"
-	done < ../../tests/contract/requests.txt
+	done < ../tests/contract/requests.txt
 	if [ -z "$bad" ] && [ "$n" -gt 30 ]; then ok "${s}the_request_corpus_is_answered_as_the_module_answers_it ($n requests)"
 	else not_ok "${s}the_request_corpus_is_answered_as_the_module_answers_it ($n requests)" "$bad"; fi
 	: > "$T/afile"
@@ -336,4 +336,4 @@ check independent_adds_are_faster_than_dependent_ones awk -v a="$(v alu:add_dep)
 check a_16MiB_chase_is_slower_than_a_4KiB_one awk -v s="$(v mem:chase/4096)" -v l="$(v mem:chase/16777216)" 'BEGIN { exit !(l > s) }'
 
 tap_end > /dev/null
-../../tests/tap/count "$TAP_DIR"
+../tests/tap/count "$TAP_DIR"

@@ -9,7 +9,7 @@
 # perop.sh --calib DIR: TSC ticks per core cycle, from DIR's calib:add_chain
 # (median of the long region less median of the short, over (R-1) ops):
 # what cyclestat divides by; empty when DIR has no such result.
-. "$(dirname "$0")/../../scripts/help.sh"
+. "$(dirname "$0")/../scripts/help.sh"
 set -u
 if [ "${1:-}" = --calib ]; then
 	d=$2/calib/add_chain
