@@ -29,7 +29,7 @@
  *   missing, aborted, failed, skipped	in BASE, not (or not cleanly) in NEW
  * Exit 1 when something is slower or missing (unless --allow-missing).
  *
- * Calls load.c, ranks.c and fmt.c.
+ * Calls fragment.c, ranks.c and fmt.c.
  */
 #include <math.h>
 #include <stdlib.h>

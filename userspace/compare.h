@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compare.h - what compare.c decides and cmp_print.c prints: one row per
- * fragment; cmp_mismatch.c checks the runs are comparable. Private to the
+ * compare.h - what compare.c decides and compare_print.c prints: one row per
+ * fragment; comparable.c checks the runs are comparable. Private to the
  * three.
  */
 #ifndef CS_COMPARE_H

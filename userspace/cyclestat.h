@@ -258,7 +258,7 @@ static const char *const cs_data_files[] = {
 	"cycles", "cycles_long", "core_cycles", "instructions", "ref_cycles", "flags",
 	"core_cycles_long", "instructions_long", "ref_cycles_long",
 };
-/* whether a result's info says its file @file holds data (load.c) */
+/* whether a result's info says its file @file holds data (fragment.c) */
 int cs_data_file_expected(const struct cs_info *info, const char *file);
 /* counter @k per op, two-length: 1 with *v set, 0 when it cannot be formed */
 int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v);
@@ -269,7 +269,7 @@ int cs_ipc_per_op(const struct cs_frag *fr, long double *v);
  * The flags file's bits (kmod/cyclebench.h CB_SAMPLE_*): an NMI inside the
  * sample, an interrupt or a context switch just before it, TSC_AUX naming
  * another CPU.  --undisturbed leaves out samples with any bit of
- * cs_drop_mask set (load.c).
+ * cs_drop_mask set (fragment.c).
  */
 enum { CS_F_NMI = 1, CS_F_IRQ = 2, CS_F_SWITCH = 4, CS_F_CPU = 8 };
 extern unsigned int cs_drop_mask;

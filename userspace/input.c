@@ -5,7 +5,7 @@
  * run: net of base:empty, per-op net cost, ticks per core cycle from
  * calib:add_chain (also from beside a single result given by its path).
  *
- * Calls load.c, tree.c, numparse.c and infer.c.
+ * Calls fragment.c, tree.c, numparse.c and infer.c.
  */
 #define _GNU_SOURCE
 #include <math.h>

@@ -4,7 +4,7 @@
  * through as written, checked only for its keys: kmod/contract.h), show
  * the progress, name what failed, and summarise what was measured.
  *
- * Calls tree.c, load.c and output.c.
+ * Calls tree.c, fragment.c and output.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -3,7 +3,7 @@
  * save.c - cyclestat save: copy a tree's results (the live debugfs tree or
  * a copy), then read the copy back, so what was saved is known to parse.
  *
- * Calls tree.c, load.c and numparse.c.
+ * Calls tree.c, fragment.c and numparse.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>

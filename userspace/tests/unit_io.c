@@ -4,7 +4,7 @@
  * errors, the info parser, the Mann-Whitney p-values (against scipy 1.10),
  * the t quantiles and Hodges-Lehmann interval, the machine formats
  * (shortest round-trip doubles) and safe result names. tests/tap/tap.h runs
- * them after unit.c's (by file name).
+ * them after unit_figures.c's (by file name).
  */
 #include <math.h>
 #include <stdlib.h>

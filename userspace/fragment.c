@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * load.c - a located fragment read, checked and reduced to its figures:
+ * fragment.c - a located fragment read, checked and reduced to its figures:
  * raw figures, Paoloni's ensemble metrics, the two-length per-op cost, the
  * optional PMU counters. Whole inputs are input.c's.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmp_print.c - compare's verdicts as a table (80 columns), JSON (schema 2,
+ * compare_print.c - compare's verdicts as a table (80 columns), JSON (schema 2,
  * documented in cyclestat(1)), CSV or TAP (a CI gate's stdout). Calls fmt.c.
  */
 #include <math.h>

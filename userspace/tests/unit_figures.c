@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unit.c - hand-computed cases for every figure, the sort and the exact
+ * unit_figures.c - hand-computed cases for every figure, the sort and the exact
  * rounding; unit_io.c has the parser, the inference and the machine
  * formats. figures.py checks the same figures on larger data against an
  * exact reference; this file is where a reader sees them worked out.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmp_mismatch.c - compare's check that its runs are comparable: the same
+ * comparable.c - compare's check that its runs are comparable: the same
  * method, kernel, CPU, clock (to 0.01 %), pinned CPU, sizes and argument
  * lists on both sides, or a warning that names the difference (--strict:
  * an error).
