@@ -3,7 +3,7 @@
  * alloc.h - memory on 2 MiB pages for a portable fragment's setup, next
  * to cyclebench.h's cb_alloc() (4 KiB pages).  Declared once for both
  * builds: the module's definitions are in kmod/alloc.c, cyclebench-user's
- * in userspace/runner/engine.c.
+ * in runner/engine.c.
  *
  * cb_alloc_huge() returns SIZE bytes (rounded up to 2 MiB), zeroed, on
  * 2 MiB pages - or NULL, never 4 KiB pages in their stead: a buffer whose

@@ -18,6 +18,8 @@
 #define CB_CMD_MAX 256
 /* Results (a fragment, or one argument of one) in one run. */
 #define CB_MAX_SLOTS 1024
+/* CPUs one cpus= run may name: 0 .. CB_MAX_CPUS - 1. */
+#define CB_MAX_CPUS 64
 /* Values in one args= list. */
 #define CB_MAX_ARGS 64
 
@@ -53,6 +55,7 @@ enum cb_run_key {
 	CB_KEY_WARMUP,
 	CB_KEY_METHOD,
 	CB_KEY_CPU,
+	CB_KEY_CPUS,
 	CB_KEY_ARGS,
 	CB_KEY_PMU,
 	CB_KEY_INTERLEAVE,
@@ -86,6 +89,8 @@ struct cb_key_def {
 	[CB_KEY_WARMUP] = { "warmup", 0, CB_MAX_WARMUP, CB_SIDE_BOTH, NULL }, \
 	[CB_KEY_METHOD] = { "method", 0, 0, CB_SIDE_BOTH, "paoloni or lfence" }, \
 	[CB_KEY_CPU] = { "cpu", 0, 0, CB_SIDE_BOTH, "an online CPU" },	\
+	[CB_KEY_CPUS] = { "cpus", 0, 0, CB_SIDE_RUNNER,			\
+			  "online CPUs below " CB_STR(CB_MAX_CPUS) ", e.g. 0-3 or 0,2" }, \
 	[CB_KEY_ARGS] = { "args", 0, 0, CB_SIDE_BOTH,			\
 			  "decimal numbers, comma-separated" },		\
 	[CB_KEY_PMU] = { "pmu", 0, 0, CB_SIDE_MODULE, "on or off" },	\

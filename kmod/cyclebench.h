@@ -19,7 +19,7 @@
  * teardown and an argument list (see CB_BODY_STATE() and struct
  * cb_fragment).  A new group is a new file in kmod/fragments/ plus its name
  * in CB_GROUPS in Kbuild.  The same files build the userspace runner
- * (userspace/runner/) when their group is declared with CB_PORTABLE_GROUP():
+ * (runner/) when their group is declared with CB_PORTABLE_GROUP():
  * such a file includes nothing but this header.
  */
 #ifndef CYCLEBENCH_H
@@ -171,6 +171,10 @@ static __always_inline void cb_state_##name(typeof(type) *st)
  *	dec/jnz loop: a run whose ARG could not fit max_sample_us at the
  *	speed such a loop has when the run is asked for is refused then
  *	(-ETIME), before anything runs.
+ * @per_cpu: run on several CPUs at once (cyclebench-user's cpus=), each
+ *	CPU gets a state and a setup of its own (env->cpu is that CPU);
+ *	without it, one state and setup all the CPUs share.  On one CPU, as
+ *	the module runs, the two are the same.
  * @args: the default argument list, or NULL; one result per value, named
  *	group:name/ARG.
  * @arg_min: the smallest argument a run may name.
@@ -210,6 +214,7 @@ struct cb_fragment {
 	bool arg_bytes;
 	bool ops_is_arg;
 	bool arg_is_loop;
+	bool per_cpu;
 	unsigned int insns;
 	unsigned int insns_per_arg;
 	const u64 *args;

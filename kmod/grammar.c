@@ -309,6 +309,39 @@ static void cb_key_list(unsigned int side, char *buf, size_t len)
 					      cb_keys[k].name);
 }
 
+/*
+ * cpus=: "0-3", "0,2", "0-1,4": CPUs below CB_MAX_CPUS, each usable, into
+ * a mask; 0 and the mask, or -EINVAL.
+ */
+static int cb_parse_cpus(const struct cb_catalog *cat, const char *val, u64 *mask)
+{
+	char buf[CB_CMD_MAX], *rest = buf, *tok, *dash;
+	size_t n = strlen(val);
+	u64 lo, hi;
+
+	*mask = 0;
+	if (n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, val, n + 1);	/* the message quotes @val whole */
+	while ((tok = strsep(&rest, ","))) {
+		dash = strchr(tok, '-');
+		if (dash)
+			*dash++ = '\0';
+		if (cb_dec(tok, &lo) || (dash && cb_dec(dash, &hi)))
+			return -EINVAL;
+		if (!dash)
+			hi = lo;
+		if (lo > hi || hi >= CB_MAX_CPUS)
+			return -EINVAL;
+		for (; lo <= hi; lo++) {
+			if (cat->cpu_ok && !cat->cpu_ok((unsigned int)lo))
+				return -EINVAL;
+			*mask |= 1ULL << lo;
+		}
+	}
+	return 0;
+}
+
 /* A key whose value is a word, or a CPU: 0 and the value set, or -EINVAL. */
 static int cb_parse_word(const struct cb_catalog *cat, int k, const char *val,
 			 struct cb_req *req)
@@ -327,6 +360,8 @@ static int cb_parse_word(const struct cb_catalog *cat, int k, const char *val,
 			return -EINVAL;
 		req->cpu = (unsigned int)v;
 		return 0;
+	case CB_KEY_CPUS:
+		return cb_parse_cpus(cat, val, &req->cpus);
 	case CB_KEY_PMU:
 		if (strcmp(val, "on") && strcmp(val, "off"))
 			return -EINVAL;
@@ -392,6 +427,7 @@ int cb_req_parse(char *cmd, const struct cb_catalog *cat, struct cb_req *req,
 
 	req->nr = 0;
 	req->given = 0;
+	req->cpus = 0;
 	while ((tok = strsep(&cmd, " \t\n"))) {
 		char *val;
 
@@ -446,5 +482,14 @@ int cb_req_parse(char *cmd, const struct cb_catalog *cat, struct cb_req *req,
 			 "an empty request; name what to run, e.g. alu (all, a group, group:name)");
 		return -EINVAL;
 	}
+	if ((req->given & (1U << CB_KEY_CPU)) && (req->given & (1U << CB_KEY_CPUS))) {
+		snprintf(why, len, "cpu= and cpus= both given; cpus= names every CPU of the run");
+		return -EINVAL;
+	}
+	/* cpu is the first of cpus=: its samples are the result's own */
+	for (k = 0; req->cpus && !(req->cpus & (1ULL << k)); k++)
+		;
+	if (req->cpus)
+		req->cpu = (unsigned int)k;
 	return cb_req_select(sel, nr_args ? args : NULL, nr_args, cat, req, why, len);
 }

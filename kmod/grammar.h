@@ -44,6 +44,7 @@ struct cb_req {
 	u32 warmup;
 	enum cb_method method;
 	unsigned int cpu;
+	u64 cpus;
 	bool interleave;
 	bool pmu;
 	u32 max_mb;

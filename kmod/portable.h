@@ -64,6 +64,25 @@ typedef int64_t s64;
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define OPTIMIZER_HIDE_VAR(var)	__asm__("" : "=r" (var) : "0" (var))
 
+/* The kernel's atomic_t, as x86 builds it: locked instructions. */
+typedef struct {
+	int counter;
+} atomic_t;
+static inline int atomic_read(const atomic_t *v)
+{
+	return READ_ONCE(v->counter);
+}
+static inline void atomic_inc(atomic_t *v)
+{
+	__asm__ volatile("lock incl %0" : "+m" (v->counter) : : "memory");
+}
+static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
+{
+	__asm__ volatile("lock cmpxchgl %2, %1"
+			 : "+a" (old), "+m" (v->counter) : "r" (new) : "memory");
+	return old;
+}
+
 #define PAGE_SIZE	4096UL
 #define SMP_CACHE_BYTES	64
 

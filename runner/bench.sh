@@ -120,5 +120,36 @@ END {
 echo
 echo "full summaries: $CS $out/alu; $CS $out/chase"
 echo
+
+# Contention (issue 20): contend:* on CPU 0 alone and on CPUs 0 and 1 at
+# once (cpus=0-1, started together each sample), CONTEND_RUNS runs a side,
+# interleaved; compare's change of the two-length per-op cost, as a ratio
+# k=2 / k=1 with its 95 % interval (Hodges-Lehmann over the runs).
+ncpu=$(getconf _NPROCESSORS_ONLN)
+if [ "$ncpu" -ge 2 ]; then
+	runs=${CONTEND_RUNS:-5}
+	c2=$CPU,$(( CPU == 0 ? 1 : 0 ))
+	k=1
+	while [ "$k" -le "$runs" ]; do
+		./cyclebench-user -q --force -o "$out/contend-k1-$k" contend samples="$SAMPLES" ensembles=5 \
+			cpus="$CPU" long_repeat=256 || exit 1
+		./cyclebench-user -q --force -o "$out/contend-k2-$k" contend samples="$SAMPLES" ensembles=5 \
+			cpus="$c2" long_repeat=256 || exit 1
+		k=$((k + 1))
+	done
+	echo "contention: per-op cost on cpus=$c2 at once over cpu $CPU alone ($runs runs a side, interleaved)"
+	# shellcheck disable=SC2046 # lists of directories without blanks
+	"$CS" --format csv compare $(ls -d "$out"/contend-k1-*) -- $(ls -d "$out"/contend-k2-*) |
+		awk -F, 'NR > 1 && $1 ~ /^contend:/ {
+			if ($9 == "") { printf "  %-28s %s\n", $1, $2; next }
+			printf "  %-28s k=1 %8.2f  k=2 %8.2f  ratio %6.3f [%.3f, %.3f]\n",
+				$1, $7, $8, 1 + $9, 1 + $10, 1 + $11
+		}'
+	echo "  (shared lines should cost more at k=2; the private ones within 5 % of 1)"
+	echo
+else
+	echo "contention: one CPU online, no k=2 run"
+	echo
+fi
 # how often the intervals above hold: RUNS repeated runs on known latencies
 CYCLESTAT=$CS CPU=$CPU sh coverage.sh

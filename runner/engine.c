@@ -9,6 +9,8 @@
  * Also the helpers a portable setup may call: cb_alloc() and friends.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +36,49 @@ struct cb_job {
 	char name[96];
 	u64 total;
 	u64 next_ns;
+	struct cb_barrier *bar;
+	u64 *release;
 };
+
+/**
+ * struct cb_barrier - where the CPUs of a cpus= run meet before each sample.
+ * @k: the CPUs that meet.
+ * @count: how many are there now.
+ * @gen: bumped by the last to come, which lets the others go.
+ * @left: one has stopped sampling (its end, or an error): the others no
+ *	longer wait, so none waits for ever.
+ */
+struct cb_barrier {
+	unsigned int k;
+	unsigned int count;
+	unsigned int gen;
+	int left;
+};
+
+/* 0 once all k are there (or one has left); -EINTR on Ctrl-C */
+static int barrier_wait(struct cb_barrier *b)
+{
+	unsigned int gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+	unsigned long spins = 0;
+
+	if (__atomic_load_n(&b->left, __ATOMIC_ACQUIRE))
+		return 0;
+	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->k) {
+		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen &&
+	       !__atomic_load_n(&b->left, __ATOMIC_ACQUIRE)) {
+		if (cb_stop_requested)
+			return -EINTR;
+		/* a CPU shared with other work: let its owner run now and then */
+		if (++spins % (1UL << 20) == 0)
+			sched_yield();
+		_mm_pause();
+	}
+	return 0;
+}
 
 static u64 coarse_ns(void)
 {
@@ -50,6 +94,15 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i)
 
 	if (unlikely(cb_stop_requested))
 		return -EINTR;
+	if (job->bar) {
+		int ret = barrier_wait(job->bar);
+
+		if (ret)
+			return ret;
+		/* when this CPU left the barrier: the start spread */
+		if (i >= ctx->warmup)
+			job->release[i - ctx->warmup] = __rdtsc();
+	}
 	if (job->next_ns && !(i & 255) && i >= ctx->warmup) {
 		u64 now = coarse_ns();
 
@@ -358,18 +411,16 @@ static int setup(struct cb_result *r, struct cb_flight *fl)
 }
 
 /*
- * Ensemble e of one result: setup first (for the run at e = 0, or for this
- * ensemble), the length chosen at the first, warm-up where the caches may
- * be cold, the samples.  The caller tears down with finish().
+ * A flight's state and setup on @cpu: for the run at its first ensemble,
+ * or before each one (setup_each_ensemble; after() tears that down).
  */
-static int ensemble(const struct cb_run *req, struct cb_result *r, struct cb_flight *fl,
-		    struct cb_ctx *ctx, u32 e, u64 target)
+static int prepare(struct cb_result *r, struct cb_flight *fl, unsigned int cpu)
 {
 	const struct cb_fragment *frag = r->frag;
 	int each = frag->setup_each_ensemble, ret;
 
 	if (!fl->started) {
-		fl->env = (struct cb_env){ .arg = r->arg, .ops = r->ops, .cpu = req->cpu };
+		fl->env = (struct cb_env){ .arg = r->arg, .ops = r->ops, .cpu = cpu };
 		fl->started = 1;
 		if (frag->state_size) {
 			fl->env.state = cb_alloc(frag->state_size);
@@ -383,11 +434,119 @@ static int ensemble(const struct cb_run *req, struct cb_result *r, struct cb_fli
 			fl->set_up = 1;
 		}
 	}
-	if (frag->setup && each) {
-		ret = setup(r, fl);
-		if (ret)
-			return ret;
+	return frag->setup && each ? setup(r, fl) : 0;
+}
+
+static void after(const struct cb_result *r, struct cb_flight *fl)
+{
+	if (r->frag->teardown && r->frag->setup_each_ensemble)
+		r->frag->teardown(&fl->env);
+}
+
+/**
+ * struct cb_worker - one CPU of a cpus= run, for one ensemble.
+ * @th: its thread (none for the first CPU: the run's own thread).
+ * @ctx: its sampler's context: its own arrays, its CPU.
+ * @job: its bookkeeping: the barrier, its release times.
+ * @run: the table entry all the CPUs run.
+ * @ret: what its sampler returned.
+ */
+struct cb_worker {
+	pthread_t th;
+	struct cb_ctx ctx;
+	struct cb_job job;
+	const struct cb_fragment *run;
+	int ret;
+};
+
+static void *worker(void *p)
+{
+	struct cb_worker *w = p;
+
+	w->ret = w->run->sample(&w->ctx);
+	__atomic_store_n(&w->job.bar->left, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Ensemble e of r on every CPU of cpus= at once: this thread on the first
+ * CPU, a thread pinned to each other one, all let go together before each
+ * sample (the barrier in cb_between_samples()), each into its own arrays.
+ * A .per_cpu fragment's other CPUs have flights of their own, @pcpu[t].
+ */
+static int on_cpus(const struct cb_run *req, struct cb_result *r, struct cb_flight *fl,
+		   struct cb_flight *pcpu, struct cb_ctx *ctx, u32 e)
+{
+	unsigned int k = req->nr_cpus, t, ready = 0, started = 0;
+	struct cb_barrier bar = { .k = k };
+	u64 at = (u64)e * req->samples;
+	struct cb_worker *w = calloc(k, sizeof(*w));
+	int ret = 0;
+
+	if (!w)
+		return -ENOMEM;
+	for (t = 0; t < k && !ret; t++) {
+		struct cb_flight *f = fl;
+
+		if (r->frag->per_cpu && t) {
+			f = &pcpu[t];
+			ret = prepare(r, f, req->cpu_of[t]);
+			if (ret)
+				break;
+			ready = t;
+		}
+		w[t].run = fl->run;
+		w[t].ctx = *ctx;
+		w[t].ctx.cpu = req->cpu_of[t];
+		w[t].ctx.env = &f->env;
+		w[t].ctx.out = r->pc_cycles[t] + at;
+		w[t].ctx.out_long = r->pc_cycles_long ? r->pc_cycles_long[t] + at : NULL;
+		w[t].job = t ? (struct cb_job){ .total = ctx->job->total } : *ctx->job;
+		w[t].job.bar = &bar;
+		w[t].job.release = r->release[t] + at;
+		w[t].ctx.job = &w[t].job;
 	}
+	for (t = 1; t < k && !ret; t++) {
+		pthread_attr_t attr;
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(req->cpu_of[t], &set);
+		pthread_attr_init(&attr);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		ret = -pthread_create(&w[t].th, &attr, worker, &w[t]);
+		pthread_attr_destroy(&attr);
+		if (!ret)
+			started = t;
+	}
+	if (!ret) {
+		w[0].ret = w[0].run->sample(&w[0].ctx);
+		ret = w[0].ret;
+	}
+	__atomic_store_n(&bar.left, 1, __ATOMIC_RELEASE);
+	for (t = 1; t <= started; t++) {
+		pthread_join(w[t].th, NULL);
+		ret = ret ?: w[t].ret;
+	}
+	for (t = 1; t <= ready; t++)
+		after(r, &pcpu[t]);
+	free(w);
+	return ret;
+}
+
+/*
+ * Ensemble e of one result: setup first (for the run at e = 0, or for this
+ * ensemble), the length chosen at the first, warm-up where the caches may
+ * be cold, the samples (on each CPU of cpus=, where it names several).
+ * The caller tears down with finish().
+ */
+static int ensemble(const struct cb_run *req, struct cb_result *r, struct cb_flight *fl,
+		    struct cb_flight *pcpu, struct cb_ctx *ctx, u32 e, u64 target)
+{
+	int ret = prepare(r, fl, req->cpu);
+
+	if (ret)
+		return ret;
 	ctx->env = &fl->env;
 	if (!fl->run) {
 		ret = pick_repeat(req, r, ctx, target);
@@ -404,11 +563,10 @@ static int ensemble(const struct cb_run *req, struct cb_result *r, struct cb_fli
 	 * A new layout is cold again, and interleaved, so is any result after
 	 * the others' ensembles went through the caches: warm those up too.
 	 */
-	ctx->warmup = (!e || each || req->interleave) ? req->warmup : 0;
-	ret = fl->run->sample(ctx);
+	ctx->warmup = (!e || r->frag->setup_each_ensemble || req->interleave) ? req->warmup : 0;
+	ret = req->nr_cpus > 1 ? on_cpus(req, r, fl, pcpu, ctx, e) : fl->run->sample(ctx);
 out:
-	if (frag->teardown && each)
-		frag->teardown(&fl->env);
+	after(r, fl);
 	return ret;
 }
 
@@ -461,6 +619,53 @@ static void failed(struct cb_result *r, struct cb_flight *fl, int err)
 	finish(r, fl);
 }
 
+/* cpus=: each CPU's arrays (the first CPU's are the result's own) */
+static int alloc_per_cpu(struct cb_result *r, unsigned int k, u64 n)
+{
+	r->pc_cycles = calloc(k, sizeof(u64 *));
+	r->pc_cycles_long = r->cycles_long ? calloc(k, sizeof(u64 *)) : NULL;
+	r->release = calloc(k, sizeof(u64 *));
+	if (!r->pc_cycles || !r->release || (r->cycles_long && !r->pc_cycles_long))
+		return -ENOMEM;
+	for (unsigned int t = 0; t < k; t++) {
+		r->pc_cycles[t] = t ? alloc_samples(n) : r->cycles;
+		if (r->pc_cycles_long)
+			r->pc_cycles_long[t] = t ? alloc_samples(n) : r->cycles_long;
+		r->release[t] = alloc_samples(n);
+		if (!r->pc_cycles[t] || !r->release[t] ||
+		    (r->pc_cycles_long && !r->pc_cycles_long[t]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * How far apart the CPUs left the barrier, in TSC ticks: for each sample
+ * the latest release less the earliest, the median over the samples.
+ */
+static u64 start_spread(const struct cb_result *r, unsigned int k, u64 n)
+{
+	u64 *d = malloc(n * sizeof(*d)), med;
+
+	if (!d || !n) {
+		free(d);
+		return 0;
+	}
+	for (u64 j = 0; j < n; j++) {
+		u64 lo = r->release[0][j], hi = lo;
+
+		for (unsigned int t = 1; t < k; t++) {
+			lo = min(lo, r->release[t][j]);
+			hi = max(hi, r->release[t][j]);
+		}
+		d[j] = hi - lo;
+	}
+	qsort(d, n, sizeof(*d), cmp_u64);
+	med = d[n / 2];
+	free(d);
+	return med;
+}
+
 /*
  * Every result of the request, as the module runs them: all ensembles of
  * one result, then the next.  With interleave=1, ensemble by ensemble
@@ -485,22 +690,31 @@ int cb_run_all(struct cb_run *req, const struct cb_machine *m)
 	/* what the long region must add, in ticks (see pick_repeat()) */
 	u64 target = m->tsc_step * 200 > 2000 ? m->tsc_step * 200 : 2000;
 	struct cb_flight *fl = calloc(req->nr ? req->nr : 1, sizeof(*fl));
+	unsigned int k = req->nr_cpus > 1 ? req->nr_cpus : 1;
+	/* a .per_cpu fragment's flights on the other CPUs of cpus= */
+	struct cb_flight *pfl = calloc((req->nr ? req->nr : 1) * k, sizeof(*pfl));
 	unsigned int outer = req->interleave ? req->ensembles : req->nr;
 	unsigned int inner = req->interleave ? req->nr : req->ensembles;
 	int ret = 0;
 
-	if (!fl)
+	if (!fl || !pfl) {
+		free(fl);
+		free(pfl);
 		return -ENOMEM;
+	}
 	for (unsigned int i = 0; i < req->nr; i++) {
 		struct cb_result *r = &req->res[i];
 
 		r->cycles = alloc_samples(n);
 		r->cycles_long = r->frag->no_long ? NULL : alloc_samples(n);
+		if (k > 1 && r->cycles && alloc_per_cpu(r, k, n))
+			r->cycles = NULL;
 		if (!r->cycles || (!r->frag->no_long && !r->cycles_long)) {
 			result_name(r, job.name, sizeof(job.name));
 			fprintf(stderr, "cyclebench-user: %s: no memory for %llu samples; lower samples= or ensembles=\n",
 				job.name, (unsigned long long)n);
 			free(fl);
+			free(pfl);
 			return -ENOMEM;
 		}
 	}
@@ -515,7 +729,7 @@ int cb_run_all(struct cb_run *req, const struct cb_machine *m)
 			result_name(r, job.name, sizeof(job.name));
 			job.next_ns = req->tty && !req->quiet ? 1 : 0;
 			ctx.done = ((u64)a * inner + b) * req->samples;
-			ret = ensemble(req, r, &fl[i], &ctx, e, target);
+			ret = ensemble(req, r, &fl[i], &pfl[i * k], &ctx, e, target);
 			if (ret == -EINTR || ret == -EAGAIN)
 				break;
 			if (ret)
@@ -525,9 +739,15 @@ int cb_run_all(struct cb_run *req, const struct cb_machine *m)
 			ret = 0;
 		}
 	}
-	for (unsigned int i = 0; i < req->nr; i++)
+	for (unsigned int i = 0; i < req->nr; i++) {
 		finish(&req->res[i], &fl[i]);
+		for (unsigned int t = 1; t < k; t++)
+			finish(&req->res[i], &pfl[i * k + t]);
+		if (k > 1 && req->res[i].state == CB_R_OK)
+			req->res[i].spread = start_spread(&req->res[i], k, n);
+	}
 	free(fl);
+	free(pfl);
 	if (req->tty && !req->quiet)
 		fprintf(stderr, "\r%*s\r", 80, "");
 	if (ret == -EAGAIN)

@@ -54,7 +54,9 @@ static void usage(const char *why)
 		"             GROUP:NAME/ARG, or a comma-separated list of those\n"
 		"  keys       samples=N (per ensemble, default 1000), ensembles=N (10),\n"
 		"             warmup=N (100), method=paoloni|lfence (lfence under a\n"
-		"             hypervisor, else paoloni), cpu=N (0), args=A,B,... (the\n"
+		"             hypervisor, else paoloni), cpu=N (0), cpus=LIST (e.g.\n"
+		"             0-3: run on those CPUs at once, started together each\n"
+		"             sample; each CPU's samples kept), args=A,B,... (the\n"
 		"             arguments of the selected fragments that take one),\n"
 		"             max_mb=N (256: largest sample and buffer memory),\n"
 		"             long_repeat=auto|16|64|256|1024 (copies of the body in the\n"
@@ -257,6 +259,14 @@ int main(int argc, char **argv)
 	}
 	if (cb_cpu_usable(parsed.cpu, why, sizeof(why)))
 		die("%s", why);
+	/* cpus=: every CPU usable, the first one the run's own */
+	for (unsigned int cn = 0; cn < CB_MAX_CPUS; cn++) {
+		if (!(parsed.cpus & (1ULL << cn)))
+			continue;
+		if (cb_cpu_usable(cn, why, sizeof(why)))
+			die("cpus=: %s", why);
+		req.cpu_of[req.nr_cpus++] = cn;
+	}
 	req.samples = parsed.samples;
 	req.ensembles = parsed.ensembles;
 	req.warmup = parsed.warmup;
@@ -287,7 +297,10 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < req.nr; i++) {
 		const struct cb_result *r = &req.res[i];
 
-		bytes += (u64)req.samples * req.ensembles * 8 * (r->frag->no_long ? 1 : 2);
+		/* (and with cpus=, each CPU's arrays and release times) */
+		bytes += (u64)req.samples * req.ensembles * 8 *
+			 (req.nr_cpus > 1 ? req.nr_cpus * (r->frag->no_long ? 2 : 3) :
+			  (r->frag->no_long ? 1 : 2));
 		if (!r->frag->arg_bytes)
 			continue;
 		if (req.interleave && r->frag->setup && !r->frag->setup_each_ensemble)

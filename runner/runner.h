@@ -53,6 +53,11 @@ struct cb_result {
 	u64 *cycles;
 	u64 *cycles_long;
 	u64 page_size;			/* cb_alloc_huge()'s pages, 0: none */
+	/* cpus=: each CPU's samples, [0] the first CPU's (= cycles) */
+	u64 **pc_cycles;
+	u64 **pc_cycles_long;
+	u64 **release;			/* when each CPU left the barrier */
+	u64 spread;			/* their median spread, TSC ticks */
 	const char *huge_pages;		/* "thp" or "hugetlb": how */
 };
 
@@ -62,7 +67,9 @@ struct cb_run {
 	unsigned int nr;
 	u32 samples, ensembles, warmup;
 	enum cb_method method_requested, method;
-	unsigned int cpu;
+	unsigned int cpu;		/* the first of cpus= */
+	unsigned int nr_cpus;		/* cpus=: the CPUs run at once, 0: cpu alone */
+	unsigned int cpu_of[CB_MAX_CPUS];
 	unsigned int max_mb;
 	unsigned int long_repeat;	/* 0: auto, per result */
 	int interleave;			/* ensembles round the results */

@@ -56,6 +56,15 @@ static int close_checked(FILE *f)
 	return fclose(f) || bad ? -1 : 0;
 }
 
+/* cpus=: the line "cpus: 0,1" */
+static void put_cpus(FILE *f, const struct cb_run *req)
+{
+	fputs("cpus:", f);
+	for (unsigned int t = 0; t < req->nr_cpus; t++)
+		fprintf(f, "%s%u", t ? "," : " ", req->cpu_of[t]);
+	fputc('\n', f);
+}
+
 static int write_top_info(const char *dir, const struct cb_run *req, const struct cb_machine *m)
 {
 	char *path;
@@ -89,6 +98,8 @@ static int write_top_info(const char *dir, const struct cb_run *req, const struc
 	fprintf(f, "ensembles: %u\n", req->ensembles);
 	fprintf(f, "warmup: %u\n", req->warmup);
 	fprintf(f, "cpu: %u\n", req->cpu);
+	if (req->nr_cpus > 1)
+		put_cpus(f, req);
 	fprintf(f, "max_mb: %u\n", req->max_mb);
 	if (req->long_repeat)
 		fprintf(f, "long_repeat: %u\n", req->long_repeat);
@@ -198,6 +209,12 @@ static int write_result(const char *dir, const struct cb_run *req,
 		fprintf(f, "warmup: %u\n", req->warmup);
 		fprintf(f, "method: %s\n", cb_method_name(req->method));
 		fprintf(f, "cpu: %u\n", req->cpu);
+		if (req->nr_cpus > 1) {
+			put_cpus(f, req);
+			fprintf(f, "barrier: sample\n");
+			fprintf(f, "start_spread: %llu\n", (unsigned long long)r->spread);
+			fprintf(f, "state_per_cpu: %s\n", yes(r->frag->per_cpu));
+		}
 		fprintf(f, "tsc_khz: %u\n", m->tsc_khz);
 		fprintf(f, "tsc_step: %u\n", m->tsc_step);
 		fprintf(f, "interleave: %s\n", yes(req->interleave));
@@ -213,6 +230,19 @@ static int write_result(const char *dir, const struct cb_run *req,
 	if (write_array(rdir, "cycles", r->cycles, n) ||
 	    (r->cycles_long && write_array(rdir, "cycles_long", r->cycles_long, n)))
 		goto out;
+	/* cpus=: each CPU's own, cpuN/ (the first CPU's are also the above) */
+	for (unsigned int t = 0; req->nr_cpus > 1 && t < req->nr_cpus; t++) {
+		char *c;
+		int bad;
+
+		if (asprintf(&c, "%s/cpu%u", rdir, req->cpu_of[t]) < 0)
+			goto out;
+		bad = mkdir_p(c) || write_array(c, "cycles", r->pc_cycles[t], n) ||
+		      (r->pc_cycles_long && write_array(c, "cycles_long", r->pc_cycles_long[t], n));
+		free(c);
+		if (bad)
+			goto out;
+	}
 	ret = 0;
 out:
 	free(rdir);

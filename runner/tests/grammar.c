@@ -150,11 +150,27 @@ int main(void)
 	refuses(&module, "alu sample=5", -EINVAL,
 		"unknown key 'sample' (keys: samples ensembles warmup method cpu args pmu interleave)");
 	refuses(&runner, "alu pmu=on", -EINVAL,
-		"unknown key 'pmu' (keys: samples ensembles warmup method cpu args interleave max_mb long_repeat references)");
+		"unknown key 'pmu' (keys: samples ensembles warmup method cpu cpus args interleave max_mb long_repeat references)");
 	refuses(&module, "alu long_repeat=16", -EINVAL, "unknown key 'long_repeat'");
 	refuses(&runner, "alu long_repeat=7", -EINVAL, "long_repeat=7: not a valid value (auto or one of { 16, 64, 256, 1024 })");
 	refuses(&runner, "alu max_mb=0", -EINVAL, "max_mb=0: not a number in 1..65536");
 	refuses(&module, "alu =5", -EINVAL, "unknown key ''");
+
+	/* cpus=: a list of CPUs, runner's only; cpu becomes its first */
+	CHECK("cpus=0-1 is CPUs 0 and 1, cpu 0",
+	      !parse(&runner, "alu cpus=0-1") && req.cpus == 3 && req.cpu == 0, "%s", why);
+	CHECK("cpus=5,2-3 is CPUs 2, 3 and 5, cpu 2",
+	      !parse(&runner, "alu cpus=5,2-3") && req.cpus == 0x2c && req.cpu == 2, "%s", why);
+	CHECK("cpus=63 is the last CPU a run may name",
+	      !parse(&runner, "alu cpus=63") && req.cpus == 1ULL << 63 && req.cpu == 63, "%s", why);
+	CHECK("a request without cpus= has none", !parse(&runner, "alu") && !req.cpus, "%s", why);
+	refuses(&runner, "alu cpus=64", -EINVAL, "cpus=64: not a valid value (online CPUs below 64");
+	refuses(&runner, "alu cpus=1-0", -EINVAL, "cpus=1-0: not a valid value");
+	refuses(&runner, "alu cpus=0,,1", -EINVAL, "cpus=0,,1: not a valid value");
+	refuses(&runner, "alu cpus=", -EINVAL, "cpus=: not a valid value");
+	refuses(&runner, "alu cpus=-1", -EINVAL, "cpus=-1: not a valid value");
+	refuses(&runner, "alu cpus=0-1 cpu=1", -EINVAL, "cpu= and cpus= both given");
+	refuses(&module, "alu cpus=0-1", -EINVAL, "unknown key 'cpus'");
 
 	/* no runner cpu check: the caller says why (an offline CPU by name) */
 	CHECK("the runner's cpu= is any number", !parse(&runner, "alu cpu=4000") && req.cpu == 4000,

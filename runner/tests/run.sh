@@ -92,7 +92,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 
 	# ---- every portable fragment runs, and the tree is the module's ----
 	expect "${s}every_portable_fragment_runs" $ev_rc '' -- \
-		$B -q --force -o "$T/every" alu,base,calib,loop,mem,serialize samples=20 ensembles=2 warmup=2 max_mb=64
+		$B -q --force -o "$T/every" alu,base,calib,loop,mem,serialize,contend samples=20 ensembles=2 warmup=2 max_mb=64
 	check "${s}every_listed_fragment_has_a_result" sh -c \
 		"[ \$(cut -d' ' -f1 '$T/every/fragments' | sed 's,/.*,,' | sort -u | wc -l) = $portable ]"
 	check "${s}every_result_is_ok" sh -c "! grep '^state: ' '$T/every'/*/*/info '$T/every'/*/*/*/info 2>/dev/null | grep -v '${ev_not:-^$}' | grep -v -q 'state: ok'"
@@ -232,6 +232,40 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 		ok "${s}ctrl_c_stops_the_run_and_writes_nothing"
 	else
 		not_ok "${s}ctrl_c_stops_the_run_and_writes_nothing" "exit $rc, $(ls -d "$T"/int* 2>/dev/null), $(cat "$T/interr")"
+	fi
+
+	# ---- cpus=: the same fragments on several CPUs at once ----
+	expect "${s}cpus_with_an_offline_cpu_is_refused" 2 'cpus=: cpu 63 is not online' -- $B -o "$o" alu cpus=0,63
+	expect "${s}cpu_and_cpus_together_are_refused" 2 'cpu= and cpus= both given' -- $B -o "$o" alu cpu=0 cpus=0
+	if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+		expect "${s}cpus_0-1_runs" 0 '' -- $B -q --force -o "$T/cpus" contend samples=200 ensembles=2 \
+			cpus=0-1 references=0 long_repeat=16
+		d=$T/cpus/contend/atomic_inc_shared
+		check "${s}cpus_every_cpu_has_all_its_samples" sh -c "[ \$(wc -l < '$d/cpu0/cycles') = 400 ] &&
+			[ \$(wc -l < '$d/cpu1/cycles') = 400 ] && [ \$(wc -l < '$d/cpu1/cycles_long') = 400 ]"
+		check "${s}cpus_the_first_cpu_is_the_result_itself" cmp -s "$d/cycles" "$d/cpu0/cycles"
+		check "${s}cpus_info_names_the_cpus_and_the_barrier" sh -c "grep -qx 'cpus: 0,1' '$d/info' &&
+			grep -qx 'barrier: sample' '$d/info' && grep -qE '^start_spread: [0-9]+\$' '$d/info' &&
+			grep -qx 'cpus: 0,1' '$T/cpus/info'"
+		check "${s}cpus_a_private_fragment_says_so" grep -qx 'state_per_cpu: yes' \
+			"$T/cpus/contend/atomic_inc_private/info"
+		check "${s}cpus_the_tree_passes_the_contract" sh tests/contract.sh "$T/cpus"
+		check "${s}cpus_cyclestat_reads_the_tree" "$CS" "$T/cpus"
+		# Ctrl-C on two CPUs: both stop within a sample, nothing written
+		$B -q --force -o "$T/int2" loop:dec_jnz_1m samples=100000 cpus=0-1 > /dev/null 2>"$T/interr" &
+		bg=$!
+		sleep 1
+		kill -INT $bg
+		wait $bg
+		rc=$?
+		bg=
+		if [ $rc = 130 ] && [ ! -e "$T/int2" ] && grep -q 'interrupted; nothing written' "$T/interr"; then
+			ok "${s}cpus_ctrl_c_stops_every_cpu_and_writes_nothing"
+		else
+			not_ok "${s}cpus_ctrl_c_stops_every_cpu_and_writes_nothing" "exit $rc, $(cat "$T/interr")"
+		fi
+	else
+		tap_skip "${s}cpus_0-1_runs" "one CPU online"
 	fi
 done
 

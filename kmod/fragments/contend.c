@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * contend: what sharing costs.  Each pair is the same body on a line all
+ * CPUs share and on one of their own (.per_cpu: with cyclebench-user's
+ * cpus=, every CPU gets its own state and setup).  On one CPU the two are
+ * the same; run on several at once (cpus=0-1), the shared ones pay for the
+ * line's trips between the CPUs' caches and the private ones must not.
+ */
+#ifdef __KERNEL__
+#include <linux/atomic.h>
+#endif
+
+#include "contract.h"	/* CB_MAX_CPUS */
+#include "cyclebench.h"
+
+/* one counter on a line of its own */
+struct contend_counter {
+	atomic_t v;
+} __aligned(SMP_CACHE_BYTES);
+
+/* where a store goes: a word of the shared line, or a line of this CPU's */
+struct contend_word {
+	u64 *word;
+};
+
+/* eight words on one line, one per CPU (mod 8) */
+static u64 contend_line[8] __aligned(SMP_CACHE_BYTES);
+/* a line per CPU (mod CB_MAX_CPUS) */
+static struct {
+	u64 word;
+} __aligned(SMP_CACHE_BYTES) contend_lines[CB_MAX_CPUS];
+
+static int false_sharing_setup(struct cb_env *env)
+{
+	struct contend_word *st = env->state;
+
+	st->word = &contend_line[env->cpu % 8];
+	return 0;
+}
+
+static int own_line_setup(struct cb_env *env)
+{
+	struct contend_word *st = env->state;
+
+	st->word = &contend_lines[env->cpu % CB_MAX_CPUS].word;
+	return 0;
+}
+
+CB_BODY_STATE(atomic_inc_shared, struct contend_counter)
+{
+	atomic_inc(&st->v);
+}
+
+CB_BODY_STATE(atomic_inc_private, struct contend_counter)
+{
+	atomic_inc(&st->v);
+}
+
+CB_BODY_STATE(cmpxchg_shared, struct contend_counter)
+{
+	int old = atomic_read(&st->v);
+
+	atomic_cmpxchg(&st->v, old, old + 1);
+}
+
+CB_BODY_STATE(store_false_sharing, struct contend_word)
+{
+	u64 *w = st->word;
+
+	WRITE_ONCE(*w, READ_ONCE(*w) + 1);
+}
+
+CB_BODY_STATE(store_own_line, struct contend_word)
+{
+	u64 *w = st->word;
+
+	WRITE_ONCE(*w, READ_ONCE(*w) + 1);
+}
+
+static const struct cb_fragment contend_fragments[] = {
+	{
+		CB_FRAGMENT_FIELDS(atomic_inc_shared, 1,
+				   "atomic_inc on one counter every CPU of the run shares"),
+	},
+	{
+		CB_FRAGMENT_FIELDS(atomic_inc_private, 1,
+				   "atomic_inc on a counter of the CPU's own (the control)"),
+		.per_cpu = true,
+	},
+	{
+		CB_FRAGMENT_FIELDS(cmpxchg_shared, 1,
+				   "atomic_cmpxchg(old, old + 1) on one shared counter"),
+	},
+	{
+		CB_FRAGMENT_FIELDS(store_false_sharing, 1,
+				   "load and store a word of its own, on a line the CPUs share"),
+		.per_cpu = true,
+		.setup = false_sharing_setup,
+	},
+	{
+		CB_FRAGMENT_FIELDS(store_own_line, 1,
+				   "load and store a word on a line of the CPU's own"),
+		.per_cpu = true,
+		.setup = own_line_setup,
+	},
+};
+
+CB_PORTABLE_GROUP(contend, contend_fragments);
