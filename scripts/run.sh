@@ -111,7 +111,7 @@ user_run() {
 		samples=* | ensembles=* | warmup=* | method=* | cpu=*) keys+=("$w") ;;
 		esac
 	done
-	quiet_make -C userspace/runner cyclebench-user
+	quiet_make -C runner cyclebench-user
 	echo
 	echo "REAL CPU, USERSPACE, INTERRUPTS ON: cyclebench-user on this host ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1))."
 	echo "Real TSC ticks of this CPU; per-op figures in core cycles, calibrated by"
@@ -119,7 +119,7 @@ user_run() {
 	echo
 	rc=0
 	# interleaved: calib:add_chain sees the core clocks every result saw
-	userspace/runner/cyclebench-user -q --force -o "$top/build/results-user" "$sel" interleave=1 \
+	runner/cyclebench-user -q --force -o "$top/build/results-user" "$sel" interleave=1 \
 		"${keys[@]}" || rc=$?
 	case $rc in
 	0) userspace/cyclestat --brief "$top/build/results-user" ;;

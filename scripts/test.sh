@@ -80,7 +80,7 @@ if [ "$nslots" -ge 2 ]; then
 fi
 bgstart=$SECONDS
 suite cyclestat make --no-print-directory -C userspace test
-suite runner make --no-print-directory -C userspace/runner test
+suite runner make --no-print-directory -C runner test
 suite scripts tests/host/run.sh
 for k in ${slot[0]}; do
 	suite "qemu-$k" env CB_KERNEL="$k" tests/e2e/run.sh

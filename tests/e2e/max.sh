@@ -69,7 +69,7 @@ contract() {	# contract DIR: ok, or the exit status and the first violations
 		echo "exit $?: $(echo "$out" | head -n 3 | tr '\n' '|')"
 	echo "$out" | head -n 1 >> /out/figures.txt
 }
-check "the live tree passes the contract (userspace/runner/tests/contract.sh)" ok "$(contract $CB)"
+check "the live tree passes the contract (runner/tests/contract.sh)" ok "$(contract $CB)"
 cyclestat -q save /tmp/saved
 check "a saved copy passes the contract" ok "$(contract /tmp/saved)"
 rm -rf /tmp/saved
@@ -124,7 +124,7 @@ for w in "kdev:nosuch|run: no fragment 'kdev:nosuch'" \
 	check "write '${w%%|*}': EINVAL" EINVAL "$(run_write "${w%%|*}")"
 	check "write '${w%%|*}': the log says '${w#*|}'" 1 "$(dmesg | grep -cF "${w#*|}")"
 done
-# The request corpus cyclebench-user answers too (userspace/runner/tests/
+# The request corpus cyclebench-user answers too (runner/tests/
 # run.sh): one grammar (kmod/grammar.c), the same answers on both sides.
 n=0 bad=
 while IFS='	' read -r want line; do

@@ -175,7 +175,7 @@ for s in $suites; do
 		size=light
 		[ "$series" = 6.1 ] && size=full
 		boot max --cpu max --smp 2 --mem 1024 --timeout 1800 \
-			--add "$top/userspace/runner/tests/contract.sh" \
+			--add "$top/runner/tests/contract.sh" \
 			--add "$top/tests/contract/requests.txt" "$top/tests/e2e/max.sh" $size ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
 	rt) boot rt --cpu max --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;

@@ -8,7 +8,7 @@
 
 cd "$top" || exit 1
 scripts=$(ls scripts/*.sh tests/e2e/run.sh tests/e2e/gate-boots.sh tests/kmod/run.sh \
-	tests/host/run.sh userspace/runner/*.sh userspace/tests/bench.sh \
+	tests/host/run.sh runner/*.sh userspace/tests/bench.sh \
 	userspace/tests/gate-rates.sh userspace/tests/golden.sh userspace/tests/run.sh .ci/run |
 	grep -v -e '/help\.sh$' -e '/guest-run\.sh$')
 before=$(git status --porcelain --ignored 2>&1 | sort)
