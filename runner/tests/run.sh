@@ -18,35 +18,30 @@ T=$(mktemp -d)
 bg=
 trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$T"' EXIT
 . ../tests/tap/tap.sh
+TAP_TMP=$T
 TAP_DIR=${TAP_DIR:-$here/tests/out/tap}
 mkdir -p "$TAP_DIR"
 rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
 TAP_LOG=$TAP_DIR/runner.tap
 
-ok() { tap_ok "$1"; }
-not_ok() {
-	tap_not_ok "$1"
-	shift
-	for l in "$@"; do tap_diag "  $l"; done
-}
-# expect NAME RC PATTERN -- command...: exit status RC and PATTERN in stdout+stderr
-expect() {
-	name=$1 rc=$2 pat=$3
-	shift 4
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" = "$rc" ] && { [ -z "$pat" ] || cat "$T/out" "$T/err" | grep -q -- "$pat"; }; then
-		ok "$name"
+
+# ctrl_c NAME OUT CMD...: CMD, sent SIGINT a second after it starts, exits
+# 130 within a sample, says so, and writes nothing to OUT
+ctrl_c() {
+	name=$1 out=$2
+	shift 2
+	"$@" > /dev/null 2>"$T/interr" &
+	bg=$!
+	sleep 1
+	kill -INT $bg
+	wait $bg
+	rc=$?
+	bg=
+	if [ $rc = 130 ] && [ ! -e "$out" ] && grep -q 'interrupted; nothing written' "$T/interr"; then
+		tap_ok "$name"
 	else
-		not_ok "$name" "expected exit $rc and '$pat'; got exit $got:" \
-			"$(head -c 600 "$T/out" "$T/err" | tr '\n' '|')"
+		tap_not_ok "$name" "exit $rc, $(ls -d "$out" 2>/dev/null), $(cat "$T/interr")"
 	fi
-}
-# check NAME COMMAND...: the command succeeds
-check() {
-	name=$1
-	shift
-	if "$@" >"$T/check" 2>&1; then ok "$name"; else not_ok "$name" "$(head -c 600 "$T/check" | tr '\n' '|')"; fi
 }
 
 # ---- unit tests ----
@@ -61,9 +56,9 @@ mkdir -p tests/fuzz-work
 if ${MAKE:-make} -s tests/fuzz_request > "$T/fuzz" 2>&1 &&
    ./tests/fuzz_request -max_total_time="${FUZZ_SECONDS:-10}" -max_len=600 -timeout=5 \
 	-artifact_prefix=tests/ -print_final_stats=1 tests/fuzz-work tests/fuzz-corpus >> "$T/fuzz" 2>&1; then
-	ok "fuzz_request_${FUZZ_SECONDS:-10}s: $(sed -n 's/^stat::number_of_executed_units: *//p' "$T/fuzz") requests, every answer well-formed"
+	tap_ok "fuzz_request_${FUZZ_SECONDS:-10}s: $(sed -n 's/^stat::number_of_executed_units: *//p' "$T/fuzz") requests, every answer well-formed"
 else
-	not_ok "fuzz_request_${FUZZ_SECONDS:-10}s" "$(grep -E 'ERROR|error|SUMMARY|crash-' "$T/fuzz" | head -n 5 | tr '\n' '|')"
+	tap_not_ok "fuzz_request_${FUZZ_SECONDS:-10}s" "$(grep -E 'ERROR|error|SUMMARY|crash-' "$T/fuzz" | head -n 5 | tr '\n' '|')"
 fi
 
 # a copy of a good tree, then one change
@@ -91,117 +86,117 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	o=$T/out$$
 
 	# ---- every portable fragment runs, and the tree is the module's ----
-	expect "${s}every_portable_fragment_runs" $ev_rc '' -- \
+	tap_expect "${s}every_portable_fragment_runs" $ev_rc '' -- \
 		$B -q --force -o "$T/every" alu,base,calib,loop,mem,serialize,contend samples=20 ensembles=2 warmup=2 max_mb=64
-	check "${s}every_listed_fragment_has_a_result" sh -c \
+	tap_check "${s}every_listed_fragment_has_a_result" sh -c \
 		"[ \$(cut -d' ' -f1 '$T/every/fragments' | sed 's,/.*,,' | sort -u | wc -l) = $portable ]"
-	check "${s}every_result_is_ok" sh -c "! grep '^state: ' '$T/every'/*/*/info '$T/every'/*/*/*/info 2>/dev/null | grep -v '${ev_not:-^$}' | grep -v -q 'state: ok'"
-	check "${s}the_tree_passes_the_contract" sh tests/contract.sh "$T/every"
-	expect "${s}cyclestat_reads_the_tree" 0 'alu:add_dep' -- "$CS" "$T/every"
+	tap_check "${s}every_result_is_ok" sh -c "! grep '^state: ' '$T/every'/*/*/info '$T/every'/*/*/*/info 2>/dev/null | grep -v '${ev_not:-^$}' | grep -v -q 'state: ok'"
+	tap_check "${s}the_tree_passes_the_contract" sh tests/contract.sh "$T/every"
+	tap_expect "${s}cyclestat_reads_the_tree" 0 'alu:add_dep' -- "$CS" "$T/every"
 	rm -rf "$T/saved"
-	expect "${s}cyclestat_saves_the_tree" 0 'saved' -- "$CS" -d "$T/every" save "$T/saved"
-	check "${s}the_saved_copy_passes_the_contract" sh tests/contract.sh "$T/saved"
-	check "${s}cyclestat_compares_two_runs" sh -c "'$CS' -q compare '$T/every' '$T/saved' > /dev/null; [ \$? -le 1 ]"
-	check "${s}info_says_mode_user_interrupts_on" sh -c \
+	tap_expect "${s}cyclestat_saves_the_tree" 0 'saved' -- "$CS" -d "$T/every" save "$T/saved"
+	tap_check "${s}the_saved_copy_passes_the_contract" sh tests/contract.sh "$T/saved"
+	tap_check "${s}cyclestat_compares_two_runs" sh -c "'$CS' -q compare '$T/every' '$T/saved' > /dev/null; [ \$? -le 1 ]"
+	tap_check "${s}info_says_mode_user_interrupts_on" sh -c \
 		"grep -q '^mode: user$' '$T/every/info' && grep -q '^interrupts: on$' '$T/every/info'"
-	check "${s}an_argument_result_lives_in_its_own_directory" sh -c \
+	tap_check "${s}an_argument_result_lives_in_its_own_directory" sh -c \
 		"grep -q '^arg: 4096$' '$T/every/mem/chase/4096/info' && [ -s '$T/every/mem/chase/4096/cycles_long' ]"
-	check "${s}a_body_without_a_long_region_has_no_cycles_long" sh -c \
+	tap_check "${s}a_body_without_a_long_region_has_no_cycles_long" sh -c \
 		"[ ! -e '$T/every/base/empty/cycles_long' ] && ! grep -q long_repeat '$T/every/base/empty/info'"
-	check "${s}setup_is_said_per_result" sh -c \
+	tap_check "${s}setup_is_said_per_result" sh -c \
 		"grep -q '^setup: ensemble$' '$T/every/mem/chase/4096/info' && grep -q '^setup: none$' '$T/every/alu/add_dep/info'"
 
 	# ---- mem:chase_huge: the same ring on 2 MiB pages, and it says so ----
 	if [ $huge = yes ]; then
-		expect "${s}chase_huge_runs" 0 '' -- \
+		tap_expect "${s}chase_huge_runs" 0 '' -- \
 			$B -q --force -o "$T/huge" mem:chase,mem:chase_huge args=4096,4194304 samples=20 ensembles=2
-		check "${s}chase_huge_says_it_got_2MiB_pages" sh -c \
+		tap_check "${s}chase_huge_says_it_got_2MiB_pages" sh -c \
 			"for a in 4096 4194304; do grep -q '^page_size: 2097152$' '$T/huge/mem/chase_huge/'\$a/info &&
 			   grep -q '^huge_pages: \\(thp\\|hugetlb\\)$' '$T/huge/mem/chase_huge/'\$a/info || exit 1; done"
-		check "${s}chase_on_4KiB_pages_names_no_huge_pages" sh -c \
+		tap_check "${s}chase_on_4KiB_pages_names_no_huge_pages" sh -c \
 			"! grep -q '^page_size\\|^huge_pages' '$T/huge/mem/chase/4194304/info'"
-		check "${s}a_chase_huge_tree_passes_the_contract" sh tests/contract.sh "$T/huge"
+		tap_check "${s}a_chase_huge_tree_passes_the_contract" sh tests/contract.sh "$T/huge"
 	else
-		expect "${s}chase_huge_without_huge_pages_fails_and_says_how_to_enable_them" 1 \
+		tap_expect "${s}chase_huge_without_huge_pages_fails_and_says_how_to_enable_them" 1 \
 			'echo madvise > /sys/kernel/mm/transparent_hugepage/enabled' -- \
 			$B -q --force -o "$T/huge" mem:chase_huge/4096 samples=20 ensembles=2
 	fi
 
 	# ---- defaults, methods, selection ----
-	expect "${s}all_leaves_out_slow_fragments" 0 '' -- $B -q --force -o "$T/all" samples=10 ensembles=2
-	check "${s}all_has_no_slow_result" sh -c "! grep -q -e dec_jnz_1m -e 'mem:chase' '$T/all/fragments' && grep -q 'alu:add_dep' '$T/all/fragments'"
+	tap_expect "${s}all_leaves_out_slow_fragments" 0 '' -- $B -q --force -o "$T/all" samples=10 ensembles=2
+	tap_check "${s}all_has_no_slow_result" sh -c "! grep -q -e dec_jnz_1m -e 'mem:chase' '$T/all/fragments' && grep -q 'alu:add_dep' '$T/all/fragments'"
 	if [ $hyp = yes ]; then
-		check "${s}lfence_is_the_default_under_a_hypervisor" grep -q '^method_requested: lfence$' "$T/all/info"
+		tap_check "${s}lfence_is_the_default_under_a_hypervisor" grep -q '^method_requested: lfence$' "$T/all/info"
 	else
-		check "${s}paoloni_is_the_default_on_bare_metal" grep -q '^method_requested: paoloni$' "$T/all/info"
+		tap_check "${s}paoloni_is_the_default_on_bare_metal" grep -q '^method_requested: paoloni$' "$T/all/info"
 	fi
-	expect "${s}method_paoloni_runs" 0 '' -- $B -q --force -o "$T/pao" base,alu:add_dep method=paoloni samples=10 ensembles=2
+	tap_expect "${s}method_paoloni_runs" 0 '' -- $B -q --force -o "$T/pao" base,alu:add_dep method=paoloni samples=10 ensembles=2
 	if [ $rdtscp = no ]; then
-		check "${s}no_rdtscp_falls_back_to_nordtscp" grep -q '^method_used: paoloni-nordtscp$' "$T/pao/info"
+		tap_check "${s}no_rdtscp_falls_back_to_nordtscp" grep -q '^method_used: paoloni-nordtscp$' "$T/pao/info"
 	else
-		check "${s}rdtscp_runs_paoloni" grep -q '^method_used: paoloni$' "$T/pao/info"
+		tap_check "${s}rdtscp_runs_paoloni" grep -q '^method_used: paoloni$' "$T/pao/info"
 	fi
-	expect "${s}args_pick_the_arguments" 0 '' -- $B -q --force -o "$T/args" mem:chase args=8192,4096 samples=10 ensembles=2
-	check "${s}args_results_in_table_order" sh -c \
+	tap_expect "${s}args_pick_the_arguments" 0 '' -- $B -q --force -o "$T/args" mem:chase args=8192,4096 samples=10 ensembles=2
+	tap_check "${s}args_results_in_table_order" sh -c \
 		"[ \"\$(cut -d' ' -f1 '$T/args/fragments' | tr '\n' ' ')\" = 'base:empty calib:add_chain mem:chase/4096 mem:chase/8192 ' ]"
-	expect "${s}long_repeat_can_be_fixed" 0 '' -- $B -q --force -o "$T/r16" alu long_repeat=16 samples=10 ensembles=2
-	check "${s}long_repeat_fixed_is_in_every_info" sh -c \
+	tap_expect "${s}long_repeat_can_be_fixed" 0 '' -- $B -q --force -o "$T/r16" alu long_repeat=16 samples=10 ensembles=2
+	tap_check "${s}long_repeat_fixed_is_in_every_info" sh -c \
 		"[ \$(grep -l '^long_repeat: 16$' '$T/r16'/alu/*/info | wc -l) = 3 ] && grep -q '^long_repeat: 16$' '$T/r16/info'"
-	expect "${s}interleave_runs_ensembles_across_results" 0 '' -- $B -q --force -o "$T/il" alu,calib,loop:dec_jnz/8,mem:chase/4096 interleave=1 samples=10 ensembles=3
-	check "${s}an_interleaved_tree_passes_the_contract" sh tests/contract.sh "$T/il"
-	check "${s}info_says_interleave" sh -c "grep -q '^interleave: yes$' '$T/il/info' && grep -q '^interleave: no$' '$T/all/info'"
-	expect "${s}a_bad_interleave_is_refused" 2 'interleave=2: not a number in 0..1' -- $B -o "$o" interleave=2
+	tap_expect "${s}interleave_runs_ensembles_across_results" 0 '' -- $B -q --force -o "$T/il" alu,calib,loop:dec_jnz/8,mem:chase/4096 interleave=1 samples=10 ensembles=3
+	tap_check "${s}an_interleaved_tree_passes_the_contract" sh tests/contract.sh "$T/il"
+	tap_check "${s}info_says_interleave" sh -c "grep -q '^interleave: yes$' '$T/il/info' && grep -q '^interleave: no$' '$T/all/info'"
+	tap_expect "${s}a_bad_interleave_is_refused" 2 'interleave=2: not a number in 0..1' -- $B -o "$o" interleave=2
 	cp -r "$T/args" "$T/args.kept"
-	expect "${s}a_named_tree_is_kept_without_force" 2 "holds results already; replace them with --force" -- \
+	tap_expect "${s}a_named_tree_is_kept_without_force" 2 "holds results already; replace them with --force" -- \
 		$B -q -o "$T/args" alu:add_dep samples=10 ensembles=2
-	check "${s}the_kept_tree_is_unchanged" diff -r "$T/args" "$T/args.kept"
+	tap_check "${s}the_kept_tree_is_unchanged" diff -r "$T/args" "$T/args.kept"
 	rm -rf "$T/args.kept"
-	expect "${s}a_second_run_with_force_replaces_the_tree" 0 '' -- $B -q --force -o "$T/args" alu:add_dep samples=10 ensembles=2
-	check "${s}nothing_of_the_first_run_stays" sh -c \
+	tap_expect "${s}a_second_run_with_force_replaces_the_tree" 0 '' -- $B -q --force -o "$T/args" alu:add_dep samples=10 ensembles=2
+	tap_check "${s}nothing_of_the_first_run_stays" sh -c \
 		"[ ! -e '$T/args/mem' ] && [ \$(wc -l < '$T/args/fragments') = 3 ] && ! ls -d '$T'/args.* 2>/dev/null"
 	# the references run whatever the selection, unless turned off
-	check "${s}references_run_whatever_the_selection" sh -c \
+	tap_check "${s}references_run_whatever_the_selection" sh -c \
 		"[ -s '$T/args/base/empty/cycles' ] && [ -s '$T/args/calib/add_chain/cycles_long' ]"
-	expect "${s}references_0_runs_the_selection_alone" 0 '' -- \
+	tap_expect "${s}references_0_runs_the_selection_alone" 0 '' -- \
 		$B -q --force -o "$T/noref" alu:add_dep references=0 samples=10 ensembles=2
-	check "${s}references_0_leaves_them_out" sh -c "[ \$(wc -l < '$T/noref/fragments') = 1 ]"
-	expect "${s}a_bad_references_is_refused" 2 'references=2: not a number in 0..1' -- $B -o "$o" references=2
+	tap_check "${s}references_0_leaves_them_out" sh -c "[ \$(wc -l < '$T/noref/fragments') = 1 ]"
+	tap_expect "${s}a_bad_references_is_refused" 2 'references=2: not a number in 0..1' -- $B -o "$o" references=2
 
 	# ---- usage errors: exit 2, a message that says what, nothing written ----
-	expect "${s}zero_samples_is_refused" 2 'samples=0: not a number in 1..100000000' -- $B -o "$o" samples=0
-	expect "${s}a_word_for_a_number_is_refused" 2 'ensembles=ten: not a number' -- $B -o "$o" ensembles=ten
-	expect "${s}a_number_with_junk_is_refused" 2 'warmup=5x: not a number' -- $B -o "$o" warmup=5x
-	expect "${s}a_negative_cpu_is_refused" 2 'cpu=-1: not a valid value (an online CPU)' -- $B -o "$o" cpu=-1
-	expect "${s}too_many_ensembles_are_refused" 2 'ensembles=100001' -- $B -o "$o" ensembles=100001
-	expect "${s}an_unknown_method_is_refused" 2 'method=rdtsc: not a valid value (paoloni or lfence)' -- $B -o "$o" method=rdtsc
-	expect "${s}an_offline_cpu_is_refused" 2 'cpu 4000 is not online' -- $B -o "$o" cpu=4000
-	expect "${s}an_unknown_key_is_refused" 2 "unknown key 'frobnicate'" -- $B -o "$o" frobnicate=1
-	expect "${s}a_repeated_key_is_refused" 2 'samples= given twice' -- $B -o "$o" samples=1 samples=2
-	expect "${s}keys_before_the_selection_are_taken" 0 '' -- $B -q --force -o "$T/order" samples=5 ensembles=1 alu:add_dep references=0
-	check "${s}and_the_selection_is_what_ran" sh -c "[ \"\$(cut -d' ' -f1 '$T/order/fragments')\" = alu:add_dep ]"
-	expect "${s}two_selections_are_refused" 2 "'base' after the selection is not key=value" -- $B -o "$o" alu base
-	expect "${s}an_empty_item_is_refused" 2 'an empty item' -- $B -o "$o" alu,,base
-	expect "${s}an_unknown_group_is_refused" 2 "no fragment 'nosuch' (cyclebench-user --list shows them; kernel-only groups need the module)" -- $B -o "$o" nosuch
-	expect "${s}an_unknown_fragment_is_refused" 2 "no fragment 'alu:nosuch' (.*kernel-only groups need the module)" -- $B -o "$o" alu:nosuch
+	tap_expect "${s}zero_samples_is_refused" 2 'samples=0: not a number in 1..100000000' -- $B -o "$o" samples=0
+	tap_expect "${s}a_word_for_a_number_is_refused" 2 'ensembles=ten: not a number' -- $B -o "$o" ensembles=ten
+	tap_expect "${s}a_number_with_junk_is_refused" 2 'warmup=5x: not a number' -- $B -o "$o" warmup=5x
+	tap_expect "${s}a_negative_cpu_is_refused" 2 'cpu=-1: not a valid value (an online CPU)' -- $B -o "$o" cpu=-1
+	tap_expect "${s}too_many_ensembles_are_refused" 2 'ensembles=100001' -- $B -o "$o" ensembles=100001
+	tap_expect "${s}an_unknown_method_is_refused" 2 'method=rdtsc: not a valid value (paoloni or lfence)' -- $B -o "$o" method=rdtsc
+	tap_expect "${s}an_offline_cpu_is_refused" 2 'cpu 4000 is not online' -- $B -o "$o" cpu=4000
+	tap_expect "${s}an_unknown_key_is_refused" 2 "unknown key 'frobnicate'" -- $B -o "$o" frobnicate=1
+	tap_expect "${s}a_repeated_key_is_refused" 2 'samples= given twice' -- $B -o "$o" samples=1 samples=2
+	tap_expect "${s}keys_before_the_selection_are_taken" 0 '' -- $B -q --force -o "$T/order" samples=5 ensembles=1 alu:add_dep references=0
+	tap_check "${s}and_the_selection_is_what_ran" sh -c "[ \"\$(cut -d' ' -f1 '$T/order/fragments')\" = alu:add_dep ]"
+	tap_expect "${s}two_selections_are_refused" 2 "'base' after the selection is not key=value" -- $B -o "$o" alu base
+	tap_expect "${s}an_empty_item_is_refused" 2 'an empty item' -- $B -o "$o" alu,,base
+	tap_expect "${s}an_unknown_group_is_refused" 2 "no fragment 'nosuch' (cyclebench-user --list shows them; kernel-only groups need the module)" -- $B -o "$o" nosuch
+	tap_expect "${s}an_unknown_fragment_is_refused" 2 "no fragment 'alu:nosuch' (.*kernel-only groups need the module)" -- $B -o "$o" alu:nosuch
 	if [ -n "$kernel_group" ]; then
-		expect "${s}a_kernel_only_group_is_refused" 2 "$kernel_group: a kernel-only group: .*need the module" -- $B -o "$o" "$kernel_group"
-		expect "${s}a_kernel_only_fragment_is_refused" 2 "$kernel_group: a kernel-only group" -- $B -o "$o" "$kernel_group:anything"
+		tap_expect "${s}a_kernel_only_group_is_refused" 2 "$kernel_group: a kernel-only group: .*need the module" -- $B -o "$o" "$kernel_group"
+		tap_expect "${s}a_kernel_only_fragment_is_refused" 2 "$kernel_group: a kernel-only group" -- $B -o "$o" "$kernel_group:anything"
 	fi
-	expect "${s}an_argument_to_a_plain_fragment_is_refused" 2 'alu:add_dep takes no ARG (drop /4)' -- $B -o "$o" alu:add_dep/4
-	expect "${s}an_argument_below_the_minimum_is_refused" 2 'mem:chase/64: ARG out of its range (at least 128)' -- $B -o "$o" mem:chase/64
-	expect "${s}an_argument_above_the_maximum_is_refused" 2 'mem:memcpy/2000000: ARG out of its range 1\.\.' -- $B -o "$o" mem:memcpy/2000000
-	expect "${s}a_word_for_an_argument_is_refused" 2 "loop:dec_jnz/x: ARG is not a decimal number" -- $B -o "$o" loop:dec_jnz/x
-	expect "${s}args_nobody_takes_are_refused" 2 'no selected fragment takes an argument' -- $B -o "$o" alu args=4
-	expect "${s}a_bad_args_value_is_refused" 2 "args=: 'abc' is not a decimal number" -- $B -o "$o" mem:chase args=4096,abc
-	expect "${s}a_bad_long_repeat_is_refused" 2 'long_repeat=7: not a valid value (auto or one of { 16, 64, 256, 1024 })' -- $B -o "$o" long_repeat=7
-	expect "${s}a_run_over_max_mb_is_refused" 2 'over max_mb=1' -- $B -o "$o" mem:chase/4194304 max_mb=1
-	expect "${s}an_empty_output_name_is_refused" 2 'usage:' -- $B -o '' alu
-	expect "${s}an_unknown_option_is_refused" 2 'usage:' -- $B --frobnicate
-	expect "${s}an_unknown_option_is_named" 2 "unknown option '--frobnicate'" -- $B --frobnicate
-	check "${s}help_goes_to_stdout_with_exit_0" sh -c "$B --help 2>/dev/null | grep -q 'long_repeat=auto'"
-	expect "${s}version_is_printed" 0 '^cyclebench-user [0-9]' -- $B --version
-	check "${s}one_version_with_cyclestat" sh -c "[ \"\$($B --version | cut -d' ' -f2)\" = \"\$($CS --version | cut -d' ' -f2)\" ]"
-	check "${s}no_usage_error_wrote_anything" sh -c "! ls -d '$o'* 2>/dev/null"
+	tap_expect "${s}an_argument_to_a_plain_fragment_is_refused" 2 'alu:add_dep takes no ARG (drop /4)' -- $B -o "$o" alu:add_dep/4
+	tap_expect "${s}an_argument_below_the_minimum_is_refused" 2 'mem:chase/64: ARG out of its range (at least 128)' -- $B -o "$o" mem:chase/64
+	tap_expect "${s}an_argument_above_the_maximum_is_refused" 2 'mem:memcpy/2000000: ARG out of its range 1\.\.' -- $B -o "$o" mem:memcpy/2000000
+	tap_expect "${s}a_word_for_an_argument_is_refused" 2 "loop:dec_jnz/x: ARG is not a decimal number" -- $B -o "$o" loop:dec_jnz/x
+	tap_expect "${s}args_nobody_takes_are_refused" 2 'no selected fragment takes an argument' -- $B -o "$o" alu args=4
+	tap_expect "${s}a_bad_args_value_is_refused" 2 "args=: 'abc' is not a decimal number" -- $B -o "$o" mem:chase args=4096,abc
+	tap_expect "${s}a_bad_long_repeat_is_refused" 2 'long_repeat=7: not a valid value (auto or one of { 16, 64, 256, 1024 })' -- $B -o "$o" long_repeat=7
+	tap_expect "${s}a_run_over_max_mb_is_refused" 2 'over max_mb=1' -- $B -o "$o" mem:chase/4194304 max_mb=1
+	tap_expect "${s}an_empty_output_name_is_refused" 2 'usage:' -- $B -o '' alu
+	tap_expect "${s}an_unknown_option_is_refused" 2 'usage:' -- $B --frobnicate
+	tap_expect "${s}an_unknown_option_is_named" 2 "unknown option '--frobnicate'" -- $B --frobnicate
+	tap_check "${s}help_goes_to_stdout_with_exit_0" sh -c "$B --help 2>/dev/null | grep -q 'long_repeat=auto'"
+	tap_expect "${s}version_is_printed" 0 '^cyclebench-user [0-9]' -- $B --version
+	tap_check "${s}one_version_with_cyclestat" sh -c "[ \"\$($B --version | cut -d' ' -f2)\" = \"\$($CS --version | cut -d' ' -f2)\" ]"
+	tap_check "${s}no_usage_error_wrote_anything" sh -c "! ls -d '$o'* 2>/dev/null"
 
 	# ---- the request corpus the module answers too (tests/e2e/max.sh) ----
 	n=0 bad=
@@ -214,56 +209,36 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 		case $rc in 0) got=ok ;; 2) got=refused ;; *) got="exit $rc" ;; esac
 		[ "$got" = "$want" ] || bad="$bad|'$line': $want expected, $got: $(head -c 200 "$T/corpus.err")"
 	done < ../tests/contract/requests.txt
-	if [ -z "$bad" ] && [ "$n" -gt 30 ]; then ok "${s}the_request_corpus_is_answered_as_the_module_answers_it ($n requests)"
-	else not_ok "${s}the_request_corpus_is_answered_as_the_module_answers_it ($n requests)" "$bad"; fi
+	if [ -z "$bad" ] && [ "$n" -gt 30 ]; then tap_ok "${s}the_request_corpus_is_answered_as_the_module_answers_it ($n requests)"
+	else tap_not_ok "${s}the_request_corpus_is_answered_as_the_module_answers_it ($n requests)" "$bad"; fi
 	: > "$T/afile"
-	expect "${s}a_file_in_the_way_is_not_overwritten" 1 'is not a results tree' -- $B -q --force -o "$T/afile" base samples=5 ensembles=1
-	check "${s}the_file_in_the_way_is_untouched" test -f "$T/afile"
+	tap_expect "${s}a_file_in_the_way_is_not_overwritten" 1 'is not a results tree' -- $B -q --force -o "$T/afile" base samples=5 ensembles=1
+	tap_check "${s}the_file_in_the_way_is_untouched" test -f "$T/afile"
 
 	# ---- Ctrl-C: exit 130 within a sample, nothing written ----
-	$B -q --force -o "$T/int" loop:dec_jnz_1m samples=100000 > /dev/null 2>"$T/interr" &
-	bg=$!
-	sleep 1
-	kill -INT $bg
-	wait $bg
-	rc=$?
-	bg=
-	if [ $rc = 130 ] && [ ! -e "$T/int" ] && grep -q 'interrupted; nothing written' "$T/interr"; then
-		ok "${s}ctrl_c_stops_the_run_and_writes_nothing"
-	else
-		not_ok "${s}ctrl_c_stops_the_run_and_writes_nothing" "exit $rc, $(ls -d "$T"/int* 2>/dev/null), $(cat "$T/interr")"
-	fi
+	ctrl_c "${s}ctrl_c_stops_the_run_and_writes_nothing" "$T/int" \
+		$B -q --force -o "$T/int" loop:dec_jnz_1m samples=100000
 
 	# ---- cpus=: the same fragments on several CPUs at once ----
-	expect "${s}cpus_with_an_offline_cpu_is_refused" 2 'cpus=: cpu 63 is not online' -- $B -o "$o" alu cpus=0,63
-	expect "${s}cpu_and_cpus_together_are_refused" 2 'cpu= and cpus= both given' -- $B -o "$o" alu cpu=0 cpus=0
+	tap_expect "${s}cpus_with_an_offline_cpu_is_refused" 2 'cpus=: cpu 63 is not online' -- $B -o "$o" alu cpus=0,63
+	tap_expect "${s}cpu_and_cpus_together_are_refused" 2 'cpu= and cpus= both given' -- $B -o "$o" alu cpu=0 cpus=0
 	if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
-		expect "${s}cpus_0-1_runs" 0 '' -- $B -q --force -o "$T/cpus" contend samples=200 ensembles=2 \
+		tap_expect "${s}cpus_0-1_runs" 0 '' -- $B -q --force -o "$T/cpus" contend samples=200 ensembles=2 \
 			cpus=0-1 references=0 long_repeat=16
 		d=$T/cpus/contend/atomic_inc_shared
-		check "${s}cpus_every_cpu_has_all_its_samples" sh -c "[ \$(wc -l < '$d/cpu0/cycles') = 400 ] &&
+		tap_check "${s}cpus_every_cpu_has_all_its_samples" sh -c "[ \$(wc -l < '$d/cpu0/cycles') = 400 ] &&
 			[ \$(wc -l < '$d/cpu1/cycles') = 400 ] && [ \$(wc -l < '$d/cpu1/cycles_long') = 400 ]"
-		check "${s}cpus_the_first_cpu_is_the_result_itself" cmp -s "$d/cycles" "$d/cpu0/cycles"
-		check "${s}cpus_info_names_the_cpus_and_the_barrier" sh -c "grep -qx 'cpus: 0,1' '$d/info' &&
+		tap_check "${s}cpus_the_first_cpu_is_the_result_itself" cmp -s "$d/cycles" "$d/cpu0/cycles"
+		tap_check "${s}cpus_info_names_the_cpus_and_the_barrier" sh -c "grep -qx 'cpus: 0,1' '$d/info' &&
 			grep -qx 'barrier: sample' '$d/info' && grep -qE '^start_spread: [0-9]+\$' '$d/info' &&
 			grep -qx 'cpus: 0,1' '$T/cpus/info'"
-		check "${s}cpus_a_private_fragment_says_so" grep -qx 'state_per_cpu: yes' \
+		tap_check "${s}cpus_a_private_fragment_says_so" grep -qx 'state_per_cpu: yes' \
 			"$T/cpus/contend/atomic_inc_private/info"
-		check "${s}cpus_the_tree_passes_the_contract" sh tests/contract.sh "$T/cpus"
-		check "${s}cpus_cyclestat_reads_the_tree" "$CS" "$T/cpus"
+		tap_check "${s}cpus_the_tree_passes_the_contract" sh tests/contract.sh "$T/cpus"
+		tap_check "${s}cpus_cyclestat_reads_the_tree" "$CS" "$T/cpus"
 		# Ctrl-C on two CPUs: both stop within a sample, nothing written
-		$B -q --force -o "$T/int2" loop:dec_jnz_1m samples=100000 cpus=0-1 > /dev/null 2>"$T/interr" &
-		bg=$!
-		sleep 1
-		kill -INT $bg
-		wait $bg
-		rc=$?
-		bg=
-		if [ $rc = 130 ] && [ ! -e "$T/int2" ] && grep -q 'interrupted; nothing written' "$T/interr"; then
-			ok "${s}cpus_ctrl_c_stops_every_cpu_and_writes_nothing"
-		else
-			not_ok "${s}cpus_ctrl_c_stops_every_cpu_and_writes_nothing" "exit $rc, $(cat "$T/interr")"
-		fi
+		ctrl_c "${s}cpus_ctrl_c_stops_every_cpu_and_writes_nothing" "$T/int2" \
+			$B -q --force -o "$T/int2" loop:dec_jnz_1m samples=100000 cpus=0-1
 	else
 		tap_skip "${s}cpus_0-1_runs" "one CPU online"
 	fi
@@ -274,10 +249,10 @@ nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && nobody test -x ./cyclebench-user; then
 	mkdir -p "$T/nobody"
 	chmod 777 "$T" "$T/nobody"
-	expect runs_without_root_and_says_what_it_could_not_lock 0 'note: cannot lock' -- \
+	tap_expect runs_without_root_and_says_what_it_could_not_lock 0 'note: cannot lock' -- \
 		nobody ./cyclebench-user -o "$T/nobody/out" \
 		alu,mem:chase/33554432 samples=20 ensembles=2
-	check the_tree_without_root_passes_the_contract sh tests/contract.sh "$T/nobody/out"
+	tap_check the_tree_without_root_passes_the_contract sh tests/contract.sh "$T/nobody/out"
 fi
 
 # ---- THP off (a private mount namespace shows "never"): a clear failure ----
@@ -285,33 +260,33 @@ if [ "$(id -u)" = 0 ] && [ "$(cat /proc/sys/vm/nr_hugepages 2>/dev/null)" = 0 ] 
    [ -e /sys/kernel/mm/transparent_hugepage/enabled ] && command -v unshare > /dev/null &&
    unshare -m true 2> /dev/null; then
 	echo 'always madvise [never]' > "$T/thp-never"
-	expect chase_huge_with_thp_off_fails_and_says_how_to_enable_it 1 \
+	tap_expect chase_huge_with_thp_off_fails_and_says_how_to_enable_it 1 \
 		'transparent huge pages are set to never.*echo madvise > /sys/kernel/mm/transparent_hugepage/enabled' -- \
 		unshare -m sh -c "mount --bind '$T/thp-never' /sys/kernel/mm/transparent_hugepage/enabled &&
 			exec ./cyclebench-user -q -o '$T/nothp' mem:chase_huge/4096,mem:chase/4096 samples=20 ensembles=2"
-	check chase_huge_with_thp_off_is_failed_and_the_rest_ran sh -c \
+	tap_check chase_huge_with_thp_off_is_failed_and_the_rest_ran sh -c \
 		"grep -q '^state: failed$' '$T/nothp/mem/chase_huge/4096/info' && grep -q '^state: ok$' '$T/nothp/mem/chase/4096/info'"
 fi
 
 # ---- the contract checker itself: it finds what is wrong ----
 broken "$T/every"
 sed -i '1d' "$T/broken/alu/add_dep/cycles"
-expect contract_finds_a_short_cycles_file 1 'alu/add_dep/cycles: 39 lines, ensembles x samples is 40' -- sh tests/contract.sh "$T/broken"
+tap_expect contract_finds_a_short_cycles_file 1 'alu/add_dep/cycles: 39 lines, ensembles x samples is 40' -- sh tests/contract.sh "$T/broken"
 broken "$T/every"
 sed -i 's/^ops: 4$/ops: 5/' "$T/broken/alu/add_dep/info"
-expect contract_finds_ops_that_disagree 1 "ops '5', fragments says 4" -- sh tests/contract.sh "$T/broken"
+tap_expect contract_finds_ops_that_disagree 1 "ops '5', fragments says 4" -- sh tests/contract.sh "$T/broken"
 broken "$T/every"
 sed -i 's/^rdtscp: .*/rdtscp: maybe/' "$T/broken/info"
-expect contract_finds_a_bad_boolean 1 "'rdtscp' must be yes or no" -- sh tests/contract.sh "$T/broken"
+tap_expect contract_finds_a_bad_boolean 1 "'rdtscp' must be yes or no" -- sh tests/contract.sh "$T/broken"
 broken "$T/every"
 rm "$T/broken/alu/imul_dep/info"
-expect contract_finds_a_missing_info 1 'alu/imul_dep/info: missing' -- sh tests/contract.sh "$T/broken"
+tap_expect contract_finds_a_missing_info 1 'alu/imul_dep/info: missing' -- sh tests/contract.sh "$T/broken"
 broken "$T/every"
 sed -i 's/^long_repeat: [0-9]*$/long_repeat: 3/' "$T/broken/alu/add_dep/info"
-expect contract_finds_a_bad_long_repeat 1 'long_repeat must be 2, 4, 8, 16, 64, 256 or 1024' -- sh tests/contract.sh "$T/broken"
+tap_expect contract_finds_a_bad_long_repeat 1 'long_repeat must be 2, 4, 8, 16, 64, 256 or 1024' -- sh tests/contract.sh "$T/broken"
 broken "$T/every"
 echo 'alu:add_dep 4 again' >> "$T/broken/fragments"
-expect contract_finds_a_name_listed_twice 1 'alu:add_dep listed twice' -- sh tests/contract.sh "$T/broken"
+tap_expect contract_finds_a_name_listed_twice 1 'alu:add_dep listed twice' -- sh tests/contract.sh "$T/broken"
 
 # ---- cyclestat doctor: lockdown and the core clock (userspace/doctor.c) ----
 fake_root() {
@@ -322,33 +297,33 @@ fake_root() {
 	[ -z "$1" ] || echo "$1" > "$T/root/sys/kernel/security/lockdown"
 }
 # ---- the man page: every key and option the program takes, installed ----
-check man_page_names_every_key_and_option sh -c '
+tap_check man_page_names_every_key_and_option sh -c '
 	keys=$(./cyclebench-user -o /nonexistent/x nosuchkey=1 2>&1 | sed -n "s/.*(keys: \([^)]*\)).*/\1/p")
 	[ -n "$keys" ] || exit 1
 	for k in $keys; do grep -q "^\.B[RI]* $k=" cyclebench-user.1 || { echo "no $k= in cyclebench-user.1"; exit 1; }; done
 	for o in "\\-o" "\\-\\-force" "\\-q" "\\-\\-list" "\\-\\-help" "\\-\\-version"; do
 		grep -qF -- "$o" cyclebench-user.1 || { echo "no $o in cyclebench-user.1"; exit 1; }; done'
 rm -rf "$T/dest"
-check make_install_puts_the_runner_and_its_man_page sh -c \
+tap_check make_install_puts_the_runner_and_its_man_page sh -c \
 	"make -s -C .. install DESTDIR='$T/dest' PREFIX=/usr >/dev/null &&
 	 [ -x '$T/dest/usr/bin/cyclebench-user' ] && [ -s '$T/dest/usr/share/man/man1/cyclebench-user.1' ] &&
 	 make -s -C .. uninstall DESTDIR='$T/dest' PREFIX=/usr >/dev/null && [ ! -e '$T/dest/usr/bin/cyclebench-user' ]"
 
 fake_root 'none integrity [confidentiality]'
-expect doctor_sees_lockdown_confidentiality 0 'WARN  kernel lockdown is \[confidentiality\]' -- "$CS" doctor --sysroot "$T/root"
-check doctor_lockdown_points_to_run_on_load_only_and_the_runner sh -c \
+tap_expect doctor_sees_lockdown_confidentiality 0 'WARN  kernel lockdown is \[confidentiality\]' -- "$CS" doctor --sysroot "$T/root"
+tap_check doctor_lockdown_points_to_run_on_load_only_and_the_runner sh -c \
 	"grep 'lockdown' '$T/out' | grep -q 'run_on_load=1 only=.*cyclebench-user.*fix:\|fix:.*run_on_load=1 only=.*cyclebench-user'"
 fake_root 'none [integrity] confidentiality'
-expect doctor_sees_lockdown_integrity 0 'WARN  kernel lockdown is \[integrity\]' -- "$CS" doctor --sysroot "$T/root"
+tap_expect doctor_sees_lockdown_integrity 0 'WARN  kernel lockdown is \[integrity\]' -- "$CS" doctor --sysroot "$T/root"
 fake_root '[none] integrity confidentiality'
-expect doctor_no_lockdown_is_ok 0 'ok    no kernel lockdown (\[none\])' -- "$CS" doctor --sysroot "$T/root"
+tap_expect doctor_no_lockdown_is_ok 0 'ok    no kernel lockdown (\[none\])' -- "$CS" doctor --sysroot "$T/root"
 fake_root ''
-expect doctor_without_securityfs_is_ok 0 'ok    no kernel lockdown (no /sys/kernel/security/lockdown)' -- "$CS" doctor --sysroot "$T/root"
-check doctor_says_a_fake_root_cannot_tell_the_boost grep -q 'no turbo/boost control exposed.*cannot tell whether the core is boosted' "$T/out"
-check doctor_measures_no_clock_under_a_sysroot sh -c "! grep -q 'core runs at' '$T/out'"
-expect doctor_measures_the_core_clock_here 0 "cpu0's core runs at [0-9.]* GHz, the TSC at [0-9.]* GHz" -- "$CS" doctor
-check doctor_never_says_no_turbo_as_if_fine sh -c "! grep -q '^ok .*no turbo/boost control' '$T/out'"
-check doctor_a_clock_gap_over_2_percent_is_a_warning_with_the_fix sh -c \
+tap_expect doctor_without_securityfs_is_ok 0 'ok    no kernel lockdown (no /sys/kernel/security/lockdown)' -- "$CS" doctor --sysroot "$T/root"
+tap_check doctor_says_a_fake_root_cannot_tell_the_boost grep -q 'no turbo/boost control exposed.*cannot tell whether the core is boosted' "$T/out"
+tap_check doctor_measures_no_clock_under_a_sysroot sh -c "! grep -q 'core runs at' '$T/out'"
+tap_expect doctor_measures_the_core_clock_here 0 "cpu0's core runs at [0-9.]* GHz, the TSC at [0-9.]* GHz" -- "$CS" doctor
+tap_check doctor_never_says_no_turbo_as_if_fine sh -c "! grep -q '^ok .*no turbo/boost control' '$T/out'"
+tap_check doctor_a_clock_gap_over_2_percent_is_a_warning_with_the_fix sh -c \
 	"grep 'core runs at' '$T/out' | awk '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[(][-+][0-9.]*%/) { p = \$i; gsub(/[()%:+]/, \"\", p) } }
 	    END { w = \$1 == \"WARN\"; big = p > 2 || p < -2; exit !(w == big && (!w || index(\$0, \"fix:\"))) }'"
 
@@ -357,17 +332,17 @@ check doctor_a_clock_gap_over_2_percent_is_a_warning_with_the_fix sh -c \
 rc=$?
 t=$(sh perop.sh --calib "$T/fig")
 if [ $rc = 0 ] && [ -n "$t" ] && awk -v t="$t" 'BEGIN { exit !(t > 0 && 1 / t >= 0.2 && 1 / t <= 5) }'; then
-	ok "calibration_is_0.2_to_5_core_cycles_per_tick ($(awk -v t="$t" 'BEGIN { printf "%.3f", 1 / t }'))"
+	tap_ok "calibration_is_0.2_to_5_core_cycles_per_tick ($(awk -v t="$t" 'BEGIN { printf "%.3f", 1 / t }'))"
 else
-	not_ok calibration_is_0.2_to_5_core_cycles_per_tick "exit $rc, ticks per core cycle '$t'"
+	tap_not_ok calibration_is_0.2_to_5_core_cycles_per_tick "exit $rc, ticks per core cycle '$t'"
 fi
 sh perop.sh "$CS" "$T/fig" > "$T/perop" 2>&1
 v() { awk -v n="$1" '$1 == n { print $2 }' "$T/perop"; }
-check per_op_figures_are_in_calibrated_core_cycles grep -q 'alu:add_dep .* core_cycles$' "$T/perop"
-check every_per_op_figure_is_positive awk '$1 != "base:empty" && !($2 > 0) { bad = 1 } END { exit bad || NR < 5 }' "$T/perop"
-check imul_chain_is_slower_than_add_chain awk -v a="$(v alu:add_dep)" -v i="$(v alu:imul_dep)" 'BEGIN { exit !(i > a) }'
-check independent_adds_are_faster_than_dependent_ones awk -v a="$(v alu:add_dep)" -v i="$(v alu:add_indep)" 'BEGIN { exit !(i < a) }'
-check a_16MiB_chase_is_slower_than_a_4KiB_one awk -v s="$(v mem:chase/4096)" -v l="$(v mem:chase/16777216)" 'BEGIN { exit !(l > s) }'
+tap_check per_op_figures_are_in_calibrated_core_cycles grep -q 'alu:add_dep .* core_cycles$' "$T/perop"
+tap_check every_per_op_figure_is_positive awk '$1 != "base:empty" && !($2 > 0) { bad = 1 } END { exit bad || NR < 5 }' "$T/perop"
+tap_check imul_chain_is_slower_than_add_chain awk -v a="$(v alu:add_dep)" -v i="$(v alu:imul_dep)" 'BEGIN { exit !(i > a) }'
+tap_check independent_adds_are_faster_than_dependent_ones awk -v a="$(v alu:add_dep)" -v i="$(v alu:add_indep)" 'BEGIN { exit !(i < a) }'
+tap_check a_16MiB_chase_is_slower_than_a_4KiB_one awk -v s="$(v mem:chase/4096)" -v l="$(v mem:chase/16777216)" 'BEGIN { exit !(l > s) }'
 
 tap_end > /dev/null
 ../tests/tap/count "$TAP_DIR"

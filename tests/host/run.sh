@@ -24,10 +24,7 @@ set -u
 dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$dir/../.." && pwd)
 . "$top/tests/tap/tap.sh"
-TAP_DIR=${TAP_DIR:-$top/build/tap-host}
-mkdir -p "$TAP_DIR"
-rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
-TAP_LOG=$TAP_DIR/run.tap
+tap_lane run "$top/build/tap-host"
 
 if [ $# -eq 0 ]; then
 	set -- prepare-host ci-bare-metal workflow run help splat

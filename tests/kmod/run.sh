@@ -16,10 +16,7 @@ cd "$top"
 KDIR=${KDIR:-$(scripts/kdir.sh)}
 CHECKPATCH=${CHECKPATCH:-/var/cache/cyclebench/checkpatch/checkpatch.pl}
 . tests/tap/tap.sh
-TAP_DIR=${TAP_DIR:-$top/build/tap-kmod}
-mkdir -p "$TAP_DIR"
-rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
-TAP_LOG=$TAP_DIR/kmod.tap
+tap_lane kmod "$top/build/tap-kmod"
 ok() { tap_ok "$*"; }
 bad() { tap_not_ok "$*"; }
 finish() {

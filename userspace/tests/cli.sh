@@ -14,90 +14,66 @@ T=$(mktemp -d)
 trap 'kill $fake 2>/dev/null; rm -rf "$T"' EXIT
 fake=
 . "$here/../../tests/tap/tap.sh"
+TAP_TMP=$T
 
-ok() { tap_ok "$1"; }
-not_ok() {
-	tap_not_ok "$1"
-	shift
-	for l in "$@"; do tap_diag "  $l"; done
-}
-# expect NAME RC PATTERN -- command...: exit status RC and PATTERN in stdout+stderr
-expect() {
-	name=$1 rc=$2 pat=$3
-	shift 4
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" = "$rc" ] && cat "$T/out" "$T/err" | grep -q -- "$pat"; then
-		ok "$name"
-	else
-		not_ok "$name" "expected exit $rc and '$pat'; got exit $got:" \
-			"$(head -c 600 "$T/out" "$T/err" | tr '\n' '|')"
-	fi
-}
-# check NAME CONDITION-COMMAND...
-check() {
-	name=$1
-	shift
-	if "$@" >"$T/check" 2>&1; then ok "$name"; else not_ok "$name" "$(head -c 600 "$T/check")"; fi
-}
 
 # ---- units: a tree measured under QEMU's emulator is never "core cycles" ----
 cp -r "$DATA/tree2" "$T/tcg"
 sed -i 's/^hypervisor: .*/hypervisor: yes\nhypervisor_vendor: TCGTCGTCGTCG/' "$T/tcg/info"
-expect calibrated_tree_says_core_cycles 0 'core cyc\.' -- "$CS" "$DATA/tree2"
-expect emulated_tree_says_emulated_ticks 0 'emul\. ticks: measured under an emulator' -- "$CS" "$T/tcg"
-check emulated_tree_never_says_core_cycles sh -c "! '$CS' '$T/tcg' | grep -q 'core cyc\.'"
-expect emulated_tree_json_unit 0 '"emulated ticks"' -- "$CS" --format json "$T/tcg"
-check emulated_result_dir_never_calibrated sh -c "! '$CS' '$T/tcg/alu/add_dep' | grep -q 'core cyc\.'"
+tap_expect calibrated_tree_says_core_cycles 0 'core cyc\.' -- "$CS" "$DATA/tree2"
+tap_expect emulated_tree_says_emulated_ticks 0 'emul\. ticks: measured under an emulator' -- "$CS" "$T/tcg"
+tap_check emulated_tree_never_says_core_cycles sh -c "! '$CS' '$T/tcg' | grep -q 'core cyc\.'"
+tap_expect emulated_tree_json_unit 0 '"emulated ticks"' -- "$CS" --format json "$T/tcg"
+tap_check emulated_result_dir_never_calibrated sh -c "! '$CS' '$T/tcg/alu/add_dep' | grep -q 'core cyc\.'"
 
 # ---- usage ----
-expect help_exits_0 0 'usage: cyclestat' -- "$CS" --help
-expect version_exits_0 0 '^cyclestat [0-9]' -- "$CS" --version
-expect unknown_format_is_a_usage_error 2 "'xml' is not table, json, csv or gbench" -- "$CS" --format xml "$DATA/odd.cycles"
-expect bad_threshold_is_a_usage_error 2 "--threshold: 'abc' is not a number" -- "$CS" --threshold abc compare "$DATA/odd.cycles" "$DATA/odd.cycles"
-expect unknown_option_is_a_usage_error 2 'usage:' -- "$CS" --frobnicate
-check usage_error_is_short_with_a_hint sh -c "[ \$(wc -l < '$T/err') -le 4 ] && grep -q 'cyclestat --help' '$T/err' && grep -q frobnicate '$T/err'"
-expect mistyped_path_is_named_as_such 2 "no file or directory 'results-usr' here" -- "$CS" -d "$T/no-such-tree" results-usr
-expect compare_needs_two_inputs 2 'expected BASE and NEW' -- "$CS" compare "$DATA/odd.cycles"
+tap_expect help_exits_0 0 'usage: cyclestat' -- "$CS" --help
+tap_expect version_exits_0 0 '^cyclestat [0-9]' -- "$CS" --version
+tap_expect unknown_format_is_a_usage_error 2 "'xml' is not table, json, csv or gbench" -- "$CS" --format xml "$DATA/odd.cycles"
+tap_expect bad_threshold_is_a_usage_error 2 "--threshold: 'abc' is not a number" -- "$CS" --threshold abc compare "$DATA/odd.cycles" "$DATA/odd.cycles"
+tap_expect unknown_option_is_a_usage_error 2 'usage:' -- "$CS" --frobnicate
+tap_check usage_error_is_short_with_a_hint sh -c "[ \$(wc -l < '$T/err') -le 4 ] && grep -q 'cyclestat --help' '$T/err' && grep -q frobnicate '$T/err'"
+tap_expect mistyped_path_is_named_as_such 2 "no file or directory 'results-usr' here" -- "$CS" -d "$T/no-such-tree" results-usr
+tap_expect compare_needs_two_inputs 2 'expected BASE and NEW' -- "$CS" compare "$DATA/odd.cycles"
 
 # ---- input errors: FILE:LINE, exit 2, nothing half-printed ----
 printf '10\n11\n-3\n' > "$T/neg"
-expect negative_value_names_file_and_line 2 "$T/neg:3: '-3' is negative" -- "$CS" "$T/neg"
+tap_expect negative_value_names_file_and_line 2 "$T/neg:3: '-3' is negative" -- "$CS" "$T/neg"
 printf '10\nabc\n' > "$T/word"
-expect non_number_names_file_and_line 2 "$T/word:2: 'abc' is not an unsigned integer" -- "$CS" "$T/word"
+tap_expect non_number_names_file_and_line 2 "$T/word:2: 'abc' is not an unsigned integer" -- "$CS" "$T/word"
 printf '1\n99999999999999999999\n' > "$T/big"
-expect overflow_names_file_and_line 2 "$T/big:2: value exceeds 2^64 - 1" -- "$CS" "$T/big"
+tap_expect overflow_names_file_and_line 2 "$T/big:2: value exceeds 2^64 - 1" -- "$CS" "$T/big"
 : > "$T/empty"
-expect empty_file_is_an_error 2 "$T/empty: no samples" -- "$CS" "$T/empty"
-expect missing_file_is_an_error 2 "$T/nope: No such file" -- "$CS" "$T/nope"
+tap_expect empty_file_is_an_error 2 "$T/empty: no samples" -- "$CS" "$T/empty"
+tap_expect missing_file_is_an_error 2 "$T/nope: No such file" -- "$CS" "$T/nope"
 "$CS" "$DATA/odd.cycles" "$T/word" > "$T/half" 2>/dev/null
-check error_prints_nothing_of_the_good_inputs test ! -s "$T/half"
+tap_check error_prints_nothing_of_the_good_inputs test ! -s "$T/half"
 if [ "$(id -u)" != 0 ]; then
 	printf '1\n' > "$T/unreadable"; chmod 000 "$T/unreadable"
-	expect unreadable_file_is_an_error 2 'Permission denied' -- "$CS" "$T/unreadable"
+	tap_expect unreadable_file_is_an_error 2 'Permission denied' -- "$CS" "$T/unreadable"
 fi
-expect missing_debugfs_tree_says_how_to_fix_it 2 'insmod\|mount -t debugfs\|run as root' -- \
+tap_expect missing_debugfs_tree_says_how_to_fix_it 2 'insmod\|mount -t debugfs\|run as root' -- \
 	"$CS" /sys/kernel/debug/cyclebench-not-here
 awk 'BEGIN { printf "1\n"; for (i = 0; i < 200000; i++) printf "9"; printf "\n" }' > "$T/longline"
-expect enormous_number_is_an_overflow 2 "$T/longline:2: value exceeds" -- "$CS" "$T/longline"
+tap_expect enormous_number_is_an_overflow 2 "$T/longline:2: value exceeds" -- "$CS" "$T/longline"
 head -c 3000000 /dev/zero | tr '\0' 'k' | sed 's/^/k: /' > "$T/bigtree-info"
 mkdir -p "$T/bigtree/g/f"; printf '1\n' > "$T/bigtree/g/f/cycles"; cp "$T/bigtree-info" "$T/bigtree/g/f/info"
-expect enormous_info_file_is_refused 2 'larger than' -- "$CS" "$T/bigtree"
+tap_expect enormous_info_file_is_refused 2 'larger than' -- "$CS" "$T/bigtree"
 case $CS in
 *-san) ;;	# ASan reserves terabytes of address space: no ulimit -v there
 *)
 	seq 1 3000000 > "$T/huge"
-	expect input_larger_than_memory_says_so 2 "$T/huge:2097153: out of memory after 2097152 samples" -- \
+	tap_expect input_larger_than_memory_says_so 2 "$T/huge:2097153: out of memory after 2097152 samples" -- \
 		sh -c "ulimit -v 30000; exec '$CS' '$T/huge'"
 	;;
 esac
 printf '\0\0\0\n' > "$T/nul"
-expect binary_input_is_refused 2 'NUL byte' -- "$CS" "$T/nul"
+tap_expect binary_input_is_refused 2 'NUL byte' -- "$CS" "$T/nul"
 
 # a tree whose cycles file lost lines (truncated copy)
 cp -r "$DATA/tree" "$T/trunc"
 head -n 150 "$DATA/tree/alu/add_dep/cycles" > "$T/trunc/alu/add_dep/cycles"
-expect truncated_cycles_file_is_caught 2 'truncated' -- "$CS" "$T/trunc"
+tap_expect truncated_cycles_file_is_caught 2 'truncated' -- "$CS" "$T/trunc"
 cp -r "$DATA/tree" "$T/none"
 printf 'name: alu:add_dep\nops: 4\nstate: none\n' > "$T/none/alu/add_dep/info"
 : > "$T/none/alu/add_dep/cycles"
@@ -105,44 +81,44 @@ cp -r "$DATA/tree" "$T/aborted"
 printf 'name: base:empty\nstate: aborted\n' > "$T/aborted/base/empty/info"
 : > "$T/aborted/base/empty/cycles"
 printf 'name: loop:dec_jnz_100\nops: 100\nstate: aborted\nensembles: 5\nsamples: 40\n' > "$T/aborted/loop/dec_jnz_100/info"
-expect aborted_fragment_without_data_is_skipped 0 'alu:add_dep' -- "$CS" "$T/aborted"
-check aborted_fragment_with_old_data_is_flagged_stale grep -q '^loop:dec_jnz_100 ~' "$T/out"
-check aborted_fragment_stale_flag_is_explained grep -q 'previous complete run' "$T/out"
-expect never_measured_fragment_is_skipped 0 'loop:dec_jnz_100' -- "$CS" "$T/none"
-check never_measured_fragment_is_not_shown sh -c "! grep -q add_dep '$T/out'"
+tap_expect aborted_fragment_without_data_is_skipped 0 'alu:add_dep' -- "$CS" "$T/aborted"
+tap_check aborted_fragment_with_old_data_is_flagged_stale grep -q '^loop:dec_jnz_100 ~' "$T/out"
+tap_check aborted_fragment_stale_flag_is_explained grep -q 'previous complete run' "$T/out"
+tap_expect never_measured_fragment_is_skipped 0 'loop:dec_jnz_100' -- "$CS" "$T/none"
+tap_check never_measured_fragment_is_not_shown sh -c "! grep -q add_dep '$T/out'"
 
 # a crafted fragments file must not lead outside the tree
 mkdir -p "$T/evil/t" "$T/evil/x"; printf '1\n' > "$T/evil/x/cycles"
 printf '..:x 1 outside\n' > "$T/evil/t/fragments"
-expect fragments_file_cannot_leave_the_tree 2 'no fragments here' -- "$CS" "$T/evil/t"
+tap_expect fragments_file_cannot_leave_the_tree 2 'no fragments here' -- "$CS" "$T/evil/t"
 
 # ---- summary: table, stdin, -o ----
-expect table_has_one_row_per_fragment 0 '^alu:add_dep' -- "$CS" "$DATA/tree"
-check table_fits_in_80_columns sh -c "awk 'length > 80 { exit 1 }' '$T/out'"
-check table_shows_the_overhead_in_ticks grep -q 'overhead (base:empty median): 30.0 ticks' "$T/out"
-check table_shows_per_op_cost_with_interval grep -q '^alu:add_dep \{1,\}net \{1,\}1.250  1.250..1.250 \{1,\}4  ticks' "$T/out"
+tap_expect table_has_one_row_per_fragment 0 '^alu:add_dep' -- "$CS" "$DATA/tree"
+tap_check table_fits_in_80_columns sh -c "awk 'length > 80 { exit 1 }' '$T/out'"
+tap_check table_shows_the_overhead_in_ticks grep -q 'overhead (base:empty median): 30.0 ticks' "$T/out"
+tap_check table_shows_per_op_cost_with_interval grep -q '^alu:add_dep \{1,\}net \{1,\}1.250  1.250..1.250 \{1,\}4  ticks' "$T/out"
 # help fits a terminal of 80 columns, both programs
-check help_fits_80_columns sh -c "'$CS' --help | awk 'length > 80 { exit 1 }'"
+tap_check help_fits_80_columns sh -c "'$CS' --help | awk 'length > 80 { exit 1 }'"
 # a name too long for 80 columns: whole, and columns give way, said
 mkdir -p "$T/a_directory_with_a_rather_long_name_here"
 seq 100 200 > "$T/a_directory_with_a_rather_long_name_here/samples_of_one_run.cycles"
 cs_abs=$(cd "$(dirname "$CS")" && pwd)/$(basename "$CS")
 (cd "$T" && "$cs_abs" a_directory_with_a_rather_long_name_here/samples_of_one_run.cycles) > "$T/long" 2>&1
-check long_name_is_never_shortened sh -c "[ \$(grep -c '^a_directory_with_a_rather_long_name_here/samples_of_one_run.cycles ' '$T/long') = 2 ]"
-check long_name_drops_columns_and_says_which grep -q '^(left out to fit 80 columns: mean sd p99; --format csv has every column)$' "$T/long"
-check table_never_says_cycles_for_ticks sh -c "! grep -qiw 'cycles' '$T/out'"
-check table_flags_smi_runs grep -q '^alu:add_dep \*' "$T/out"
-check table_explains_the_smi_flag grep -q 'SMIs occurred during this run' "$T/out"
-check table_shows_paoloni_metrics grep -q '^ensembles .*total var' "$T/out"
-expect stdin_is_read 0 'median' -- sh -c "printf '3\n1\n2\n' | '$CS' -"
+tap_check long_name_is_never_shortened sh -c "[ \$(grep -c '^a_directory_with_a_rather_long_name_here/samples_of_one_run.cycles ' '$T/long') = 2 ]"
+tap_check long_name_drops_columns_and_says_which grep -q '^(left out to fit 80 columns: mean sd p99; --format csv has every column)$' "$T/long"
+tap_check table_never_says_cycles_for_ticks sh -c "! grep -qiw 'cycles' '$T/out'"
+tap_check table_flags_smi_runs grep -q '^alu:add_dep \*' "$T/out"
+tap_check table_explains_the_smi_flag grep -q 'SMIs occurred during this run' "$T/out"
+tap_check table_shows_paoloni_metrics grep -q '^ensembles .*total var' "$T/out"
+tap_expect stdin_is_read 0 'median' -- sh -c "printf '3\n1\n2\n' | '$CS' -"
 "$CS" -o "$T/o.txt" "$DATA/odd.cycles"
-check output_option_writes_the_file grep -q 'odd.cycles' "$T/o.txt"
-expect hist_prints_bins 0 '|#' -- "$CS" --hist "$DATA/lognormal.cycles"
-check hist_folds_the_tail grep -q '^  >= ' "$T/out"
+tap_check output_option_writes_the_file grep -q 'odd.cycles' "$T/o.txt"
+tap_expect hist_prints_bins 0 '|#' -- "$CS" --hist "$DATA/lognormal.cycles"
+tap_check hist_folds_the_tail grep -q '^  >= ' "$T/out"
 
 # ---- version 2 trees: arguments, cycles_long, counters, skipped and failed ----
 "$CS" --format json "$DATA/tree2" > "$T/v2.json"
-check v2_json_reads_arguments_per_op_and_counters "$PY" -c "
+tap_check v2_json_reads_arguments_per_op_and_counters "$PY" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 fr = {f['name']: f for f in d['inputs'][0]['fragments']}
@@ -166,7 +142,7 @@ printf '0\n2\n0\n0\n1\n0\n0\n0\n8\n0\n' > "$T/dist/alu/add_dep/flags"
 "$CS" -f json "$T/dist" > "$T/dist-all.json"
 "$CS" -f json --undisturbed "$T/dist" > "$T/dist-u.json"
 "$CS" -f json --undisturbed=all "$T/dist" > "$T/dist-ua.json"
-check undisturbed_leaves_out_exactly_the_nmi_and_cpu_flagged_samples "$PY" -c "
+tap_check undisturbed_leaves_out_exactly_the_nmi_and_cpu_flagged_samples "$PY" -c "
 import json, sys
 raw = [json.load(open(f))['inputs'][0]['fragments'][0]['raw'] for f in sys.argv[1:]]
 assert raw[0]['n'] == 10 and raw[0]['max'] == 900, raw[0]
@@ -175,15 +151,15 @@ assert raw[1]['n'] == 8 and raw[1]['max'] == 17 and raw[1]['min'] == 10, raw[1]
 # =all: also the sample after an interrupt (2): 3 kept of each, equal ensembles
 assert raw[2]['n'] == 6 and raw[2]['min'] == 10 and raw[2]['max'] == 16, raw[2]
 " "$T/dist-all.json" "$T/dist-u.json" "$T/dist-ua.json"
-expect undisturbed_says_what_it_left_out 0 'alu:add_dep: 2 of 10 samples left out as disturbed' -- \
+tap_expect undisturbed_says_what_it_left_out 0 'alu:add_dep: 2 of 10 samples left out as disturbed' -- \
 	"$CS" --undisturbed "$T/dist"
-expect undisturbed_rejects_an_unknown_set 2 "--undisturbed: 'some' is not 'all'" -- \
+tap_expect undisturbed_rejects_an_unknown_set 2 "--undisturbed: 'some' is not 'all'" -- \
 	"$CS" --undisturbed=some "$T/dist"
 printf '0\n0\n' > "$T/dist/alu/add_dep/flags"
-expect undisturbed_needs_a_paired_flags_file 2 "flags: 2 lines, but cycles has 10" -- \
+tap_expect undisturbed_needs_a_paired_flags_file 2 "flags: 2 lines, but cycles has 10" -- \
 	"$CS" --undisturbed "$T/dist"
 printf '1\n1\n1\n1\n1\n0\n0\n0\n0\n0\n' > "$T/dist/alu/add_dep/flags"
-expect undisturbed_refuses_an_empty_ensemble 2 "every sample of an ensemble is flagged" -- \
+tap_expect undisturbed_refuses_an_empty_ensemble 2 "every sample of an ensemble is flagged" -- \
 	"$CS" --undisturbed "$T/dist"
 
 # counters read around each region (NAME, NAME_long): per op by the same
@@ -201,10 +177,10 @@ printf '40\n40\n40\n40\n40\n40\n' > "$P/instructions"
 printf '70\n70\n70\n70\n70\n70\n' > "$P/instructions_long"
 : > "$P/ref_cycles"
 : > "$P/ref_cycles_long"
-expect counters_per_op_by_two_lengths 0 '^alu:imul  *3.000/op  *1.000/op  *-  *0.333$' -- "$CS" "$T/pmc"
-check counters_per_op_says_how sh -c "grep -q '^/op: (median around the long region' '$T/out'"
+tap_expect counters_per_op_by_two_lengths 0 '^alu:imul  *3.000/op  *1.000/op  *-  *0.333$' -- "$CS" "$T/pmc"
+tap_check counters_per_op_says_how sh -c "grep -q '^/op: (median around the long region' '$T/out'"
 "$CS" -f json "$T/pmc" > "$T/pmc.json"
-check counters_per_op_in_json "$PY" -c "
+tap_check counters_per_op_in_json "$PY" -c "
 import json, sys
 c = json.load(open(sys.argv[1]))['inputs'][0]['fragments'][0]['counters']
 assert c['core_cycles'] == {'median': 130, 'median_long': 220, 'per_op': 3}, c
@@ -212,75 +188,75 @@ assert c['instructions']['per_op'] == 1 and c['ref_cycles'] is None, c
 assert abs(c['ipc_per_op'] - 1 / 3) < 1e-9, c
 " "$T/pmc.json"
 printf '70\n70\n' > "$P/instructions_long"
-expect counters_long_file_is_paired_with_cycles 2 'instructions_long: 2 lines, but cycles has 6' -- "$CS" "$T/pmc"
+tap_expect counters_long_file_is_paired_with_cycles 2 'instructions_long: 2 lines, but cycles has 6' -- "$CS" "$T/pmc"
 
-expect v2_table_filters_by_glob 0 '^loop:dec_jnz/110 ' -- "$CS" "$DATA/tree2" 'loop:*'
-check v2_filter_leaves_out_the_rest sh -c "! grep -q '^alu:' '$T/out' && grep -c '^loop:dec_jnz/' '$T/out' | grep -qx 18"
-expect v2_filter_by_group 0 '^mem:chase/4096 ' -- "$CS" "$DATA/tree2" mem
-expect v2_filter_matching_nothing_is_an_error 2 'no fragment matches nope:x' -- "$CS" "$DATA/tree2" nope:x
-expect v2_calibrated_units_are_said 0 'core cyc.: core cycles (calibrated)' -- "$CS" "$DATA/tree2" alu:add_dep
-expect v2_failed_fragment_is_flagged 0 '^sync:broken ~' -- "$CS" "$DATA/tree2"
+tap_expect v2_table_filters_by_glob 0 '^loop:dec_jnz/110 ' -- "$CS" "$DATA/tree2" 'loop:*'
+tap_check v2_filter_leaves_out_the_rest sh -c "! grep -q '^alu:' '$T/out' && grep -c '^loop:dec_jnz/' '$T/out' | grep -qx 18"
+tap_expect v2_filter_by_group 0 '^mem:chase/4096 ' -- "$CS" "$DATA/tree2" mem
+tap_expect v2_filter_matching_nothing_is_an_error 2 'no fragment matches nope:x' -- "$CS" "$DATA/tree2" nope:x
+tap_expect v2_calibrated_units_are_said 0 'core cyc.: core cycles (calibrated)' -- "$CS" "$DATA/tree2" alu:add_dep
+tap_expect v2_failed_fragment_is_flagged 0 '^sync:broken ~' -- "$CS" "$DATA/tree2"
 "$CS" --tree "$DATA/tree2" -q save "$T/saved2"
-check v2_save_copies_long_and_counter_files sh -c "cmp '$DATA/tree2/alu/add_dep/cycles_long' '$T/saved2/alu/add_dep/cycles_long' && cmp '$DATA/tree2/alu/add_dep/instructions' '$T/saved2/alu/add_dep/instructions' && cmp '$DATA/tree2/loop/dec_jnz/4/cycles' '$T/saved2/loop/dec_jnz/4/cycles' && test -f '$T/saved2/misc/gone/info'"
+tap_check v2_save_copies_long_and_counter_files sh -c "cmp '$DATA/tree2/alu/add_dep/cycles_long' '$T/saved2/alu/add_dep/cycles_long' && cmp '$DATA/tree2/alu/add_dep/instructions' '$T/saved2/alu/add_dep/instructions' && cmp '$DATA/tree2/loop/dec_jnz/4/cycles' '$T/saved2/loop/dec_jnz/4/cycles' && test -f '$T/saved2/misc/gone/info'"
 rm "$T/saved2/fragments"
 "$CS" --format csv "$DATA/tree2" | cut -d, -f2- > "$T/v2a.csv"
 "$CS" --format csv "$T/saved2" | cut -d, -f2- | sort > "$T/v2b.csv"
-check v2_tree_without_fragments_file_is_walked_to_depth_3 sh -c "sort '$T/v2a.csv' | cmp - '$T/v2b.csv'"
+tap_check v2_tree_without_fragments_file_is_walked_to_depth_3 sh -c "sort '$T/v2a.csv' | cmp - '$T/v2b.csv'"
 cp -r "$DATA/tree2" "$T/short2"
 head -n 50 "$DATA/tree2/alu/add_dep/cycles_long" > "$T/short2/alu/add_dep/cycles_long"
-expect v2_cycles_long_must_pair_with_cycles 2 'cycles_long: 50 lines, but cycles has 100' -- "$CS" "$T/short2"
-expect v2_resolution_table 0 '^ *4  *33  *40.0  .*  1$' -- "$CS" --sweep "$DATA/tree2" loop:dec_jnz
-check v2_resolution_table_counts_spurious_minimums grep -q '^loop:dec_jnz: 1 spurious minimum in 20 ensemble steps' "$T/out"
+tap_expect v2_cycles_long_must_pair_with_cycles 2 'cycles_long: 50 lines, but cycles has 100' -- "$CS" "$T/short2"
+tap_expect v2_resolution_table 0 '^ *4  *33  *40.0  .*  1$' -- "$CS" --sweep "$DATA/tree2" loop:dec_jnz
+tap_check v2_resolution_table_counts_spurious_minimums grep -q '^loop:dec_jnz: 1 spurious minimum in 20 ensemble steps' "$T/out"
 
 # ---- compare: missing, aborted, mismatched ----
 rm -rf "$T/gone2"; cp -r "$DATA/tree2" "$T/gone2"
 rm -r "$T/gone2/mem"
 sed -i '/^mem:chase/d' "$T/gone2/fragments"
-expect compare_missing_fragment_fails 1 '^mem:chase/4096 .* missing' -- "$CS" compare "$DATA/tree2" "$T/gone2"
-expect compare_allow_missing_passes 0 'missing' -- "$CS" compare --allow-missing "$DATA/tree2" "$T/gone2"
+tap_expect compare_missing_fragment_fails 1 '^mem:chase/4096 .* missing' -- "$CS" compare "$DATA/tree2" "$T/gone2"
+tap_expect compare_allow_missing_passes 0 'missing' -- "$CS" compare --allow-missing "$DATA/tree2" "$T/gone2"
 rm -rf "$T/ab2"; cp -r "$DATA/tree2" "$T/ab2"
 sed -i 's/^state: ok/state: aborted/' "$T/ab2/alu/add_dep/info"
-expect compare_aborted_in_new_fails 1 '^alu:add_dep .* aborted' -- "$CS" compare "$DATA/tree2" "$T/ab2"
+tap_expect compare_aborted_in_new_fails 1 '^alu:add_dep .* aborted' -- "$CS" compare "$DATA/tree2" "$T/ab2"
 rm -rf "$T/lf2"; cp -r "$DATA/tree2" "$T/lf2"
 sed -i 's/^method_used: paoloni/method_used: lfence/; s/^kernel: .*/kernel: 6.12.0-test/' "$T/lf2/info"
-expect compare_warns_about_a_different_method 0 "warning: method_used 'paoloni' in .* but 'lfence' in" -- "$CS" compare --allow-missing "$DATA/tree2" "$T/lf2"
-check compare_warns_about_a_different_kernel grep -q "warning: kernel '6.1.0-test'" "$T/err"
-check compare_mismatch_warning_names_both_trees grep -q "in $DATA/tree2 but 'lfence' in $T/lf2" "$T/err"
-expect compare_strict_refuses_mismatched_runs 2 "error: method_used .* (--strict)" -- "$CS" compare --strict "$DATA/tree2" "$T/lf2"
+tap_expect compare_warns_about_a_different_method 0 "warning: method_used 'paoloni' in .* but 'lfence' in" -- "$CS" compare --allow-missing "$DATA/tree2" "$T/lf2"
+tap_check compare_warns_about_a_different_kernel grep -q "warning: kernel '6.1.0-test'" "$T/err"
+tap_check compare_mismatch_warning_names_both_trees grep -q "in $DATA/tree2 but 'lfence' in $T/lf2" "$T/err"
+tap_expect compare_strict_refuses_mismatched_runs 2 "error: method_used .* (--strict)" -- "$CS" compare --strict "$DATA/tree2" "$T/lf2"
 # the TSC is calibrated at each boot: 1 kHz apart is one clock, 1 % is not
 rm -rf "$T/khz2"; cp -r "$DATA/tree2" "$T/khz2"
 sed -i 's/^tsc_khz: 2000000/tsc_khz: 2000001/' "$T/khz2/info"
 "$CS" compare --strict "$DATA/tree2" "$T/khz2" > "$T/out" 2> "$T/err"
-check compare_tsc_khz_within_0.01pct_is_one_clock sh -c "! grep -q tsc_khz '$T/err'"
+tap_check compare_tsc_khz_within_0.01pct_is_one_clock sh -c "! grep -q tsc_khz '$T/err'"
 sed -i 's/^tsc_khz: 2000001/tsc_khz: 2020000/' "$T/khz2/info"
 # (exit 1 as for the tree against itself: sync:broken failed in both)
-expect compare_tsc_khz_1pct_apart_is_not 1 "warning: tsc_khz '2000000' in .* but '2020000' in" -- "$CS" compare "$DATA/tree2" "$T/khz2"
+tap_expect compare_tsc_khz_1pct_apart_is_not 1 "warning: tsc_khz '2000000' in .* but '2020000' in" -- "$CS" compare "$DATA/tree2" "$T/khz2"
 rm -rf "$T/args2"; cp -r "$DATA/tree2" "$T/args2"
 rm -r "$T/args2/loop/dec_jnz/4"
-expect compare_warns_about_a_different_argument_list 1 'argument list of loop:dec_jnz differs: 6 arguments in .*, 5 in' -- "$CS" compare "$DATA/tree2" "$T/args2"
-expect compare_typo_says_did_you_mean 2 "unknown command 'comapre' (did you mean compare?)" -- "$CS" comapre a b
-expect help_command_works 0 'usage: cyclestat' -- "$CS" help
-expect hist_with_gbench_is_an_error 2 'no histograms' -- "$CS" --hist --format gbench "$DATA/tree"
-expect threshold_outside_compare_is_an_error 2 '\-\-threshold is for compare only' -- "$CS" --threshold 5 "$DATA/tree"
+tap_expect compare_warns_about_a_different_argument_list 1 'argument list of loop:dec_jnz differs: 6 arguments in .*, 5 in' -- "$CS" compare "$DATA/tree2" "$T/args2"
+tap_expect compare_typo_says_did_you_mean 2 "unknown command 'comapre' (did you mean compare?)" -- "$CS" comapre a b
+tap_expect help_command_works 0 'usage: cyclestat' -- "$CS" help
+tap_expect hist_with_gbench_is_an_error 2 'no histograms' -- "$CS" --hist --format gbench "$DATA/tree"
+tap_expect threshold_outside_compare_is_an_error 2 '\-\-threshold is for compare only' -- "$CS" --threshold 5 "$DATA/tree"
 for k in 1 2 3 4 5 6; do
 	python3 "$here/tree2.py" gen "$T/rb$k" --seed $k
 	python3 "$here/tree2.py" gen "$T/rn$k" --seed $((k + 10)) --scale 1.1
 done
-expect compare_runs_per_side_detects_a_10pct_slowdown 1 '^loop:de.*/110  *6/6 .* slower$' -- \
+tap_expect compare_runs_per_side_detects_a_10pct_slowdown 1 '^loop:de.*/110  *6/6 .* slower$' -- \
 	"$CS" compare "$T/rb1" "$T/rb2" "$T/rb3" "$T/rb4" "$T/rb5" "$T/rb6" -- "$T/rn1" "$T/rn2" "$T/rn3" "$T/rn4" "$T/rn5" "$T/rn6"
-check compare_runs_per_side_nothing_else_slower_or_faster sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && ! grep -q ' faster\$' '$T/out'"
+tap_check compare_runs_per_side_nothing_else_slower_or_faster sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && ! grep -q ' faster\$' '$T/out'"
 # several runs a side: the runs are the unit, even for setup: ensemble
-check compare_several_runs_count_runs_not_ensembles grep -q '^mem:.*/4096  *6/6 ' "$T/out"
-check compare_several_runs_say_nothing_of_ensembles sh -c "! grep -q 'cannot show the spread between runs' '$T/out'"
+tap_check compare_several_runs_count_runs_not_ensembles grep -q '^mem:.*/4096  *6/6 ' "$T/out"
+tap_check compare_several_runs_say_nothing_of_ensembles sh -c "! grep -q 'cannot show the spread between runs' '$T/out'"
 # one run a side: a fresh setup's ensembles stand in for runs, and it says so
 "$CS" compare "$T/rb1" -- "$T/rn1" > "$T/out" 2>&1
-check compare_one_run_setup_ensemble_counts_each_ensemble grep -q '^mem:.*/4096  *4/4 ' "$T/out"
-check compare_says_ensembles_cannot_show_between_run_spread grep -q 'cannot show the spread between runs' "$T/out"
+tap_check compare_one_run_setup_ensemble_counts_each_ensemble grep -q '^mem:.*/4096  *4/4 ' "$T/out"
+tap_check compare_says_ensembles_cannot_show_between_run_spread grep -q 'cannot show the spread between runs' "$T/out"
 
 # ---- JSON ----
 "$CS" --format json --hist "$DATA/tree" > "$T/j.json"
-check json_parses "$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$T/j.json"
-check json_has_every_figure_and_the_info "$PY" -c "
+tap_check json_parses "$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$T/j.json"
+tap_check json_has_every_figure_and_the_info "$PY" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 fr = {f['name']: f for f in d['inputs'][0]['fragments']}
@@ -293,7 +269,7 @@ assert a['info']['ops'] == '4' and d['inputs'][0]['info']['tsc_khz'] == '2000000
 assert a['ensembles']['count'] == 4 and len(a['ensembles']['variance']) == 4
 assert 'counts' in a['hist'] and d['inputs'][0]['overhead_median'] == 30.0
 " "$T/j.json"
-check json_flags_smi "$PY" -c "
+tap_check json_flags_smi "$PY" -c "
 import json, sys
 fr = {f['name']: f for f in json.load(open(sys.argv[1]))['inputs'][0]['fragments']}
 assert fr['alu:add_dep']['smi_occurred'] is True
@@ -302,14 +278,14 @@ assert fr['base:empty']['smi_occurred'] is False
 assert fr['loop:dec_jnz_100']['smi'] is None
 " "$T/j.json"
 "$CS" --format json "$DATA/n1.cycles" > "$T/n1.json"
-check json_sd_of_one_sample_is_null "$PY" -c "
+tap_check json_sd_of_one_sample_is_null "$PY" -c "
 import json, sys
 assert json.load(open(sys.argv[1]))['inputs'][0]['fragments'][0]['raw']['sd'] is None
 " "$T/n1.json"
 
 # ---- CSV ----
 "$CS" --format csv "$DATA/tree" "$DATA/odd.cycles" > "$T/c.csv"
-check csv_has_the_documented_columns "$PY" -c "
+tap_check csv_has_the_documented_columns "$PY" -c "
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 want = ('input,fragment,ops,state,stale,smi,n,min,p1,p5,p25,median,p75,p95,p99,max,'
@@ -335,7 +311,7 @@ for f in base/empty:1:30 w/long:100000:232 w/third:3:31; do
 		> "$T/prec/$d/cycles"
 done
 "$CS" --format json "$T/prec" > "$T/prec.json"
-check json_per_op_reads_back_exactly "$PY" -c "
+tap_check json_per_op_reads_back_exactly "$PY" -c "
 import json, sys
 from fractions import Fraction
 d = json.load(open(sys.argv[1]))
@@ -348,9 +324,9 @@ assert lo['net']['median'] == 202 and lo['raw']['median'] == 232
 assert lo['cost']['per_op']['value'] == 0.00202, lo['cost']
 assert d['inputs'][0]['overhead_median'] == 30
 " "$T/prec.json"
-check json_per_op_is_the_shortest_text grep -q '"net_per_op": {[^}]*"median": 0.00202,' "$T/prec.json"
+tap_check json_per_op_is_the_shortest_text grep -q '"net_per_op": {[^}]*"median": 0.00202,' "$T/prec.json"
 "$CS" --format csv "$T/prec" > "$T/prec.csv"
-check csv_per_op_reads_back_exactly "$PY" -c "
+tap_check csv_per_op_reads_back_exactly "$PY" -c "
 import csv, sys
 from fractions import Fraction
 r = {x['fragment']: x for x in csv.DictReader(open(sys.argv[1]))}
@@ -362,7 +338,7 @@ assert r['w:long']['cost'] == '0.00202' and r['w:long']['cost_basis'] == 'net', 
 assert r['w:long']['cost_unit'] == 'ticks', r['w:long']
 " "$T/prec.csv"
 "$CS" --format gbench "$T/prec" > "$T/prec.gb.json" 2>/dev/null
-check gbench_times_read_back_exactly "$PY" -c "
+tap_check gbench_times_read_back_exactly "$PY" -c "
 import json, sys
 b = {x['name']: x for x in json.load(open(sys.argv[1]))['benchmarks']}
 # the per-op cost net of base:empty: 0.00202 ticks at 2 GHz, 0.00101 ns
@@ -370,30 +346,30 @@ assert b['w:long']['ticks'] == 0.00202 and b['w:long']['real_time'] == 0.00101, 
 assert b['w:long']['basis'] == 'net', b['w:long']
 " "$T/prec.gb.json"
 "$CS" --format csv --hist "$DATA/lognormal.cycles" > "$T/h.csv"
-check csv_hist_has_bins sh -c "head -1 '$T/h.csv' | grep -qx 'fragment,bin_lo,bin_hi,count' && [ \$(wc -l < '$T/h.csv') -gt 5 ]"
+tap_check csv_hist_has_bins sh -c "head -1 '$T/h.csv' | grep -qx 'fragment,bin_lo,bin_hi,count' && [ \$(wc -l < '$T/h.csv') -gt 5 ]"
 
 # ---- --brief: one short table (make run's) ----
-expect brief_is_one_short_table 0 '^alu:add_dep  *1\.012  0\.974\.\.1\.050  ' -- "$CS" --brief "$DATA/tree2"
-check brief_says_the_unit_and_where_the_rest_is sh -c \
+tap_expect brief_is_one_short_table 0 '^alu:add_dep  *1\.012  0\.974\.\.1\.050  ' -- "$CS" --brief "$DATA/tree2"
+tap_check brief_says_the_unit_and_where_the_rest_is sh -c \
 	"grep -q 'per op in core cycles (calibrated), 95% interval' '$T/out' && grep -q 'all figures: cyclestat ' '$T/out' && ! grep -q '^ensembles' '$T/out'"
-check brief_fits_in_80_columns sh -c "grep -v '$DATA' '$T/out' | awk 'length > 80 { exit 1 }'"
-expect brief_with_a_format_is_a_usage_error 2 'brief is the short table of a summary' -- "$CS" --brief --format json "$DATA/tree2"
+tap_check brief_fits_in_80_columns sh -c "grep -v '$DATA' '$T/out' | awk 'length > 80 { exit 1 }'"
+tap_expect brief_with_a_format_is_a_usage_error 2 'brief is the short table of a summary' -- "$CS" --brief --format json "$DATA/tree2"
 
 # ---- the JSON schema: docs/cyclestat.schema.json, versioned, holds for every output ----
 for x in tree tree2 odd.cycles; do
 	"$CS" --format json "$DATA/$x" > "$T/schema-$x.json" 2>/dev/null
 done
 "$CS" --format json --hist "$DATA/tree2" "$DATA/lognormal.cycles" > "$T/schema-hist.json" 2>/dev/null
-check json_output_matches_the_versioned_schema "$PY" "$here/schema.py" "$here/../../docs/cyclestat.schema.json" \
+tap_check json_output_matches_the_versioned_schema "$PY" "$here/schema.py" "$here/../../docs/cyclestat.schema.json" \
 	"$T/schema-tree.json" "$T/schema-tree2.json" "$T/schema-odd.cycles.json" "$T/schema-hist.json"
 sed 's/"schema": 2/"schema": 1/' "$T/schema-tree.json" > "$T/schema-bad.json"
-check json_schema_check_bites_on_another_version sh -c "! '$PY' '$here/schema.py' '$here/../../docs/cyclestat.schema.json' '$T/schema-bad.json' >/dev/null"
+tap_check json_schema_check_bites_on_another_version sh -c "! '$PY' '$here/schema.py' '$here/../../docs/cyclestat.schema.json' '$T/schema-bad.json' >/dev/null"
 
 # ---- Google Benchmark JSON ----
 # a run is a repetition, and its time is the per-op cost (compare.py compares runs)
 "$CS" --format gbench "$DATA/tree" > "$T/g.json"
 "$CS" --format json "$DATA/tree" > "$T/g1.json"
-check gbench_is_google_benchmark_json "$PY" -c "
+tap_check gbench_is_google_benchmark_json "$PY" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d['context']
@@ -409,7 +385,7 @@ a = [b for b in it if b['name'] == 'alu:add_dep'][0]
 # 2 GHz: ticks / 2 = ns
 assert abs(a['real_time'] - a['ticks'] / 2) < 1e-12 * a['real_time'] and a['time_unit'] == 'ns'
 " "$T/g.json"
-check gbench_time_is_the_per_op_cost_not_the_raw_mean "$PY" -c "
+tap_check gbench_time_is_the_per_op_cost_not_the_raw_mean "$PY" -c "
 import json, sys
 g = {b['name']: b for b in json.load(open(sys.argv[1]))['benchmarks']}
 j = {f['name']: f for f in json.load(open(sys.argv[2]))['inputs'][0]['fragments']}
@@ -420,7 +396,7 @@ for name, f in j.items():
 " "$T/g.json" "$T/g1.json"
 
 "$CS" --format gbench "$DATA/tree" "$DATA/tree" "$DATA/tree" "$DATA/odd.cycles" > "$T/g3.json" 2>/dev/null
-check gbench_runs_are_repetitions_with_aggregates_over_them "$PY" -c "
+tap_check gbench_runs_are_repetitions_with_aggregates_over_them "$PY" -c "
 import json, sys, statistics
 d = json.load(open(sys.argv[1]))
 it = [b for b in d['benchmarks'] if b['run_type'] == 'iteration']
@@ -442,40 +418,40 @@ assert odd and all(b['time_unit'] == 'ticks' and b['real_time'] == b['ticks'] fo
 
 # ---- save ----
 "$CS" --tree "$DATA/tree" -q save "$T/saved"
-check save_copies_cycles_and_info sh -c "cmp '$DATA/tree/alu/add_dep/cycles' '$T/saved/alu/add_dep/cycles' && cmp '$DATA/tree/alu/add_dep/info' '$T/saved/alu/add_dep/info' && cmp '$DATA/tree/info' '$T/saved/info'"
+tap_check save_copies_cycles_and_info sh -c "cmp '$DATA/tree/alu/add_dep/cycles' '$T/saved/alu/add_dep/cycles' && cmp '$DATA/tree/alu/add_dep/info' '$T/saved/alu/add_dep/info' && cmp '$DATA/tree/info' '$T/saved/info'"
 "$CS" --format csv "$DATA/tree" | cut -d, -f2- > "$T/a.csv"
 "$CS" --format csv "$T/saved" | cut -d, -f2- > "$T/b.csv"
-check saved_tree_reads_like_the_original cmp "$T/a.csv" "$T/b.csv"
-expect save_checks_what_it_copied 2 'truncated' -- "$CS" --tree "$T/trunc" save "$T/saved-trunc"
+tap_check saved_tree_reads_like_the_original cmp "$T/a.csv" "$T/b.csv"
+tap_expect save_checks_what_it_copied 2 'truncated' -- "$CS" --tree "$T/trunc" save "$T/saved-trunc"
 mkdir -p "$T/bigtree2/g/f"
 seq 1 3000000 > "$T/bigtree2/g/f/cycles"
 printf 'name: g:f\nops: 1\nstate: ok\nensembles: 30\nsamples: 100000\n' > "$T/bigtree2/g/f/info"
 case $CS in
 *-san) ;;
 *)	# 3 million samples would need 24 MB to load; save streams them
-	expect save_checks_in_constant_memory 0 'saved 1 fragment' -- \
+	tap_expect save_checks_in_constant_memory 0 'saved 1 fragment' -- \
 		sh -c "ulimit -v 30000; exec '$CS' --tree '$T/bigtree2' save '$T/saved-big'"
 	;;
 esac
-expect save_from_a_missing_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" save "$T/s2"
+tap_expect save_from_a_missing_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" save "$T/s2"
 
 # ---- compare ----
-expect compare_one_run_per_side_is_not_enough 0 '^alu:add_dep  *1/1 .* need 5 runs$' -- "$CS" compare "$DATA/tree" "$T/saved"
+tap_expect compare_one_run_per_side_is_not_enough 0 '^alu:add_dep  *1/1 .* need 5 runs$' -- "$CS" compare "$DATA/tree" "$T/saved"
 "$CS" --format json compare "$DATA/tree" "$T/saved" > "$T/one.json"
-check compare_one_run_says_not_enough_runs_1_need_5 "$PY" -c "
+tap_check compare_one_run_says_not_enough_runs_1_need_5 "$PY" -c "
 import json, sys
 f = json.load(open(sys.argv[1]))['fragments']
 assert all(x['verdict'] == 'not enough runs' and x['reason'] == '1, need 5' for x in f), f
 " "$T/one.json"
-expect compare_same_is_exit_0 0 '0 slower, 0 faster, 1 same, 0 inconclusive, 2 too few runs' -- "$CS" compare --ensembles "$DATA/tree" "$T/saved"
+tap_expect compare_same_is_exit_0 0 '0 slower, 0 faster, 1 same, 0 inconclusive, 2 too few runs' -- "$CS" compare --ensembles "$DATA/tree" "$T/saved"
 cp -r "$DATA/tree" "$T/slow"
 awk '{ printf "%d\n", $1 * 1.3 }' "$DATA/tree/loop/dec_jnz_100/cycles" > "$T/slow/loop/dec_jnz_100/cycles"
-expect compare_regression_is_exit_1 1 '^loop:dec_jnz_.* 5/5 .* slower$' -- "$CS" compare --ensembles "$DATA/tree" "$T/slow"
-check compare_names_only_the_slower_fragment sh -c "[ \$(grep -c 'slower\$' '$T/out') = 1 ] && grep -q '1 slower, 0 faster, 0 same, 0 inconclusive, 2 too few' '$T/out'"
-expect compare_improvement_is_exit_0 0 '^loop:dec_jnz_.* faster$' -- "$CS" compare --ensembles "$T/slow" "$DATA/tree"
-expect compare_threshold_absorbs_small_changes 0 '0 slower' -- "$CS" compare --threshold 40 "$DATA/tree" "$T/slow"
+tap_expect compare_regression_is_exit_1 1 '^loop:dec_jnz_.* 5/5 .* slower$' -- "$CS" compare --ensembles "$DATA/tree" "$T/slow"
+tap_check compare_names_only_the_slower_fragment sh -c "[ \$(grep -c 'slower\$' '$T/out') = 1 ] && grep -q '1 slower, 0 faster, 0 same, 0 inconclusive, 2 too few' '$T/out'"
+tap_expect compare_improvement_is_exit_0 0 '^loop:dec_jnz_.* faster$' -- "$CS" compare --ensembles "$T/slow" "$DATA/tree"
+tap_expect compare_threshold_absorbs_small_changes 0 '0 slower' -- "$CS" compare --threshold 40 "$DATA/tree" "$T/slow"
 "$CS" compare --ensembles --format json "$DATA/tree" "$T/slow" > "$T/cmp.json"
-check compare_json_has_per_fragment_verdicts "$PY" -c "
+tap_check compare_json_has_per_fragment_verdicts "$PY" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = {x['name']: x for x in d['fragments']}
@@ -487,13 +463,13 @@ assert x['base_n'] == 5 and x['change_lo'] > 0.25 and x['test'] == 'exact' and x
 assert f['alu:add_dep']['verdict'] == 'not enough runs' and f['alu:add_dep']['reason'] == '4, need 5'
 assert d['slower'] == 1 and d['schema'] == 2
 " "$T/cmp.json"
-expect compare_two_files_pairs_them 0 'ties.cycles  *1/1 .*need 5 runs' -- "$CS" compare "$DATA/ties.cycles" "$DATA/ties.cycles"
-expect compare_bad_input_is_exit_2 2 "$T/word:2" -- "$CS" compare "$DATA/odd.cycles" "$T/word"
-expect compare_paired_unequal_sides_fail 1 '1 missing or unpaired' -- \
+tap_expect compare_two_files_pairs_them 0 'ties.cycles  *1/1 .*need 5 runs' -- "$CS" compare "$DATA/ties.cycles" "$DATA/ties.cycles"
+tap_expect compare_bad_input_is_exit_2 2 "$T/word:2" -- "$CS" compare "$DATA/odd.cycles" "$T/word"
+tap_expect compare_paired_unequal_sides_fail 1 '1 missing or unpaired' -- \
 	"$CS" --paired compare "$DATA/odd.cycles" "$DATA/odd.cycles" -- "$DATA/odd.cycles"
-expect compare_paired_with_per_sample_is_a_usage_error 2 'paired with --per-sample' -- \
+tap_expect compare_paired_with_per_sample_is_a_usage_error 2 'paired with --per-sample' -- \
 	"$CS" --paired --per-sample compare "$DATA/odd.cycles" "$DATA/odd.cycles"
-expect paired_is_for_compare_only 2 '--paired is for compare only' -- "$CS" --paired "$DATA/odd.cycles"
+tap_expect paired_is_for_compare_only 2 '--paired is for compare only' -- "$CS" --paired "$DATA/odd.cycles"
 
 # ---- run, against a directory where a shell loop plays the module ----
 cp -r "$DATA/tree" "$T/live"
@@ -509,10 +485,10 @@ echo idle > "$T/live/status"
 	echo idle > "$T/live/status"
 ) &
 fake=$!
-expect run_prints_the_summary_of_the_selection 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run alu samples=50 ensembles=4 interleave=1 pmu=off
-check run_writes_the_request_with_the_references sh -c "grep -qx 'alu,base:empty,calib:add_chain samples=50 ensembles=4 interleave=1 pmu=off' '$T/request'"
-check run_shows_only_the_selection sh -c "! grep -q '^loop:' '$T/out' && grep -q '^alu:add_dep .* net ' '$T/out'"
-check run_without_a_tty_shows_no_progress sh -c "! grep -q '%' '$T/err'"
+tap_expect run_prints_the_summary_of_the_selection 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run alu samples=50 ensembles=4 interleave=1 pmu=off
+tap_check run_writes_the_request_with_the_references sh -c "grep -qx 'alu,base:empty,calib:add_chain samples=50 ensembles=4 interleave=1 pmu=off' '$T/request'"
+tap_check run_shows_only_the_selection sh -c "! grep -q '^loop:' '$T/out' && grep -q '^alu:add_dep .* net ' '$T/out'"
+tap_check run_without_a_tty_shows_no_progress sh -c "! grep -q '%' '$T/err'"
 if command -v script > /dev/null; then
 	(
 		echo "running alu:add_dep 0/200" > "$T/live/status"
@@ -531,7 +507,7 @@ if command -v script > /dev/null; then
 	) &
 	fake=$!
 	# script(1) gives cyclestat a terminal: now the progress bar shows
-	expect run_on_a_tty_shows_progress 0 '\] *[0-9]*% alu:add_dep' -- \
+	tap_expect run_on_a_tty_shows_progress 0 '\] *[0-9]*% alu:add_dep' -- \
 		script -qec "'$CS' --tree '$T/live' run alu" /dev/null
 fi
 # NO_COLOR (no-color.org): set and non-empty turns colour off on a terminal;
@@ -540,30 +516,30 @@ if command -v script > /dev/null; then
 	esc=$(printf '\033\\[1m')
 	NO_COLOR=1 script -qec "'$CS' '$DATA/tree2'" /dev/null > "$T/nc1" 2>&1
 	NO_COLOR= script -qec "'$CS' '$DATA/tree2'" /dev/null > "$T/nc0" 2>&1
-	check no_color_set_turns_colour_off sh -c "! grep -q '$esc' '$T/nc1'"
-	check no_color_empty_keeps_colour grep -q "$esc" "$T/nc0"
+	tap_check no_color_set_turns_colour_off sh -c "! grep -q '$esc' '$T/nc1'"
+	tap_check no_color_empty_keeps_colour grep -q "$esc" "$T/nc0"
 fi
 # 'all' leaves out fragments marked slow, as the module does
 printf 'slow: yes\n' >> "$T/live/loop/dec_jnz_100/info"
 ( read -r req < "$T/live/run"; echo idle > "$T/live/status" ) &
 fake=$!
-expect run_all_leaves_out_slow_fragments 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run all
-check run_all_shows_no_slow_fragment sh -c "! grep -q '^loop:' '$T/out'"
-expect run_rejects_unknown_keys 2 "unknown key in 'bogus=1'" -- "$CS" --tree "$T/live" run alu bogus=1
+tap_expect run_all_leaves_out_slow_fragments 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run all
+tap_check run_all_shows_no_slow_fragment sh -c "! grep -q '^loop:' '$T/out'"
+tap_expect run_rejects_unknown_keys 2 "unknown key in 'bogus=1'" -- "$CS" --tree "$T/live" run alu bogus=1
 ( read -r req < "$T/live/run"; echo "$req" > "$T/request"; echo idle > "$T/live/status" ) &
 fake=$!
 "$CS" --tree "$T/live" run alu:add_dep references=0 samples=10 > /dev/null 2>&1
 # (the fake's status still says idle from the run before: cyclestat may
 # return before the fake has written down the request; wait for it)
 wait "$fake"
-check run_references_0_writes_the_selection_alone sh -c "grep -qx 'alu:add_dep samples=10' '$T/request'"
+tap_check run_references_0_writes_the_selection_alone sh -c "grep -qx 'alu:add_dep samples=10' '$T/request'"
 ( read -r req < "$T/live/run"; echo "$req" > "$T/request"; echo idle > "$T/live/status" ) &
 fake=$!
 "$CS" --tree "$T/live" run all > /dev/null 2>&1
 wait "$fake"
-check run_all_has_the_references_already sh -c "grep -qx 'all' '$T/request'"
-expect run_references_is_0_or_1 2 "references=2: 0 or 1" -- "$CS" --tree "$T/live" run alu references=2
-expect run_without_a_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" run all
+tap_check run_all_has_the_references_already sh -c "grep -qx 'all' '$T/request'"
+tap_expect run_references_is_0_or_1 2 "references=2: 0 or 1" -- "$CS" --tree "$T/live" run alu references=2
+tap_expect run_without_a_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" run all
 
 # ---- doctor, against a fake sysroot ----
 mk_root() {
@@ -580,11 +556,11 @@ echo 1 > "$T/bad/sys/devices/system/cpu/smt/active"
 echo 0 > "$T/bad/sys/devices/system/cpu/intel_pstate/no_turbo"
 echo 1 > "$T/bad/proc/sys/kernel/nmi_watchdog"
 echo > "$T/bad/sys/devices/system/cpu/isolated"
-expect doctor_lists_problems_and_exits_0 0 '6 problems' -- "$CS" doctor --sysroot "$T/bad"
-check doctor_problem_lines_say_the_fix sh -c "grep '^WARN' '$T/out' | grep -v -q 'fix:' && exit 1; [ \$(grep -c '^WARN' '$T/out') = 6 ]"
-check doctor_recommends_lfence_under_a_hypervisor grep -q 'hypervisor.*method=lfence' "$T/out"
-check doctor_sees_the_governor grep -q "governor of cpu0 is 'powersave'" "$T/out"
-expect doctor_strict_exits_1 1 'problems' -- "$CS" doctor --strict --sysroot "$T/bad"
+tap_expect doctor_lists_problems_and_exits_0 0 '6 problems' -- "$CS" doctor --sysroot "$T/bad"
+tap_check doctor_problem_lines_say_the_fix sh -c "grep '^WARN' '$T/out' | grep -v -q 'fix:' && exit 1; [ \$(grep -c '^WARN' '$T/out') = 6 ]"
+tap_check doctor_recommends_lfence_under_a_hypervisor grep -q 'hypervisor.*method=lfence' "$T/out"
+tap_check doctor_sees_the_governor grep -q "governor of cpu0 is 'powersave'" "$T/out"
+tap_expect doctor_strict_exits_1 1 'problems' -- "$CS" doctor --strict --sysroot "$T/bad"
 mk_root "$T/good" ""
 echo performance > "$T/good/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
 echo 0 > "$T/good/sys/devices/system/cpu/smt/active"
@@ -594,16 +570,16 @@ echo 1 > "$T/good/sys/devices/system/cpu/isolated"
 echo 1 > "$T/good/sys/devices/system/cpu/nohz_full"
 # MSR 0x34 = 17 at offset 0x34 of the fake msr device
 "$PY" -c "import struct,sys; open(sys.argv[1],'wb').write(b'\0'*0x34 + struct.pack('<Q', 17))" "$T/good/dev/cpu/1/msr"
-expect doctor_of_a_good_machine_has_no_problems 0 'no problems' -- env CYCLESTAT_SYSROOT="$T/good" "$CS" doctor --strict --cpu 1
-check doctor_reads_the_smi_count grep -q 'SMI count 17' "$T/out"
-expect doctor_rejects_an_offline_cpu 2 'cpu 7 is not online (online: 0-1)' -- "$CS" doctor --sysroot "$T/good" --cpu 7
-expect doctor_runs_on_this_machine 0 'cyclestat doctor: cpu0' -- "$CS" doctor
+tap_expect doctor_of_a_good_machine_has_no_problems 0 'no problems' -- env CYCLESTAT_SYSROOT="$T/good" "$CS" doctor --strict --cpu 1
+tap_check doctor_reads_the_smi_count grep -q 'SMI count 17' "$T/out"
+tap_expect doctor_rejects_an_offline_cpu 2 'cpu 7 is not online (online: 0-1)' -- "$CS" doctor --sysroot "$T/good" --cpu 7
+tap_expect doctor_runs_on_this_machine 0 'cyclestat doctor: cpu0' -- "$CS" doctor
 
 # ---- inputs that once broke something, and the fuzz corpus: never a crash ----
 for f in "$here"/crashes/* "$here"/../fuzz/corpus/*; do
 	[ -f "$f" ] || continue
 	"$CS" "$f" > /dev/null 2>&1
 	rc=$?
-	if [ $rc -le 2 ]; then ok "replay_$(basename "$f")"; else not_ok "replay_$(basename "$f")" "exit $rc"; fi
+	if [ $rc -le 2 ]; then tap_ok "replay_$(basename "$f")"; else tap_not_ok "replay_$(basename "$f")" "exit $rc"; fi
 done
 tap_end

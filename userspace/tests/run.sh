@@ -11,10 +11,7 @@ set -u
 cd "$(dirname "$0")/.."
 mkdir -p tests/out
 . ../tests/tap/tap.sh
-TAP_DIR=${TAP_DIR:-$(pwd)/tests/out/tap}
-mkdir -p "$TAP_DIR"
-rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
-TAP_LOG=$TAP_DIR/run.tap
+tap_lane run "$(pwd)/tests/out/tap"
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 
 # figures.py wants numpy to recompute the reference; any python3 runs it
