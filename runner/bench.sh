@@ -147,8 +147,11 @@ if [ "$ncpu" -ge 2 ]; then
 		}'
 	echo "  (shared lines should cost more at k=2; the private ones within 5 % of 1)"
 	echo
+	# the core-to-core matrix, beside c2clat's method on the same pairs
+	./cyclebench-user -q --force -o "$out/c2c" --c2c cpus="$c2" samples="$SAMPLES" ensembles=5 || exit 1
+	echo
 else
-	echo "contention: one CPU online, no k=2 run"
+	echo "contention and c2c: one CPU online, no k=2 run, no pair"
 	echo
 fi
 # how often the intervals above hold: RUNS repeated runs on known latencies

@@ -49,6 +49,7 @@ static void usage(const char *why)
 		exit(2);
 	}
 	printf("usage: cyclebench-user [-o DIR [--force]] [-q] [SELECTION] [key=value ...]\n"
+		"       cyclebench-user --c2c [-o DIR [--force]] [-q] cpus=LIST [samples=N ...]\n"
 		"       cyclebench-user --list | --help | --version\n"
 		"  SELECTION  all (default; leaves out slow fragments), GROUP, GROUP:NAME,\n"
 		"             GROUP:NAME/ARG, or a comma-separated list of those\n"
@@ -69,6 +70,9 @@ static void usage(const char *why)
 		"  -o DIR     where the result tree goes (default cyclebench-user.out,\n"
 		"             replaced each run); a tree already in DIR is kept\n"
 		"  --force    replace the tree in DIR\n"
+		"  --c2c      the core-to-core matrix: for each pair of cpus=, a cache\n"
+		"             line's round trips (c2c:cpuA_cpuB), one-way ns printed\n"
+		"             and kept in DIR/c2c.txt beside c2clat's method\n"
 		"  -q         no progress line\n");
 	exit(0);
 }
@@ -174,6 +178,33 @@ static void lock_memory(u64 need)
 			(unsigned long long)((need >> 20) + 64));
 }
 
+/* --c2c: the pairs measured, the tree written, the matrix shown and kept */
+static int c2c_main(struct cb_run *run, const struct cb_machine *m)
+{
+	char *path;
+	FILE *f;
+	int ret = cb_c2c(run);
+
+	if (ret == -EINTR) {
+		fprintf(stderr, "cyclebench-user: interrupted; nothing written\n");
+		return 130;
+	}
+	if (ret) {
+		fprintf(stderr, "cyclebench-user: --c2c: %s\n", strerror(-ret));
+		return 1;
+	}
+	if (cb_write_tree(run, m) || asprintf(&path, "%s/c2c.txt", run->out) < 0)
+		return 1;
+	f = fopen(path, "we");
+	free(path);
+	if (!f || cb_c2c_print(run, m, f) || fclose(f) || cb_c2c_print(run, m, stdout))
+		return 1;
+	if (!run->quiet)
+		fprintf(stderr, "cyclebench-user: %u pair%s in %s (the matrix: %s/c2c.txt); cyclestat %s\n",
+			run->nr, run->nr == 1 ? "" : "s", run->out, run->out, run->out);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -183,12 +214,13 @@ int main(int argc, char **argv)
 		{ "list",	no_argument,		NULL, 'l' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "version",	no_argument,		NULL, 'V' },
+		{ "c2c",	no_argument,		NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cb_catalog cat = catalog;
 	struct cb_machine m;
 	char why[256], *cmd;
-	int c, method_given, ret, named_out = 0, force = 0;
+	int c, method_given, ret, named_out = 0, force = 0, c2c = 0;
 	u64 bytes, biggest = 0;
 	cpu_set_t set;
 
@@ -215,6 +247,9 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("cyclebench-user %s\n", CB_VERSION);
 			return 0;
+		case 'c':
+			c2c = 1;
+			break;
 		default: {
 			char bad[96];
 
@@ -267,6 +302,11 @@ int main(int argc, char **argv)
 			die("cpus=: %s", why);
 		req.cpu_of[req.nr_cpus++] = cn;
 	}
+	if (c2c && req.nr_cpus < 2)
+		die("--c2c: name two CPUs or more with cpus= (e.g. cpus=0-1)");
+	if (c2c && req.nr_cpus * (req.nr_cpus - 1) / 2 > CB_MAX_SLOTS)
+		die("--c2c: %u CPUs make more than %u pairs; name fewer with cpus=", req.nr_cpus,
+		    CB_MAX_SLOTS);
 	req.samples = parsed.samples;
 	req.ensembles = parsed.ensembles;
 	req.warmup = parsed.warmup;
@@ -294,6 +334,14 @@ int main(int argc, char **argv)
 	 * the whole run, as they are alive together.
 	 */
 	bytes = 0;
+	if (c2c) {
+		/* a pair's round trips each, not the selection's results */
+		if (strcmp(req.selection, "all"))
+			die("--c2c times no fragment: drop '%s' (its keys: samples=, ensembles=, warmup=, cpus=)",
+			    req.selection);
+		req.nr = 0;
+		bytes = (u64)req.samples * req.ensembles * 8 * req.nr_cpus * (req.nr_cpus - 1) / 2;
+	}
 	for (unsigned int i = 0; i < req.nr; i++) {
 		const struct cb_result *r = &req.res[i];
 
@@ -335,6 +383,8 @@ int main(int argc, char **argv)
 	req.tty = isatty(2);
 
 	cb_spin_warm(200);
+	if (c2c)
+		return c2c_main(&req, &m);
 	ret = cb_run_all(&req, &m);
 	if (ret == -EINTR)
 		return 130;

@@ -3,6 +3,7 @@
  * runner.h - what the parts of cyclebench-user share.
  *
  *	main.c (options, selection) -> engine.c (the run) -> tree.c (output)
+ *	main.c -> c2c.c (--c2c: the core-to-core matrix) -> tree.c
  *	machine.c (CPUID, TSC frequency, CPUs) is read by all three.
  */
 #ifndef CB_RUNNER_H
@@ -88,6 +89,10 @@ void cb_spin_warm(unsigned int ms);
 extern volatile int cb_stop_requested;
 void cb_catch_signals(void);
 int cb_run_all(struct cb_run *req, const struct cb_machine *m);
+
+/* c2c.c */
+int cb_c2c(struct cb_run *req);
+int cb_c2c_print(const struct cb_run *req, const struct cb_machine *m, FILE *out);
 
 /* tree.c */
 int cb_is_tree(const char *dir);

@@ -209,7 +209,7 @@ static int write_result(const char *dir, const struct cb_run *req,
 		fprintf(f, "warmup: %u\n", req->warmup);
 		fprintf(f, "method: %s\n", cb_method_name(req->method));
 		fprintf(f, "cpu: %u\n", req->cpu);
-		if (req->nr_cpus > 1) {
+		if (r->pc_cycles) {
 			put_cpus(f, req);
 			fprintf(f, "barrier: sample\n");
 			fprintf(f, "start_spread: %llu\n", (unsigned long long)r->spread);
@@ -231,7 +231,7 @@ static int write_result(const char *dir, const struct cb_run *req,
 	    (r->cycles_long && write_array(rdir, "cycles_long", r->cycles_long, n)))
 		goto out;
 	/* cpus=: each CPU's own, cpuN/ (the first CPU's are also the above) */
-	for (unsigned int t = 0; req->nr_cpus > 1 && t < req->nr_cpus; t++) {
+	for (unsigned int t = 0; r->pc_cycles && t < req->nr_cpus; t++) {
 		char *c;
 		int bad;
 

@@ -19,10 +19,7 @@ bg=
 trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$T"' EXIT
 . ../tests/tap/tap.sh
 TAP_TMP=$T
-TAP_DIR=${TAP_DIR:-$here/tests/out/tap}
-mkdir -p "$TAP_DIR"
-rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
-TAP_LOG=$TAP_DIR/runner.tap
+tap_lane runner "$here/tests/out/tap"
 
 
 # ctrl_c NAME OUT CMD...: CMD, sent SIGINT a second after it starts, exits
@@ -222,6 +219,8 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	# ---- cpus=: the same fragments on several CPUs at once ----
 	tap_expect "${s}cpus_with_an_offline_cpu_is_refused" 2 'cpus=: cpu 63 is not online' -- $B -o "$o" alu cpus=0,63
 	tap_expect "${s}cpu_and_cpus_together_are_refused" 2 'cpu= and cpus= both given' -- $B -o "$o" alu cpu=0 cpus=0
+	tap_expect "${s}c2c_needs_two_cpus" 2 '^cyclebench-user: --c2c: name two CPUs or more with cpus=' -- $B -o "$o" --c2c cpus=0
+	tap_expect "${s}c2c_times_no_fragment" 2 "--c2c times no fragment: drop 'alu'" -- $B -o "$o" --c2c alu cpus=0-1
 	if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
 		tap_expect "${s}cpus_0-1_runs" 0 '' -- $B -q --force -o "$T/cpus" contend samples=200 ensembles=2 \
 			cpus=0-1 references=0 long_repeat=16
@@ -239,6 +238,19 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 		# Ctrl-C on two CPUs: both stop within a sample, nothing written
 		ctrl_c "${s}cpus_ctrl_c_stops_every_cpu_and_writes_nothing" "$T/int2" \
 			$B -q --force -o "$T/int2" loop:dec_jnz_1m samples=100000 cpus=0-1
+		# --c2c: the pair's round trips kept, the matrix printed and kept
+		tap_expect "${s}c2c_runs_and_prints_the_matrix" 0 '^cpu1 .*[0-9]\.[0-9] \[' -- \
+			$B -q --force -o "$T/c2c" --c2c cpus=0-1 samples=200 ensembles=2
+		check_c2c() {
+			[ "$(cut -d' ' -f1 "$T/c2c/fragments")" = c2c:cpu0_cpu1 ] &&
+			[ "$(wc -l < "$T/c2c/c2c/cpu0_cpu1/cycles")" = 400 ] &&
+			! grep -qvE '^[1-9][0-9]*$' "$T/c2c/c2c/cpu0_cpu1/cycles" &&
+			grep -qx 'ops: 2' "$T/c2c/c2c/cpu0_cpu1/info" &&
+			grep -q "c2clat's method [0-9.]* ns" "$T/c2c/c2c.txt"
+		}
+		tap_check "${s}c2c_keeps_every_round_trip_and_the_matrix" check_c2c
+		tap_check "${s}c2c_the_tree_passes_the_contract" sh tests/contract.sh "$T/c2c"
+		tap_expect "${s}c2c_cyclestat_reads_the_tree" 0 'c2c:cpu0_cpu1' -- "$CS" "$T/c2c"
 	else
 		tap_skip "${s}cpus_0-1_runs" "one CPU online"
 	fi

@@ -31,10 +31,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 series=${CB_KERNEL:-6.1}
 out=${CB_E2E_OUT:-$top/build/e2e-$series}
 . "$top/tests/tap/tap.sh"
-TAP_DIR=${TAP_DIR:-$out/tap}
-mkdir -p "$TAP_DIR"
-rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
-TAP_LOG=$TAP_DIR/host.tap
+tap_lane host "$out/tap"
 ok() { tap_ok "$*"; }
 bad() { tap_not_ok "$*"; }
 # the last lines: the plan of the host's checks, then every stream counted
