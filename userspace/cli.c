@@ -37,13 +37,14 @@ static const char usage_text[] =
 	"       cyclestat [options] compare BASE... -- NEW...   several runs a side\n"
 	"       cyclestat [options] run [SPEC] [key=value]...   run, then summarise\n"
 	"       cyclestat [options] doctor             check this machine\n"
+	"       cyclestat [options] plot [DIR|FILE]... the summary drawn (SVG)\n"
 	"       cyclestat help                         this text\n"
 	"  After the inputs, fragment names, groups or globs (alu:add_dep, alu,\n"
 	"  'loop:*') select what is shown.\n"
 	"\n"
-	"  -f, --format FMT     table (default), json, csv or gbench (Google\n"
-	"                       Benchmark's JSON); compare also tap (a CI gate's\n"
-	"                       TAP: not ok where it fails)\n"
+	"  -f, --format FMT     table (default), json, csv, gbench (Google\n"
+	"                       Benchmark's JSON) or svg (drawn: as plot); compare\n"
+	"                       also tap (a CI gate's TAP: not ok where it fails)\n"
 	"      --hist           histogram per fragment (with csv: the bins as CSV)\n"
 	"      --brief          one short table: per-op cost and interval, median, far\n"
 	"      --sweep          Paoloni's resolution table of each argument sweep\n"
@@ -208,7 +209,7 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 	return ret;
 }
 
-static const char *const commands[] = { "save", "compare", "run", "doctor", "help" };
+static const char *const commands[] = { "save", "compare", "run", "doctor", "plot", "help" };
 
 /* Damerau-Levenshtein distance of two short words (at most 31 bytes) */
 static int distance(const char *a, const char *b)
@@ -278,6 +279,8 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 	if (o->format == CS_TAP && !compare)
 		return usage("--format tap is compare's format (its verdicts as TAP): use it with compare, not with %s",
 			     doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run") ? cmd : "a summary");
+	if (o->format == CS_SVG && (compare || doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run")))
+		return usage("--format svg (plot) draws a summary: not with %s", cmd);
 	if (o->hist && o->format == CS_GBENCH)
 		return usage("--hist with --format gbench: Google Benchmark JSON has no histograms; use --hist alone, or with json or csv");
 	if (o->sweep && (o->format != CS_TABLE || o->hist || compare || doctor ||
@@ -366,8 +369,10 @@ int main(int argc, char **argv)
 				o.format = CS_GBENCH;
 			else if (!strcmp(optarg, "tap"))
 				o.format = CS_TAP;
+			else if (!strcmp(optarg, "svg"))
+				o.format = CS_SVG;
 			else
-				return usage("--format: '%s' is not table, json, csv or gbench (or tap, for compare)",
+				return usage("--format: '%s' is not table, json, csv, gbench or svg (or tap, for compare)",
 					     optarg);
 			break;
 		case OPT_HIST:
@@ -464,6 +469,14 @@ int main(int argc, char **argv)
 	}
 	if (argc && is_typo(argv[0]))
 		return 2;
+	/* plot: the summary drawn, --format svg */
+	if (argc && !strcmp(argv[0], "plot")) {
+		if (o.format != CS_TABLE && o.format != CS_SVG)
+			return usage("plot draws SVG: no --format with it");
+		o.format = CS_SVG;
+		argv++;
+		argc--;
+	}
 	ret = check_options(&o, argc ? argv[0] : "", set, dashdash);
 	if (ret)
 		return ret;

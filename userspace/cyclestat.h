@@ -28,7 +28,7 @@
 typedef unsigned __int128 u128;
 typedef __int128 s128;
 
-enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH, CS_TAP };	/* CS_TAP: compare only */
+enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH, CS_TAP, CS_SVG };	/* CS_TAP: compare only */
 
 /**
  * struct cs_opts - every option of every subcommand, parsed once in main().
@@ -413,6 +413,8 @@ unsigned int cs_min_pairs(double alpha);
 
 /* sweep.c */
 int cs_print_sweeps(const struct cs_opts *o, struct cs_input *in, size_t nin);
+/* svg.c: the summary drawn (--format svg, plot) */
+void cs_print_svg(const struct cs_opts *o, struct cs_input *in, size_t nin);
 
 /* output.c */
 int cs_match(const struct cs_opts *o, const char *name);

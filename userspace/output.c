@@ -462,6 +462,9 @@ void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin)
 	case CS_GBENCH:
 		cs_print_gbench(o, in, nin);
 		break;
+	case CS_SVG:
+		cs_print_svg(o, in, nin);
+		break;
 	default:
 		print_table(o, in, nin);
 		break;

@@ -29,7 +29,7 @@ tap_check emulated_result_dir_never_calibrated sh -c "! '$CS' '$T/tcg/alu/add_de
 # ---- usage ----
 tap_expect help_exits_0 0 'usage: cyclestat' -- "$CS" --help
 tap_expect version_exits_0 0 '^cyclestat [0-9]' -- "$CS" --version
-tap_expect unknown_format_is_a_usage_error 2 "'xml' is not table, json, csv or gbench" -- "$CS" --format xml "$DATA/odd.cycles"
+tap_expect unknown_format_is_a_usage_error 2 "'xml' is not table, json, csv, gbench or svg" -- "$CS" --format xml "$DATA/odd.cycles"
 tap_expect bad_threshold_is_a_usage_error 2 "--threshold: 'abc' is not a number" -- "$CS" --threshold abc compare "$DATA/odd.cycles" "$DATA/odd.cycles"
 tap_expect unknown_option_is_a_usage_error 2 'usage:' -- "$CS" --frobnicate
 tap_check usage_error_is_short_with_a_hint sh -c "[ \$(wc -l < '$T/err') -le 4 ] && grep -q 'cyclestat --help' '$T/err' && grep -q frobnicate '$T/err'"
@@ -574,6 +574,41 @@ tap_expect doctor_of_a_good_machine_has_no_problems 0 'no problems' -- env CYCLE
 tap_check doctor_reads_the_smi_count grep -q 'SMI count 17' "$T/out"
 tap_expect doctor_rejects_an_offline_cpu 2 'cpu 7 is not online (online: 0-1)' -- "$CS" doctor --sysroot "$T/good" --cpu 7
 tap_expect doctor_runs_on_this_machine 0 'cyclestat doctor: cpu0' -- "$CS" doctor
+
+# ---- plot: the summary drawn as SVG, each series countable ----
+# svg_series FILE NAME: the number of points (or bins, or cells) of series NAME
+svg_series() {
+	"$PY" -c "
+import sys, xml.etree.ElementTree as E
+ns = '{http://www.w3.org/2000/svg}'
+root = E.parse(sys.argv[1]).getroot()
+assert root.tag == ns + 'svg', root.tag
+g = [e for e in root.iter(ns + 'g') if e.get('data-name') == sys.argv[2]]
+print(sum(1 for e in g[0] if e.get('class') in ('point', 'bin', 'cell')) if g else -1)
+" "$1" "$2"
+}
+tap_expect plot_writes_svg 0 '' -- "$CS" plot "$DATA/tree2"
+cp "$T/out" "$T/p.svg"
+tap_check plot_draws_the_sweep_as_a_staircase_of_its_six_arguments \
+	test "$(svg_series "$T/p.svg" loop:dec_jnz)" = 6
+tap_expect plot_draws_the_sweep_points_with_their_arguments 0 'loop:dec_jnz/110: ' -- cat "$T/p.svg"
+tap_check plot_puts_the_rest_in_one_costs_panel test "$(svg_series "$T/p.svg" costs)" -ge 3
+tap_expect format_svg_is_plot 0 '' -- "$CS" --format svg "$DATA/tree2"
+tap_check format_svg_is_the_same_document cmp -s "$T/out" "$T/p.svg"
+tap_expect plot_hist_draws_the_bins 0 '' -- "$CS" --hist plot "$DATA/tree2" alu:add_dep
+cp "$T/out" "$T/h.svg"
+tap_check plot_hist_has_a_bin_series test "$(svg_series "$T/h.svg" alu:add_dep)" -ge 2
+# c2c: a tree of cyclebench-user --c2c results is a heat map, a cell each way
+mkdir -p "$T/c2c/c2c/cpu0_cpu1"
+printf 'version: 0.2.0\ntsc_khz: 2600000\n' > "$T/c2c/info"
+printf 'c2c:cpu0_cpu1 2 a round trip\n' > "$T/c2c/fragments"
+printf 'name: c2c:cpu0_cpu1\nops: 2\nstate: ok\nensembles: 1\nsamples: 5\n' > "$T/c2c/c2c/cpu0_cpu1/info"
+printf '500\n520\n510\n505\n515\n' > "$T/c2c/c2c/cpu0_cpu1/cycles"
+tap_expect plot_c2c_writes_svg 0 '' -- "$CS" plot "$T/c2c"
+cp "$T/out" "$T/c.svg"
+tap_check plot_c2c_is_a_heat_map_of_two_cells test "$(svg_series "$T/c.svg" c2c)" = 2
+tap_expect plot_with_compare_is_refused 2 'draws a summary: not with compare' -- "$CS" --format svg compare "$DATA/tree2" "$DATA/tree2"
+tap_expect plot_with_another_format_is_refused 2 'plot draws SVG: no --format with it' -- "$CS" --format json plot "$DATA/tree2"
 
 # ---- inputs that once broke something, and the fuzz corpus: never a crash ----
 for f in "$here"/crashes/* "$here"/../fuzz/corpus/*; do
