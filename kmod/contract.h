@@ -2,7 +2,8 @@
 /*
  * contract.h - what the module, cyclebench-user and cyclestat agree on,
  * written once: the version, the run request's keys with their bounds,
- * defaults and help, and the timing methods' names.  Plain C, no include:
+ * defaults and help, the timing methods' names, the per-sample flags and
+ * the setup names of a result's info.  Plain C, no include:
  * the module, both programs and the tests compile it as it is.
  *
  * A run request is "SELECTION [key=value ...]" (docs/debugfs-contract.md);
@@ -42,6 +43,33 @@
 #define CB_LONG_REPEATS { 16, 64, 256, 1024 }
 #define __CB_STR(...) #__VA_ARGS__
 #define CB_STR(...) __CB_STR(__VA_ARGS__)
+
+/*
+ * What may have disturbed a sample, one byte per sample in the flags file
+ * (the module writes them, cyclestat --undisturbed leaves them out):
+ * @CB_SAMPLE_NMI: an NMI arrived while the sample had interrupts off
+ *	(NMIs ignore that); its time is in the sample.
+ * @CB_SAMPLE_IRQ: an interrupt was handled since the previous sample, so
+ *	this one may start with cold caches and predictors.
+ * @CB_SAMPLE_SWITCH: the run's thread was switched out since the previous
+ *	sample (the same, and worse).
+ * @CB_SAMPLE_CPU: no longer set (it was: TSC_AUX named another CPU; with
+ *	interrupts and preemption off the thread cannot move, so it never
+ *	could); the bit stays reserved.
+ * @CB_SAMPLE_NOPMC: the run counts with the PMU, but a counter was not
+ *	active on this CPU for this sample: its counter values are 0.
+ */
+#define CB_SAMPLE_NMI		0x01
+#define CB_SAMPLE_IRQ		0x02
+#define CB_SAMPLE_SWITCH	0x04
+#define CB_SAMPLE_CPU		0x08
+#define CB_SAMPLE_NOPMC		0x10
+#define CB_NR_SAMPLE_FLAGS	5
+
+/* A result's info "setup:": none, once for the run, or before each ensemble. */
+#define CB_SETUP_NONE "none"
+#define CB_SETUP_RUN "run"
+#define CB_SETUP_ENSEMBLE "ensemble"
 
 /* Who takes a run key: the module's run file, cyclebench-user, or both. */
 #define CB_SIDE_MODULE 1U

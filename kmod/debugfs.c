@@ -175,8 +175,8 @@ static const char *const cb_state_names[] = {
 static const char *cb_setup_name(const struct cb_fragment *frag)
 {
 	if (!frag->setup)
-		return "none";
-	return frag->setup_each_ensemble ? "ensemble" : "run";
+		return CB_SETUP_NONE;
+	return frag->setup_each_ensemble ? CB_SETUP_ENSEMBLE : CB_SETUP_RUN;
 }
 
 /*

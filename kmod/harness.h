@@ -49,26 +49,8 @@ struct cb_ctx {
 	struct cb_disturb *dist;
 };
 
-/*
- * What may have disturbed a sample, one byte per sample in the flags file:
- * @CB_SAMPLE_NMI: an NMI arrived while the sample had interrupts off
- *	(NMIs ignore that); its time is in the sample.
- * @CB_SAMPLE_IRQ: an interrupt was handled since the previous sample, so
- *	this one may start with cold caches and predictors.
- * @CB_SAMPLE_SWITCH: the run's thread was switched out since the previous
- *	sample (the same, and worse).
- * @CB_SAMPLE_CPU: no longer set (it was: TSC_AUX named another CPU; with
- *	interrupts and preemption off the thread cannot move, so it never
- *	could); the bit stays reserved.
- * @CB_SAMPLE_NOPMC: the run counts with the PMU, but a counter was not
- *	active on this CPU for this sample: its counter values are 0.
- */
-#define CB_SAMPLE_NMI		0x01
-#define CB_SAMPLE_IRQ		0x02
-#define CB_SAMPLE_SWITCH	0x04
-#define CB_SAMPLE_CPU		0x08
-#define CB_SAMPLE_NOPMC		0x10
-#define CB_NR_SAMPLE_FLAGS	5
+/* What disturbed a sample, the flags file's bits: CB_SAMPLE_* */
+#include "contract.h"
 
 /*
  * Called between two samples, with interrupts and preemption on: yields

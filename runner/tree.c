@@ -156,8 +156,8 @@ static int write_array(const char *rdir, const char *file, const u64 *v, u64 n)
 static const char *setup_name(const struct cb_fragment *frag)
 {
 	if (!frag->setup)
-		return "none";
-	return frag->setup_each_ensemble ? "ensemble" : "run";
+		return CB_SETUP_NONE;
+	return frag->setup_each_ensemble ? CB_SETUP_ENSEMBLE : CB_SETUP_RUN;
 }
 
 static int write_result(const char *dir, const struct cb_run *req,

@@ -387,7 +387,8 @@ int main(int argc, char **argv)
 		case OPT_UNDISTURBED:
 			if (optarg && strcmp(optarg, "all"))
 				return usage("--undisturbed: '%s' is not 'all' (or nothing)", optarg);
-			cs_drop_mask = CS_F_NMI | CS_F_CPU | (optarg ? CS_F_IRQ | CS_F_SWITCH : 0);
+			cs_drop_mask = CB_SAMPLE_NMI | CB_SAMPLE_CPU |
+				       (optarg ? CB_SAMPLE_IRQ | CB_SAMPLE_SWITCH : 0);
 			break;
 		case 'o':
 			outfile = optarg;

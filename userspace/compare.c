@@ -94,7 +94,7 @@ static int ens_are_reps(const struct cs_opts *o, const struct side *s, const str
 {
 	const char *setup = cs_info_get(&fr->info, "setup");
 
-	return o->ensembles || (s->n == 1 && setup && !strcmp(setup, "ensemble"));
+	return o->ensembles || (s->n == 1 && setup && !strcmp(setup, CB_SETUP_ENSEMBLE));
 }
 
 /* gather one side's repetitions of NAME; NULL when no tree has data */

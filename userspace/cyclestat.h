@@ -266,12 +266,11 @@ int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v);
 int cs_ipc_per_op(const struct cs_frag *fr, long double *v);
 
 /*
- * The flags file's bits (kmod/cyclebench.h CB_SAMPLE_*): an NMI inside the
+ * The flags file's bits (contract.h CB_SAMPLE_*): an NMI inside the
  * sample, an interrupt or a context switch just before it, TSC_AUX naming
  * another CPU.  --undisturbed leaves out samples with any bit of
  * cs_drop_mask set (fragment.c).
  */
-enum { CS_F_NMI = 1, CS_F_IRQ = 2, CS_F_SWITCH = 4, CS_F_CPU = 8 };
 extern unsigned int cs_drop_mask;
 
 /* A located fragment, before it is read. */
