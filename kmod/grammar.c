@@ -309,28 +309,35 @@ static void cb_key_list(unsigned int side, char *buf, size_t len)
 					      cb_keys[k].name);
 }
 
+/* The digits at *s, advancing past them (capped: only CPUs below 64 matter). */
+static int cb_dec_at(const char **s, u64 *v)
+{
+	const char *p = *s;
+
+	for (*v = 0; *p >= '0' && *p <= '9'; p++)
+		*v = min(*v * 10 + (u64)(*p - '0'), (u64)CB_MAX_CPUS);
+	if (p == *s)
+		return -EINVAL;
+	*s = p;
+	return 0;
+}
+
 /*
  * cpus=: "0-3", "0,2", "0-1,4": CPUs below CB_MAX_CPUS, each usable, into
- * a mask; 0 and the mask, or -EINVAL.
+ * a mask; 0 and the mask, or -EINVAL.  Read in place (no copy on the
+ * stack: the parser's frame is big enough already).
  */
-static int cb_parse_cpus(const struct cb_catalog *cat, const char *val, u64 *mask)
+static int cb_parse_cpus(const struct cb_catalog *cat, const char *s, u64 *mask)
 {
-	char buf[CB_CMD_MAX], *rest = buf, *tok, *dash;
-	size_t n = strlen(val);
 	u64 lo, hi;
 
 	*mask = 0;
-	if (n >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, val, n + 1);	/* the message quotes @val whole */
-	while ((tok = strsep(&rest, ","))) {
-		dash = strchr(tok, '-');
-		if (dash)
-			*dash++ = '\0';
-		if (cb_dec(tok, &lo) || (dash && cb_dec(dash, &hi)))
+	for (;;) {
+		if (cb_dec_at(&s, &lo))
 			return -EINVAL;
-		if (!dash)
-			hi = lo;
+		hi = lo;
+		if (*s == '-' && (s++, cb_dec_at(&s, &hi)))
+			return -EINVAL;
 		if (lo > hi || hi >= CB_MAX_CPUS)
 			return -EINVAL;
 		for (; lo <= hi; lo++) {
@@ -338,8 +345,11 @@ static int cb_parse_cpus(const struct cb_catalog *cat, const char *val, u64 *mas
 				return -EINVAL;
 			*mask |= 1ULL << lo;
 		}
+		if (!*s)
+			return 0;
+		if (*s++ != ',')
+			return -EINVAL;
 	}
-	return 0;
 }
 
 /* A key whose value is a word, or a CPU: 0 and the value set, or -EINVAL. */

@@ -169,6 +169,9 @@ int main(void)
 	refuses(&runner, "alu cpus=0,,1", -EINVAL, "cpus=0,,1: not a valid value");
 	refuses(&runner, "alu cpus=", -EINVAL, "cpus=: not a valid value");
 	refuses(&runner, "alu cpus=-1", -EINVAL, "cpus=-1: not a valid value");
+	refuses(&runner, "alu cpus=0-1,", -EINVAL, "cpus=0-1,: not a valid value");
+	refuses(&runner, "alu cpus=0x1", -EINVAL, "cpus=0x1: not a valid value");
+	refuses(&runner, "alu cpus=99999999999999999999999", -EINVAL, "not a valid value");
 	refuses(&runner, "alu cpus=0-1 cpu=1", -EINVAL, "cpu= and cpus= both given");
 	refuses(&module, "alu cpus=0-1", -EINVAL, "unknown key 'cpus'");
 
