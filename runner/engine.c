@@ -38,6 +38,7 @@ struct cb_job {
 	u64 next_ns;
 	struct cb_barrier *bar;
 	u64 *release;
+	unsigned int *round;
 };
 
 /**
@@ -55,17 +56,22 @@ struct cb_barrier {
 	int left;
 };
 
-/* 0 once all k are there (or one has left); -EINTR on Ctrl-C */
-static int barrier_wait(struct cb_barrier *b)
+/*
+ * 0 once all k are there (or one has left), *round the meeting's number
+ * (~0U when none: one had left); -EINTR on Ctrl-C.
+ */
+static int barrier_wait(struct cb_barrier *b, unsigned int *round)
 {
 	unsigned int gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
 	unsigned long spins = 0;
 
+	*round = ~0U;
 	if (__atomic_load_n(&b->left, __ATOMIC_ACQUIRE))
 		return 0;
 	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->k) {
 		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
+		*round = gen;
 		return 0;
 	}
 	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen &&
@@ -77,6 +83,8 @@ static int barrier_wait(struct cb_barrier *b)
 			sched_yield();
 		_mm_pause();
 	}
+	if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != gen)
+		*round = gen;
 	return 0;
 }
 
@@ -95,13 +103,20 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i)
 	if (unlikely(cb_stop_requested))
 		return -EINTR;
 	if (job->bar) {
-		int ret = barrier_wait(job->bar);
+		unsigned int round;
+		int ret = barrier_wait(job->bar, &round);
 
 		if (ret)
 			return ret;
-		/* when this CPU left the barrier: the start spread */
-		if (i >= ctx->warmup)
+		/*
+		 * when this CPU left the barrier, and which meeting that was:
+		 * a CPU that takes a sample again (over the limit) meets the
+		 * others once more, and is a round behind them from then on
+		 */
+		if (i >= ctx->warmup) {
 			job->release[i - ctx->warmup] = __rdtsc();
+			job->round[i - ctx->warmup] = round;
+		}
 	}
 	if (job->next_ns && !(i & 255) && i >= ctx->warmup) {
 		u64 now = coarse_ns();
@@ -504,6 +519,7 @@ static int on_cpus(const struct cb_run *req, struct cb_result *r, struct cb_flig
 		w[t].job = t ? (struct cb_job){ .total = ctx->job->total } : *ctx->job;
 		w[t].job.bar = &bar;
 		w[t].job.release = r->release[t] + at;
+		w[t].job.round = r->round[t] + at;
 		w[t].ctx.job = &w[t].job;
 	}
 	for (t = 1; t < k && !ret; t++) {
@@ -625,14 +641,16 @@ static int alloc_per_cpu(struct cb_result *r, unsigned int k, u64 n)
 	r->pc_cycles = calloc(k, sizeof(u64 *));
 	r->pc_cycles_long = r->cycles_long ? calloc(k, sizeof(u64 *)) : NULL;
 	r->release = calloc(k, sizeof(u64 *));
-	if (!r->pc_cycles || !r->release || (r->cycles_long && !r->pc_cycles_long))
+	r->round = calloc(k, sizeof(unsigned int *));
+	if (!r->pc_cycles || !r->release || !r->round || (r->cycles_long && !r->pc_cycles_long))
 		return -ENOMEM;
 	for (unsigned int t = 0; t < k; t++) {
 		r->pc_cycles[t] = t ? alloc_samples(n) : r->cycles;
 		if (r->pc_cycles_long)
 			r->pc_cycles_long[t] = t ? alloc_samples(n) : r->cycles_long;
 		r->release[t] = alloc_samples(n);
-		if (!r->pc_cycles[t] || !r->release[t] ||
+		r->round[t] = calloc(n, sizeof(unsigned int));
+		if (!r->pc_cycles[t] || !r->release[t] || !r->round[t] ||
 		    (r->pc_cycles_long && !r->pc_cycles_long[t]))
 			return -ENOMEM;
 	}
@@ -641,27 +659,37 @@ static int alloc_per_cpu(struct cb_result *r, unsigned int k, u64 n)
 
 /*
  * How far apart the CPUs left the barrier, in TSC ticks: for each sample
- * the latest release less the earliest, the median over the samples.
+ * every CPU took at the same meeting, the latest release less the
+ * earliest; the median over those samples.  *in_step: how many they are
+ * (a CPU that took a sample again is a round behind from then on).
  */
-static u64 start_spread(const struct cb_result *r, unsigned int k, u64 n)
+static u64 start_spread(const struct cb_result *r, unsigned int k, u64 n, u64 *in_step)
 {
-	u64 *d = malloc(n * sizeof(*d)), med;
+	u64 *d = malloc(n * sizeof(*d)), m = 0, med;
 
+	*in_step = 0;
 	if (!d || !n) {
 		free(d);
 		return 0;
 	}
 	for (u64 j = 0; j < n; j++) {
 		u64 lo = r->release[0][j], hi = lo;
+		unsigned int t;
 
-		for (unsigned int t = 1; t < k; t++) {
+		for (t = 1; t < k && r->round[t][j] == r->round[0][j]; t++) {
 			lo = min(lo, r->release[t][j]);
 			hi = max(hi, r->release[t][j]);
 		}
-		d[j] = hi - lo;
+		if (t == k && r->round[0][j] != ~0U)
+			d[m++] = hi - lo;
 	}
-	qsort(d, n, sizeof(*d), cmp_u64);
-	med = d[n / 2];
+	*in_step = m;
+	if (!m) {
+		free(d);
+		return 0;
+	}
+	qsort(d, m, sizeof(*d), cmp_u64);
+	med = d[m / 2];
 	free(d);
 	return med;
 }
@@ -744,7 +772,8 @@ int cb_run_all(struct cb_run *req, const struct cb_machine *m)
 		for (unsigned int t = 1; t < k; t++)
 			finish(&req->res[i], &pfl[i * k + t]);
 		if (k > 1 && req->res[i].state == CB_R_OK)
-			req->res[i].spread = start_spread(&req->res[i], k, n);
+			req->res[i].spread = start_spread(&req->res[i], k, n,
+							  &req->res[i].in_step);
 	}
 	free(fl);
 	free(pfl);

@@ -58,7 +58,9 @@ struct cb_result {
 	u64 **pc_cycles;
 	u64 **pc_cycles_long;
 	u64 **release;			/* when each CPU left the barrier */
+	unsigned int **round;		/* and at which meeting */
 	u64 spread;			/* their median spread, TSC ticks */
+	u64 in_step;			/* samples all CPUs took at one meeting */
 	const char *huge_pages;		/* "thp" or "hugetlb": how */
 };
 

@@ -213,6 +213,7 @@ static int write_result(const char *dir, const struct cb_run *req,
 			put_cpus(f, req);
 			fprintf(f, "barrier: sample\n");
 			fprintf(f, "start_spread: %llu\n", (unsigned long long)r->spread);
+			fprintf(f, "samples_in_step: %llu\n", (unsigned long long)r->in_step);
 			fprintf(f, "state_per_cpu: %s\n", yes(r->frag->per_cpu));
 		}
 		fprintf(f, "tsc_khz: %u\n", m->tsc_khz);

@@ -126,7 +126,9 @@ user_run() {
 	2) echo "run: cyclebench-user refused PARAMS (above): no userspace figures" >&2 ;;
 	*) echo "run: cyclebench-user failed: no userspace figures" >&2; return 1 ;;
 	esac
-	[ $rc = 0 ] && user_plots
+	if [ $rc = 0 ]; then
+		user_plots
+	fi
 }
 
 # The curves drawn (cyclestat plot): the memory staircase from the run

@@ -30,9 +30,26 @@
 #define MT	40
 #define MB	50
 
+/* the bytes of the UTF-8 character that starts at @s, 0 if it is not one */
+static int utf8_len(const unsigned char *s)
+{
+	int n = *s < 0x80 ? 1 : *s >= 0xf0 && *s < 0xf8 ? 4 : *s >= 0xe0 ? 3 : *s >= 0xc2 ? 2 : 0;
+
+	for (int k = 1; k < n; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/*
+ * Text and attribute values: the five escapes; control bytes and what is
+ * not UTF-8 (a name cut in the middle of a character) as '?'.
+ */
 static void xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++)
+	while (*s) {
+		int n = utf8_len((const unsigned char *)s);
+
 		switch (*s) {
 		case '&':
 			fputs("&amp;", f);
@@ -47,8 +64,13 @@ static void xml_text(FILE *f, const char *s)
 			fputs("&quot;", f);
 			break;
 		default:
-			fputc(*s, f);
+			if (!n || (unsigned char)*s < 0x20)
+				fputc('?', f);
+			else
+				fwrite(s, 1, (size_t)n, f);
 		}
+		s += n ? n : 1;
+	}
 }
 
 static double cost_of(const struct cs_frag *fr, double *lo, double *hi)
@@ -139,8 +161,14 @@ static size_t staircase(FILE *f, const struct cs_input *in, size_t i, double *y0
 	yticks(f, top);
 	amin = amin > 0 ? amin : 1;
 	amax = amax > amin ? amax : amin * 2;
-	fputs("<g class=\"series\" data-name=\"", f);
-	fprintf(f, "%.*s\">\n", (int)n, in->frag[i].name);
+	{
+		char *base = strndup(in->frag[i].name, n);
+
+		fputs("<g class=\"series\" data-name=\"", f);
+		xml_text(f, base ? base : "?");
+		fputs("\">\n", f);
+		free(base);
+	}
 	for (size_t k = i; k < j; k++) {
 		double v = cost_of(&in->frag[k], &lo, &hi), a = (double)in->frag[k].arg;
 		double x = ML + 10 + (log2(a > 0 ? a : 1) - log2(amin)) / (log2(amax) - log2(amin)) *
@@ -189,11 +217,14 @@ static void heatmap(FILE *f, const struct cs_input *in, double *y0)
 
 		if (!is_c2c(&in->frag[i]) || sscanf(in->frag[i].name, "c2c:cpu%u_cpu%u", &a, &b) != 2)
 			continue;
-		while (cpu[ia] != a)
+		while (ia < ncpu && cpu[ia] != a)
 			ia++;
-		while (cpu[ib] != b)
+		while (ib < ncpu && cpu[ib] != b)
 			ib++;
 		v = cost_of(&in->frag[i], &lo, &hi);
+		/* (past 64 CPUs: not drawn; a cost that is no number: no shade) */
+		if (ia == ncpu || ib == ncpu || !isfinite(v))
+			continue;
 		for (int t = 0; t < 2; t++) {
 			unsigned int r = t ? ib : ia, c = t ? ia : ib;
 			int shade = 235 - (int)(top > 0 ? 200 * v / top : 0);

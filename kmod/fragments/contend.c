@@ -23,7 +23,10 @@ struct contend_word {
 	u64 *word;
 };
 
-/* eight words on one line, one per CPU (mod 8) */
+/*
+ * Eight words on one line, one per CPU (mod 8): CPUs 8 apart would write
+ * the same word, true sharing, so name fewer or neighbouring CPUs.
+ */
 static u64 contend_line[8] __aligned(SMP_CACHE_BYTES);
 /* a line per CPU (mod CB_MAX_CPUS) */
 static struct {

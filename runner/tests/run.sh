@@ -230,6 +230,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 		tap_check "${s}cpus_the_first_cpu_is_the_result_itself" cmp -s "$d/cycles" "$d/cpu0/cycles"
 		tap_check "${s}cpus_info_names_the_cpus_and_the_barrier" sh -c "grep -qx 'cpus: 0,1' '$d/info' &&
 			grep -qx 'barrier: sample' '$d/info' && grep -qE '^start_spread: [0-9]+\$' '$d/info' &&
+			grep -qE '^samples_in_step: [0-9]+\$' '$d/info' &&
 			grep -qx 'cpus: 0,1' '$T/cpus/info'"
 		tap_check "${s}cpus_a_private_fragment_says_so" grep -qx 'state_per_cpu: yes' \
 			"$T/cpus/contend/atomic_inc_private/info"

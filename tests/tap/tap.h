@@ -57,18 +57,28 @@ static inline void tap_register(struct tap_case *c)
 	}								\
 	static void test_##name_(int *_failed)
 
-/* one point: "ok N - NAME" or "not ok N - NAME", NAME from a format */
+/*
+ * One point: "ok N - NAME" or "not ok N - NAME", NAME from a format, its
+ * '#' escaped (a bare one would start a directive: "# TODO" turns a
+ * failure into a pass) and its newlines folded to '|'.
+ */
 static inline __attribute__((format(printf, 2, 3)))
 void tap_point(int ok, const char *fmt, ...)
 {
+	char name[1024];
 	va_list ap;
 
 	tap_points++;
 	tap_fails += !ok;
-	printf("%s %u - ", ok ? "ok" : "not ok", tap_points);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
+	printf("%s %u - ", ok ? "ok" : "not ok", tap_points);
+	for (const char *c = name; *c; c++)
+		if (*c == '#')
+			fputs("\\#", stdout);
+		else
+			putchar(*c == '\n' ? '|' : *c);
 	putchar('\n');
 	fflush(stdout);
 }

@@ -18,10 +18,13 @@ def point(ok, name, why=()):
     global _n, _failed
     _n += 1
     _failed += not ok
-    print("%s %d - %s" % ("ok" if ok else "not ok", _n, name))
+    # '#' escaped (a bare one starts a directive: "# TODO" passes a
+    # failure), newlines folded: one point, one line
+    print("%s %d - %s" % ("ok" if ok else "not ok", _n,
+                          name.replace("#", "\\#").replace("\n", "|")))
     if not ok:
         for w in ([why] if isinstance(why, str) else why):
-            print("#   " + w)
+            print("#   " + w.replace("\n", "|"))
     sys.stdout.flush()
 
 

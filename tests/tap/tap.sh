@@ -48,15 +48,26 @@ tap_line() {
 	fi
 }
 
+# (a '#' in a description would start a directive: "# TODO" turns a
+# failure into a pass; escaped as TAP says, \#)
+tap_desc() {
+	_tap_d=$*
+	case $_tap_d in
+	*'#'*) _tap_d=$(printf '%s' "$_tap_d" | sed 's/#/\\#/g') ;;
+	esac
+}
+
 tap_ok() {
 	tap_n=$((tap_n + 1))
-	tap_line "ok $tap_n - $*"
+	tap_desc "$*"
+	tap_line "ok $tap_n - $_tap_d"
 }
 
 tap_not_ok() {
 	tap_n=$((tap_n + 1))
 	tap_failed=$((tap_failed + 1))
-	tap_line "not ok $tap_n - $1"
+	tap_desc "$1"
+	tap_line "not ok $tap_n - $_tap_d"
 	shift
 	for _tap_why in "$@"; do
 		tap_line "#   $_tap_why"
@@ -91,7 +102,8 @@ tap_expect() {
 tap_skip() {
 	tap_n=$((tap_n + 1))
 	tap_skipped=$((tap_skipped + 1))
-	tap_line "ok $tap_n - $1 # SKIP $2"
+	tap_desc "$1"
+	tap_line "ok $tap_n - $_tap_d # SKIP $2"
 }
 
 tap_diag() { tap_line "# $*"; }
