@@ -71,13 +71,19 @@ debug_suite() {
 		bad "checkers bite: no 'suspected memory leak' in the kernel log (see $dir/dmesg.txt)"
 	fi
 	# the bite guest's other points count as usual, here (its stream has
-	# one failure by design)
-	local l
+	# one failure by design), and its script must have reached its end
+	local l grc
+	grc=$(cat "$dir/rc" 2>/dev/null)
+	if [ "${grc:-none}" = 0 ] && grep -q '^1\.\.[1-9]' "$dir/results.txt"; then
+		ok "bite: the guest script ran to its end and planned its points"
+	else
+		bad "bite: the guest script exited ${grc:-without a status} before its end (see $dir/log.txt)"
+	fi
 	while read -r l; do
 		case $l in
 		"not ok "*" - bite: kmemleak finds no leaked object"*) ;;
-		"ok "*" - "*) ok "bite: ${l#ok * - }" ;;
-		"not ok "*" - "*) bad "bite: ${l#not ok * - }" ;;
+		"ok "*" - "*) ok "${l#ok * - }" ;;
+		"not ok "*" - "*) bad "${l#not ok * - }" ;;
 		esac
 	done < "$dir/results.txt"
 }
