@@ -16,7 +16,8 @@
 #                                   default too), stress (the soak),
 #                                   debug (fault injection, kmemleak:
 #                                   6.1-debug's default too), irqsoff (the
-#                                   irqsoff tracer against max_sample_us:
+#                                   irqsoff tracer against max_sample_us,
+#                                   under icount:
 #                                   6.1-debug's default too)
 #
 # CB_KERNEL picks the kernel series (default 6.1; scripts/deps.sh --kernel
@@ -179,7 +180,7 @@ for s in $suites; do
 	lfence) boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh" ;;
 	lifetime) boot lifetime --cpu max --smp 2 "$top/tests/e2e/lifetime.sh" ;;
 	irqsoff)
-		boot irqsoff --cpu max --smp 2 --mem 2048 "$top/tests/e2e/irqsoff.sh"
+		boot irqsoff --icount --cpu max --mem 2048 "$top/tests/e2e/irqsoff.sh"
 		sed "s/^/# irqsoff: /" "$out/irqsoff/figures.txt" 2>/dev/null
 		;;
 	nmi)
