@@ -73,14 +73,16 @@ static void xml_text(FILE *f, const char *s)
 	}
 }
 
+/* the headline cost in cs_unit(fr): core cycles where calibrated, else ticks */
 static double cost_of(const struct cs_frag *fr, double *lo, double *hi)
 {
 	const char *basis;
 	const struct cs_est *e = cs_headline(fr, &basis);
+	long double c = cs_core_calib(fr) > 0 ? cs_core_calib(fr) : 1;
 
-	*lo = (double)e->lo;
-	*hi = (double)e->hi;
-	return (double)cs_q_ld(e->value);
+	*lo = (double)(e->lo / c);
+	*hi = (double)(e->hi / c);
+	return (double)(cs_q_ld(e->value) / c);
 }
 
 /* a panel's frame, title and y axis from 0 (or lo, on a log axis) to top */

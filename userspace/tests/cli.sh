@@ -593,6 +593,11 @@ tap_check plot_draws_the_sweep_as_a_staircase_of_its_six_arguments \
 	test "$(svg_series "$T/p.svg" loop:dec_jnz)" = 6
 tap_expect plot_draws_the_sweep_points_with_their_arguments 0 'loop:dec_jnz/110: ' -- cat "$T/p.svg"
 tap_check plot_puts_the_rest_in_one_costs_panel test "$(svg_series "$T/p.svg" costs)" -ge 3
+# the costs are in the unit the axis names: core cycles where calibrated,
+# as the table says (they were ticks under a core-cycles label)
+svg_cost=$(sed -n 's/.*<title>alu:add_dep: \([^ ]*\) \[.*/\1/p' "$T/p.svg")
+csv_cost=$("$CS" --format csv "$DATA/tree2" alu:add_dep | awk -F, 'NR == 2 { printf "%.4g", $33 }')
+tap_check plot_costs_are_the_tables_figures_in_core_cycles test "$svg_cost" = "$csv_cost" -a -n "$csv_cost"
 tap_expect format_svg_is_plot 0 '' -- "$CS" --format svg "$DATA/tree2"
 tap_check format_svg_is_the_same_document cmp -s "$T/out" "$T/p.svg"
 tap_expect plot_hist_draws_the_bins 0 '' -- "$CS" --hist plot "$DATA/tree2" alu:add_dep
