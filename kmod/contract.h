@@ -90,6 +90,7 @@ enum cb_run_key {
 	CB_KEY_MAX_MB,
 	CB_KEY_LONG_REPEAT,
 	CB_KEY_REFERENCES,
+	CB_KEY_SWEEP,
 	CB_NR_KEYS
 };
 
@@ -127,6 +128,8 @@ struct cb_key_def {
 	[CB_KEY_LONG_REPEAT] = { "long_repeat", 0, 0, CB_SIDE_RUNNER,	\
 				 "auto or one of " CB_STR(CB_LONG_REPEATS) }, \
 	[CB_KEY_REFERENCES] = { "references", 0, 1, CB_SIDE_RUNNER, NULL }, \
+	[CB_KEY_SWEEP] = { "sweep", 0, 0, CB_SIDE_RUNNER,		\
+			   "cpus: k = 1, 2, 4 ... of cpus= in turn" },	\
 }
 
 /* The methods' names, in enum cb_method's order (timing.h). */

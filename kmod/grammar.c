@@ -372,6 +372,11 @@ static int cb_parse_word(const struct cb_catalog *cat, int k, const char *val,
 		return 0;
 	case CB_KEY_CPUS:
 		return cb_parse_cpus(cat, val, &req->cpus);
+	case CB_KEY_SWEEP:
+		if (strcmp(val, "cpus"))
+			return -EINVAL;
+		req->sweep_cpus = true;
+		return 0;
 	case CB_KEY_PMU:
 		if (strcmp(val, "on") && strcmp(val, "off"))
 			return -EINVAL;
@@ -438,6 +443,7 @@ int cb_req_parse(char *cmd, const struct cb_catalog *cat, struct cb_req *req,
 	req->nr = 0;
 	req->given = 0;
 	req->cpus = 0;
+	req->sweep_cpus = false;
 	while ((tok = strsep(&cmd, " \t\n"))) {
 		char *val;
 
@@ -494,6 +500,10 @@ int cb_req_parse(char *cmd, const struct cb_catalog *cat, struct cb_req *req,
 	}
 	if ((req->given & (1U << CB_KEY_CPU)) && (req->given & (1U << CB_KEY_CPUS))) {
 		snprintf(why, len, "cpu= and cpus= both given; cpus= names every CPU of the run");
+		return -EINVAL;
+	}
+	if (req->sweep_cpus && !(req->cpus & (req->cpus - 1))) {
+		snprintf(why, len, "sweep=cpus: name two CPUs or more with cpus= (e.g. cpus=0-3)");
 		return -EINVAL;
 	}
 	/* cpu is the first of cpus=: its samples are the result's own */

@@ -28,6 +28,8 @@
  *	it are left out of a selection.
  * @long_repeat: cyclebench-user: copies in the long region, 0: auto.
  * @references: cyclebench-user: base:empty and calib:add_chain run too.
+ * @sweep_cpus: cyclebench-user: the run on the first 1, 2, 4 ... CPUs of
+ *	@cpus in turn, then on all of them (sweep=cpus).
  * @given: bit CB_KEY_x set where the request named key x.
  * @slot: the module's engine: each entry's result slot (the runner's
  *	results are its own).
@@ -50,6 +52,7 @@ struct cb_req {
 	u32 max_mb;
 	u32 long_repeat;
 	bool references;
+	bool sweep_cpus;
 	unsigned int given;
 	unsigned int slot[CB_MAX_SLOTS];
 };

@@ -695,6 +695,41 @@ static u64 start_spread(const struct cb_result *r, unsigned int k, u64 n, u64 *i
 }
 
 /*
+ * Back to before cb_run_all(): the arrays freed, every result unmeasured,
+ * for the next step of sweep=cpus (on another number of CPUs).
+ */
+void cb_results_reset(struct cb_run *req, unsigned int k)
+{
+	for (unsigned int i = 0; i < req->nr; i++) {
+		struct cb_result *r = &req->res[i];
+
+		for (unsigned int t = 1; t < k; t++) {
+			cb_free(r->pc_cycles ? r->pc_cycles[t] : NULL);
+			cb_free(r->pc_cycles_long ? r->pc_cycles_long[t] : NULL);
+		}
+		for (unsigned int t = 0; t < k; t++) {
+			cb_free(r->release ? r->release[t] : NULL);
+			free(r->round ? r->round[t] : NULL);
+		}
+		free(r->pc_cycles);
+		free(r->pc_cycles_long);
+		free(r->release);
+		free(r->round);
+		cb_free(r->cycles);
+		cb_free(r->cycles_long);
+		r->pc_cycles = r->pc_cycles_long = r->release = NULL;
+		r->round = NULL;
+		r->cycles = r->cycles_long = NULL;
+		r->state = CB_R_NONE;
+		r->err = 0;
+		r->repeat = 0;
+		r->spread = r->in_step = 0;
+		r->page_size = 0;
+		r->huge_pages = NULL;
+	}
+}
+
+/*
  * Every result of the request, as the module runs them: all ensembles of
  * one result, then the next.  With interleave=1, ensemble by ensemble
  * across the results instead: where the core clock moves (turbo, other

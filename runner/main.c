@@ -66,7 +66,9 @@ static void usage(const char *why)
 		"             ensemble across the results, so all see the same core\n"
 		"             clocks where turbo moves them; 0, the module's order),\n"
 		"             references=0|1 (1: base:empty and calib:add_chain run\n"
-		"             whatever the selection, for net figures and core cycles)\n"
+		"             whatever the selection, for net figures and core cycles),\n"
+		"             sweep=cpus (with cpus=: the run on the first 1, 2, 4 ...\n"
+		"             of them in turn and on all; a tree each, DIR/k1 ...)\n"
 		"  -o DIR     where the result tree goes (default cyclebench-user.out,\n"
 		"             replaced each run); a tree already in DIR is kept\n"
 		"  --force    replace the tree in DIR\n"
@@ -205,6 +207,52 @@ static int c2c_main(struct cb_run *run, const struct cb_machine *m)
 	return 0;
 }
 
+/*
+ * sweep=cpus: the run on the first k CPUs of cpus= at once, for k = 1, 2,
+ * 4 ... and all of them, one after another; each step's tree is DIR/kK
+ * (k1 is a run on the first CPU alone), DIR/info names the steps.  All
+ * steps or nothing: an interruption leaves DIR as it was.
+ */
+static int sweep_main(struct cb_run *run, const struct cb_machine *m)
+{
+	unsigned int all = run->nr_cpus, k = 1, steps[CB_MAX_CPUS], ns = 0;
+	const char *out = run->out;
+	int ret = 0, failed = 0;
+	char *tmp, *dir;
+
+	if (cb_sweep_begin(out, &tmp))
+		return 1;
+	for (;;) {
+		run->nr_cpus = k > 1 ? k : 0;
+		if (!run->quiet)
+			fprintf(stderr, "cyclebench-user: sweep=cpus: k=%u of %u\n", k, all);
+		ret = cb_run_all(run, m);
+		if (!ret && asprintf(&dir, "%s/k%u", tmp, k) < 0)
+			ret = -ENOMEM;
+		if (!ret) {
+			run->out = dir;
+			ret = cb_write_tree(run, m) ? -EIO : 0;
+			run->out = out;
+			free(dir);
+		}
+		for (unsigned int i = 0; i < run->nr; i++)
+			failed |= run->res[i].state == CB_R_FAILED;
+		cb_results_reset(run, k);
+		steps[ns++] = k;
+		if (ret || k == all)
+			break;
+		k = k * 2 < all ? k * 2 : all;
+	}
+	run->nr_cpus = all;
+	if (cb_sweep_end(tmp, run, m, steps, ns, !ret))
+		return ret == -EINTR ? 130 : 1;
+	if (!run->quiet)
+		fprintf(stderr, "cyclebench-user: %u result%s on k = 1 .. %u CPUs in %s/k1 .. k%u%s; summary: cyclestat %s\n",
+			run->nr, run->nr == 1 ? "" : "s", all, out, all,
+			failed ? " (some failed: see above)" : "", out);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -302,6 +350,8 @@ int main(int argc, char **argv)
 			die("cpus=: %s", why);
 		req.cpu_of[req.nr_cpus++] = cn;
 	}
+	if (c2c && parsed.sweep_cpus)
+		die("--c2c measures every pair of cpus= already: drop sweep=cpus");
 	if (c2c && req.nr_cpus < 2)
 		die("--c2c: name two CPUs or more with cpus= (e.g. cpus=0-1)");
 	if (c2c && req.nr_cpus * (req.nr_cpus - 1) / 2 > CB_MAX_SLOTS)
@@ -385,6 +435,8 @@ int main(int argc, char **argv)
 	cb_spin_warm(200);
 	if (c2c)
 		return c2c_main(&req, &m);
+	if (parsed.sweep_cpus)
+		return sweep_main(&req, &m);
 	ret = cb_run_all(&req, &m);
 	if (ret == -EINTR)
 		return 130;

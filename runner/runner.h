@@ -91,6 +91,7 @@ void cb_spin_warm(unsigned int ms);
 extern volatile int cb_stop_requested;
 void cb_catch_signals(void);
 int cb_run_all(struct cb_run *req, const struct cb_machine *m);
+void cb_results_reset(struct cb_run *req, unsigned int k);
 
 /* c2c.c */
 int cb_c2c(struct cb_run *req);
@@ -99,5 +100,8 @@ int cb_c2c_print(const struct cb_run *req, const struct cb_machine *m, FILE *out
 /* tree.c */
 int cb_is_tree(const char *dir);
 int cb_write_tree(const struct cb_run *req, const struct cb_machine *m);
+int cb_sweep_begin(const char *out, char **tmp);
+int cb_sweep_end(char *tmp, const struct cb_run *req, const struct cb_machine *m,
+		 const unsigned int *steps, unsigned int nsteps, int ok);
 
 #endif /* CB_RUNNER_H */

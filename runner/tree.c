@@ -263,44 +263,112 @@ int cb_is_tree(const char *dir)
 	return ok;
 }
 
-int cb_write_tree(const struct cb_run *req, const struct cb_machine *m)
+/*
+ * A tree is written beside @out (@out.new-PID) and put in its place when
+ * whole, so that a reader never sees half of one: 0 with *tmp made, or -1
+ * said.  @out must be a tree already (replaced), empty or absent.
+ */
+static int begin_tree(const char *out, char **tmp)
 {
-	char *tmp = NULL, *old = NULL;
+	struct stat st;
+
+	*tmp = NULL;
+	if (!stat(out, &st) && (!S_ISDIR(st.st_mode) ||
+	    (!cb_is_tree(out) && rmdir(out) && errno != ENOENT))) {
+		fprintf(stderr, "cyclebench-user: %s exists and is not a results tree; name another with -o DIR, or remove it\n",
+			out);
+		return -1;
+	}
+	if (asprintf(tmp, "%s.new-%d", out, (int)getpid()) < 0) {
+		*tmp = NULL;
+		return -1;
+	}
+	if (mkdir_p(*tmp)) {
+		fprintf(stderr, "cyclebench-user: cannot create %s: %s\n", *tmp, strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * @tmp in @out's place (the old tree removed): 0.  Else @tmp is removed
+ * and -1 returned, said where writing failed (@ok is 0 and errno says why
+ * where @say is set; a run that stopped said why itself).
+ */
+static int end_tree(char *tmp, const char *out, int ok, int say)
+{
+	char *old = NULL;
 	struct stat st;
 	int ret = -1;
 
-	if (!stat(req->out, &st) && (!S_ISDIR(st.st_mode) ||
-	    (!cb_is_tree(req->out) && rmdir(req->out) && errno != ENOENT))) {
-		fprintf(stderr, "cyclebench-user: %s exists and is not a results tree; name another with -o DIR, or remove it\n",
-			req->out);
+	if (!ok && !say) {
+		rm_rf(tmp);
+		free(tmp);
 		return -1;
 	}
-	if (asprintf(&tmp, "%s.new-%d", req->out, (int)getpid()) < 0 ||
-	    asprintf(&old, "%s.old-%d", req->out, (int)getpid()) < 0)
-		goto out;
-	if (mkdir_p(tmp)) {
-		fprintf(stderr, "cyclebench-user: cannot create %s: %s\n", tmp, strerror(errno));
-		goto out;
+	if (!ok || asprintf(&old, "%s.old-%d", out, (int)getpid()) < 0) {
+		old = NULL;
+		goto fail;
 	}
-	if (write_top_info(tmp, req, m) || write_fragments(tmp, req))
+	if (!stat(out, &st) && rename(out, old))
 		goto fail;
-	for (unsigned int i = 0; i < req->nr; i++)
-		if (write_result(tmp, req, m, &req->res[i]))
-			goto fail;
-	if (!stat(req->out, &st) && rename(req->out, old))
-		goto fail;
-	if (rename(tmp, req->out)) {
-		rename(old, req->out);
+	if (rename(tmp, out)) {
+		rename(old, out);
 		goto fail;
 	}
 	rm_rf(old);
 	ret = 0;
 	goto out;
 fail:
-	fprintf(stderr, "cyclebench-user: writing %s: %s\n", req->out, strerror(errno));
+	fprintf(stderr, "cyclebench-user: writing %s: %s\n", out, strerror(errno));
 	rm_rf(tmp);
 out:
 	free(tmp);
 	free(old);
 	return ret;
+}
+
+int cb_write_tree(const struct cb_run *req, const struct cb_machine *m)
+{
+	char *tmp;
+	int ok;
+
+	if (begin_tree(req->out, &tmp))
+		return -1;
+	ok = !write_top_info(tmp, req, m) && !write_fragments(tmp, req);
+	for (unsigned int i = 0; ok && i < req->nr; i++)
+		ok = !write_result(tmp, req, m, &req->res[i]);
+	return end_tree(tmp, req->out, ok, 1);
+}
+
+int cb_sweep_begin(const char *out, char **tmp)
+{
+	return begin_tree(out, tmp);
+}
+
+/*
+ * sweep=cpus: @tmp holds a tree per step (k1/, k2/ ...); its info is the
+ * run's (cpus: all of them) with the sweep and its steps, and no fragments
+ * file: a reader that knows no sweep finds no results there.
+ */
+int cb_sweep_end(char *tmp, const struct cb_run *req, const struct cb_machine *m,
+		 const unsigned int *steps, unsigned int nsteps, int ok)
+{
+	char *path = NULL;
+	FILE *f = NULL;
+
+	if (!ok)
+		return end_tree(tmp, req->out, 0, 0);
+	if (!write_top_info(tmp, req, m) && asprintf(&path, "%s/info", tmp) >= 0)
+		f = fopen(path, "ae");
+	free(path);
+	if (f) {
+		fputs("sweep: cpus\nsteps:", f);
+		for (unsigned int s = 0; s < nsteps; s++)
+			fprintf(f, "%s%u", s ? "," : " ", steps[s]);
+		fputc('\n', f);
+	}
+	return end_tree(tmp, req->out, f && !close_checked(f), 1);
 }

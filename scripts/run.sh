@@ -133,7 +133,8 @@ user_run() {
 
 # The curves drawn (cyclestat plot): the memory staircase from the run
 # above; where this host has two CPUs, the contention curve (contend on CPU
-# 0 alone, then on CPUs 0 and 1 at once) and the core-to-core matrix.
+# 0 alone, then on CPUs 0 and 1 at once: sweep=cpus) and the core-to-core
+# matrix.
 user_plots() {
 	local p=$top/build/plots u=runner/cyclebench-user
 	mkdir -p "$p"
@@ -141,10 +142,8 @@ user_plots() {
 	userspace/cyclestat -q -o "$p/staircase.svg" plot "$top/build/results-user" 'mem:chase' ||
 		rm -f "$p/staircase.svg"
 	if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
-		$u -q --force -o "$top/build/results-contend-1" contend cpus=0 &&
-			$u -q --force -o "$top/build/results-contend-2" contend cpus=0-1 &&
-			userspace/cyclestat -q -o "$p/contention.svg" plot "$top/build/results-contend-1" \
-				"$top/build/results-contend-2" contend
+		$u -q --force -o "$top/build/results-contend" contend cpus=0-1 sweep=cpus &&
+			userspace/cyclestat -q -o "$p/contention.svg" plot "$top/build/results-contend" contend
 		$u -q --force -o "$top/build/results-c2c" --c2c cpus=0-1 > /dev/null &&
 			userspace/cyclestat -q -o "$p/c2c.svg" plot "$top/build/results-c2c"
 	fi

@@ -153,13 +153,72 @@ static int parse_uint(const char *opt, const char *s, unsigned long long max,
 
 /* ---- summary ---- */
 
+/*
+ * Inputs that are sweep=cpus directories (cyclebench-user), each by itself
+ * (cs_print_contention): a table, CSV, or the contention curve drawn.
+ * -1 where none is a sweep.
+ */
+static int sweeps(const struct cs_opts *o, char **paths, int n)
+{
+	char ***steps = calloc((size_t)n, sizeof(*steps));
+	unsigned int **k = calloc((size_t)n, sizeof(*k));
+	size_t *ns = calloc((size_t)n, sizeof(*ns));
+	struct cs_err err = { 0 };
+	int i, nsweep = 0, ret = 2;
+
+	if (!steps || !k || !ns) {
+		fprintf(stderr, "cyclestat: out of memory\n");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (cs_sweep_steps(paths[i], &steps[i], &k[i], &ns[i], &err)) {
+			cs_perror(&err);
+			goto out;
+		}
+		nsweep += ns[i] > 0;
+	}
+	ret = -1;
+	if (!nsweep)
+		goto out;
+	ret = 2;
+	for (i = 0; i < n; i++)
+		if (!ns[i]) {
+			fprintf(stderr, "cyclestat: %s is a sweep=cpus directory: summarize it by itself (or %s beside a step of it, e.g. %s)\n",
+				paths[i ? 0 : 1], paths[i], steps[i ? 0 : 1] ? steps[i ? 0 : 1][0] : "DIR/k2");
+			goto out;
+		}
+	if ((o->format != CS_TABLE && o->format != CS_CSV && o->format != CS_SVG) || o->sweep ||
+	    o->hist || o->brief || (o->format == CS_SVG && n > 1)) {
+		fprintf(stderr, "cyclestat: %s is a sweep=cpus directory: it prints as a table, --format csv or svg (plot, one sweep a drawing), without --sweep, --hist or --brief; one step of it takes them all: %s\n",
+			paths[0], steps[0][ns[0] - 1]);
+		goto out;
+	}
+	for (i = 0, ret = 0; i < n && !ret; i++)
+		ret = cs_print_contention(o, paths[i], steps[i], k[i], ns[i]);
+out:
+	for (i = 0; steps && k && ns && i < n; i++) {
+		for (size_t s = 0; s < ns[i]; s++)
+			free(steps[i][s]);
+		free(steps[i]);
+		free(k[i]);
+	}
+	free(steps);
+	free(k);
+	free(ns);
+	return ret;
+}
+
 static int summary(const struct cs_opts *o, char **paths, int n)
 {
-	struct cs_input *in = calloc((size_t)n, sizeof(*in));
+	struct cs_input *in;
 	struct cs_err err = { 0 };
 	size_t shown = 0;
-	int i, ret = 0;
+	int i, ret = sweeps(o, paths, n);
 
+	if (ret >= 0)
+		return ret;
+	ret = 0;
+	in = calloc((size_t)n, sizeof(*in));
 	if (!in) {
 		fprintf(stderr, "cyclestat: out of memory\n");
 		return 2;

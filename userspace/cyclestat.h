@@ -371,6 +371,11 @@ int cs_check_frag(const struct cs_loc *loc, struct cs_err *err);
 void cs_frag_free(struct cs_frag *fr);
 int cs_load_input(const char *path, struct cs_input *in,
 		  struct cs_err *err);
+/* tree.c: a sweep=cpus directory's steps, DIR/kK (*n = 0: PATH is none) */
+int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
+		   struct cs_err *err);
+/* a cpus= tree's results as CPU @cpu saw them (its cpuN/ arrays); -1: the tree's own */
+int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_err *err);
 void cs_input_free(struct cs_input *in);
 
 /* fmt.c */
@@ -385,6 +390,7 @@ const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *
 const struct cs_est *cs_headline(const struct cs_frag *fr, const char **basis);
 const char *cs_unit(const struct cs_frag *fr);
 long double cs_core_calib(const struct cs_frag *fr);
+double cs_cost(const struct cs_frag *fr, double *lo, double *hi);
 void cs_json_str(FILE *f, const char *s);
 const char *cs_fmt_d(char *buf, size_t sz, double v);
 const char *cs_fmt_p(char *buf, size_t sz, double p);
@@ -410,10 +416,25 @@ unsigned int cs_min_reps(double alpha);
 int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r);
 unsigned int cs_min_pairs(double alpha);
 
+/* contention.c: a sweep=cpus directory's steps side by side */
+int cs_print_contention(const struct cs_opts *o, const char *path, char **steps,
+			const unsigned int *k, size_t n);
 /* sweep.c */
 int cs_print_sweeps(const struct cs_opts *o, struct cs_input *in, size_t nin);
 /* svg.c: the summary drawn (--format svg, plot) */
 void cs_print_svg(const struct cs_opts *o, struct cs_input *in, size_t nin);
+/* a point of a contention curve: k CPUs at once, the cost and its interval */
+struct cs_kpoint {
+	unsigned int k;
+	double v, lo, hi;
+};
+struct cs_curve {
+	const char *name;
+	const char *unit;
+	struct cs_kpoint *p;
+	size_t n;
+};
+void cs_svg_curves(const struct cs_opts *o, const struct cs_curve *c, size_t n);
 
 /* output.c */
 int cs_match(const struct cs_opts *o, const char *name);

@@ -233,6 +233,18 @@ const struct cs_est *cs_headline(const struct cs_frag *fr, const char **basis)
 	return &fr->netop;
 }
 
+/* the headline cost in cs_unit(fr): core cycles where calibrated, else ticks */
+double cs_cost(const struct cs_frag *fr, double *lo, double *hi)
+{
+	const char *basis;
+	const struct cs_est *e = cs_headline(fr, &basis);
+	long double c = cs_core_calib(fr) > 0 ? cs_core_calib(fr) : 1;
+
+	*lo = (double)(e->lo / c);
+	*hi = (double)(e->hi / c);
+	return (double)(cs_q_ld(e->value) / c);
+}
+
 /* ticks per core cycle, where that means something: 0 under an emulator */
 long double cs_core_calib(const struct cs_frag *fr)
 {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cyclestat.h"
 
@@ -297,8 +298,43 @@ out:
 	free(root);
 }
 
-int cs_load_input(const char *path, struct cs_input *in,
-		  struct cs_err *err)
+/*
+ * A cpus= tree seen from one of its CPUs: each result's cpuN/cycles (and
+ * the files beside it) in place of its own, its info the result's.  A
+ * result without cpuN/ keeps its own (a run on that CPU alone).
+ */
+static int on_cpu(struct cs_loc *loc, size_t n, int cpu)
+{
+	for (size_t i = 0; cpu >= 0 && i < n; i++) {
+		char *dir, *cycles;
+
+		if (!loc[i].dir)
+			continue;
+		if (asprintf(&dir, "%s/cpu%d", loc[i].dir, cpu) < 0)
+			return -1;
+		if (asprintf(&cycles, "%s/cycles", dir) < 0) {
+			free(dir);
+			return -1;
+		}
+		if (access(cycles, F_OK)) {
+			free(dir);
+			free(cycles);
+			continue;
+		}
+		free(loc[i].dir);
+		free(loc[i].cycles);
+		loc[i].dir = dir;
+		loc[i].cycles = cycles;
+	}
+	return 0;
+}
+
+int cs_load_input(const char *path, struct cs_input *in, struct cs_err *err)
+{
+	return cs_load_input_cpu(path, -1, in, err);
+}
+
+int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_err *err)
 {
 	struct cs_loc *loc;
 	size_t n;
@@ -306,6 +342,12 @@ int cs_load_input(const char *path, struct cs_input *in,
 	memset(in, 0, sizeof(*in));
 	if (cs_locate(path, &loc, &n, &in->info, err))
 		return -1;
+	if (on_cpu(loc, n, cpu)) {
+		cs_seterr(err, path, 0, "out of memory");
+		cs_locs_free(loc, n);
+		cs_info_free(&in->info);
+		return -1;
+	}
 	in->path = strdup(path);
 	in->frag = calloc(n, sizeof(*in->frag));
 	if (!in->path || !in->frag) {

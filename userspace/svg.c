@@ -7,8 +7,8 @@
  *		on a log axis, each point with its 95 % interval: the staircase
  *	c2c:cpuA_cpuB results (cyclebench-user --c2c)	the heat map of one-way
  *		latency, TSC ticks
- *	two inputs or more whose info has cpus=		each fragment's cost
- *		against the number of CPUs: the contention curve
+ *	a sweep=cpus directory (contention.c)		each fragment's pooled
+ *		cost against the number of CPUs: the contention curve
  *	the rest					each fragment's cost with
  *		its interval, one row each
  *	--hist						each fragment's histogram
@@ -71,18 +71,6 @@ static void xml_text(FILE *f, const char *s)
 		}
 		s += n ? n : 1;
 	}
-}
-
-/* the headline cost in cs_unit(fr): core cycles where calibrated, else ticks */
-static double cost_of(const struct cs_frag *fr, double *lo, double *hi)
-{
-	const char *basis;
-	const struct cs_est *e = cs_headline(fr, &basis);
-	long double c = cs_core_calib(fr) > 0 ? cs_core_calib(fr) : 1;
-
-	*lo = (double)(e->lo / c);
-	*hi = (double)(e->hi / c);
-	return (double)(cs_q_ld(e->value) / c);
 }
 
 /* a panel's frame, title and y axis from 0 (or lo, on a log axis) to top */
@@ -150,7 +138,7 @@ static size_t staircase(FILE *f, const struct cs_input *in, size_t i, double *y0
 
 	for (j = i; j < in->nfrag && in->frag[j].has_arg &&
 	     base_len(in->frag[j].name) == n && !strncmp(in->frag[j].name, in->frag[i].name, n); j++) {
-		double v = cost_of(&in->frag[j], &lo, &hi), a = (double)in->frag[j].arg;
+		double v = cs_cost(&in->frag[j], &lo, &hi), a = (double)in->frag[j].arg;
 
 		top = fmax(top, isfinite(hi) ? fmax(v, hi) : v);
 		amin = m++ ? fmin(amin, a) : a;
@@ -172,7 +160,7 @@ static size_t staircase(FILE *f, const struct cs_input *in, size_t i, double *y0
 		free(base);
 	}
 	for (size_t k = i; k < j; k++) {
-		double v = cost_of(&in->frag[k], &lo, &hi), a = (double)in->frag[k].arg;
+		double v = cs_cost(&in->frag[k], &lo, &hi), a = (double)in->frag[k].arg;
 		double x = ML + 10 + (log2(a > 0 ? a : 1) - log2(amin)) / (log2(amax) - log2(amin)) *
 			   (W - ML - MR - 20);
 
@@ -205,7 +193,7 @@ static void heatmap(FILE *f, const struct cs_input *in, double *y0)
 			if (k == ncpu && ncpu < 64)
 				cpu[ncpu++] = p[v];
 		}
-		top = fmax(top, cost_of(&in->frag[i], &lo, &hi));
+		top = fmax(top, cs_cost(&in->frag[i], &lo, &hi));
 	}
 	if (!ncpu)
 		return;
@@ -223,7 +211,7 @@ static void heatmap(FILE *f, const struct cs_input *in, double *y0)
 			ia++;
 		while (ib < ncpu && cpu[ib] != b)
 			ib++;
-		v = cost_of(&in->frag[i], &lo, &hi);
+		v = cs_cost(&in->frag[i], &lo, &hi);
 		/* (past 64 CPUs: not drawn; a cost that is no number: no shade) */
 		if (ia == ncpu || ib == ncpu || !isfinite(v))
 			continue;
@@ -255,7 +243,7 @@ static void costs(FILE *f, const struct cs_input *in, const size_t *idx, size_t 
 	char tip[160];
 
 	for (size_t k = 0; k < n; k++) {
-		double v = cost_of(&in->frag[idx[k]], &lo, &hi);
+		double v = cs_cost(&in->frag[idx[k]], &lo, &hi);
 
 		top = fmax(top, isfinite(hi) ? fmax(v, hi) : v);
 	}
@@ -265,7 +253,7 @@ static void costs(FILE *f, const struct cs_input *in, const size_t *idx, size_t 
 	fputs("<g class=\"series\" data-name=\"costs\">\n", f);
 	for (size_t k = 0; k < n; k++) {
 		const struct cs_frag *fr = &in->frag[idx[k]];
-		double v = cost_of(fr, &lo, &hi), x = ML + (k + 0.5) * (W - ML - MR) / (double)n;
+		double v = cs_cost(fr, &lo, &hi), x = ML + (k + 0.5) * (W - ML - MR) / (double)n;
 
 		snprintf(tip, sizeof(tip), "%s: %.4g [%.4g, %.4g]", fr->name, v, lo, hi);
 		point(f, x, v, lo, hi, top, tip);
@@ -278,61 +266,44 @@ static void costs(FILE *f, const struct cs_input *in, const size_t *idx, size_t 
 	*y0 += H;
 }
 
-/* CPUs an input ran on at once: its info's cpus= list, else 1 */
-static unsigned int cpus_of(const struct cs_input *in)
-{
-	const char *c = cs_info_get(&in->info, "cpus");
-	unsigned int n = 1;
-
-	if (!c)
-		return 1;
-	for (; *c; c++)
-		n += *c == ',';
-	return n;
-}
-
-/* two inputs or more with cpus=: each fragment's cost against k */
-static void contention(FILE *f, const struct cs_input *in, size_t nin, double *y0)
+/*
+ * The contention curve: each fragment's pooled cost against k, the CPUs
+ * run at once (a sweep=cpus directory's steps, contention.c), k on a
+ * linear axis.
+ */
+static void contention(FILE *f, const struct cs_curve *c, size_t n, double *y0)
 {
 	unsigned int kmax = 1;
-	double top = 0, lo, hi;
-	char tip[200];
+	double top = 0;
+	char tip[240];
 
-	for (size_t i = 0; i < nin; i++) {
-		kmax = cpus_of(&in[i]) > kmax ? cpus_of(&in[i]) : kmax;
-		for (size_t j = 0; j < in[i].nfrag; j++) {
-			double v = cost_of(&in[i].frag[j], &lo, &hi);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < c[i].n; j++) {
+			const struct cs_kpoint *p = &c[i].p[j];
 
-			top = fmax(top, isfinite(hi) ? fmax(v, hi) : v);
+			kmax = p->k > kmax ? p->k : kmax;
+			top = fmax(top, isfinite(p->hi) ? fmax(p->v, p->hi) : p->v);
 		}
-	}
-	top *= 1.1;
-	frame(f, *y0, "contention: cost per operation against the CPUs run at once (cpus=)",
-	      cs_unit(&in[0].frag[0]));
+	top = top > 0 ? top * 1.1 : 1;
+	frame(f, *y0, "contention: cost per operation against the CPUs run at once (pooled, 95 % intervals)",
+	      n ? c[0].unit : "");
 	yticks(f, top);
 	for (unsigned int k = 1; k <= kmax; k++)
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">k=%u</text>\n",
 			ML + 20 + (k - 1) * (W - ML - MR - 40) / (double)(kmax > 1 ? kmax - 1 : 1),
 			H - MB + 16, k);
-	for (size_t j = 0; j < in[0].nfrag; j++) {
-		const char *name = in[0].frag[j].name;
-
+	for (size_t i = 0; i < n; i++) {
 		fputs("<g class=\"series\" data-name=\"", f);
-		xml_text(f, name);
+		xml_text(f, c[i].name);
 		fputs("\">\n", f);
-		for (size_t i = 0; i < nin; i++)
-			for (size_t m = 0; m < in[i].nfrag; m++) {
-				unsigned int k = cpus_of(&in[i]);
-				double v, x;
+		for (size_t j = 0; j < c[i].n; j++) {
+			const struct cs_kpoint *p = &c[i].p[j];
+			double x = ML + 20 + (p->k - 1) * (W - ML - MR - 40) / (double)(kmax > 1 ? kmax - 1 : 1);
 
-				if (strcmp(in[i].frag[m].name, name))
-					continue;
-				v = cost_of(&in[i].frag[m], &lo, &hi);
-				x = ML + 20 + (k - 1) * (W - ML - MR - 40) / (double)(kmax > 1 ? kmax - 1 : 1);
-				snprintf(tip, sizeof(tip), "%s, k=%u (%s): %.4g [%.4g, %.4g]", name, k,
-					 in[i].path, v, lo, hi);
-				point(f, x, v, lo, hi, top, tip);
-			}
+			snprintf(tip, sizeof(tip), "%s, k=%u: %.4g [%.4g, %.4g]", c[i].name, p->k, p->v,
+				 p->lo, p->hi);
+			point(f, x, p->v, p->lo, p->hi, top, tip);
+		}
 		fputs("</g>\n", f);
 	}
 	fputs("</g>\n", f);
@@ -371,23 +342,43 @@ static void histograms(FILE *f, const struct cs_input *in, double *y0)
 	}
 }
 
+/* the document around the panels */
+static void document(const struct cs_opts *o, const char *body, double y0)
+{
+	fprintf(o->out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
+		"viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n%s</svg>\n",
+		W, y0 > 0 ? y0 : H, W, y0 > 0 ? y0 : H, body ? body : "");
+}
+
+void cs_svg_curves(const struct cs_opts *o, const struct cs_curve *c, size_t n)
+{
+	char *body = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&body, &len);
+	double y0 = 0;
+
+	if (!f)
+		return;
+	contention(f, c, n, &y0);
+	fclose(f);
+	document(o, body, y0);
+	free(body);
+}
+
 void cs_print_svg(const struct cs_opts *o, struct cs_input *in, size_t nin)
 {
 	char *body = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&body, &len);
 	double y0 = 0;
-	int curve = 0;
 
 	if (!f)
 		return;
-	for (size_t i = 0; i < nin; i++)
-		curve |= nin > 1 && cs_info_get(&in[i].info, "cpus") != NULL;
 	if (o->hist) {
 		for (size_t i = 0; i < nin; i++)
 			histograms(f, &in[i], &y0);
-	} else if (curve) {
-		contention(f, in, nin, &y0);
 	} else {
 		for (size_t i = 0; i < nin; i++) {
 			size_t *rest = calloc(in[i].nfrag + 1, sizeof(*rest)), nrest = 0;
@@ -410,10 +401,6 @@ void cs_print_svg(const struct cs_opts *o, struct cs_input *in, size_t nin)
 		}
 	}
 	fclose(f);
-	fprintf(o->out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
-		"viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n%s</svg>\n",
-		W, y0 > 0 ? y0 : H, W, y0 > 0 ? y0 : H, body ? body : "");
+	document(o, body, y0);
 	free(body);
 }

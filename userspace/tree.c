@@ -399,3 +399,86 @@ fail:
 	return -1;
 }
 
+
+/*
+ * A sweep=cpus directory (cyclebench-user): DIR/info says "sweep: cpus"
+ * and "steps: 1,2,4"; each step's tree is DIR/kK.  *n = 0 where PATH is no
+ * sweep; -1 said where it claims one but is not whole.
+ */
+int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
+		   struct cs_err *err)
+{
+	struct cs_info info = { 0 };
+	const char *sw, *st;
+	char *p = join(path, "info");
+	int ret = -1;
+
+	*steps = NULL;
+	*k = NULL;
+	*n = 0;
+	if (!p || !cs_is_dir(path) || !is_file(p) || cs_read_info(p, &info, err)) {
+		ret = p && (!cs_is_dir(path) || !is_file(p)) ? 0 : -1;
+		free(p);
+		return ret;
+	}
+	sw = cs_info_get(&info, "sweep");
+	st = cs_info_get(&info, "steps");
+	if (!sw) {
+		ret = 0;
+		goto out;
+	}
+	if (strcmp(sw, "cpus") || !st || !*st) {
+		cs_seterr(err, p, 0, "sweep: '%s' with steps '%s': this cyclestat reads sweep=cpus with its steps (cyclebench-user ... cpus=LIST sweep=cpus)",
+			  sw, st ? st : "");
+		goto out;
+	}
+	while (*st) {
+		char *end, *dir, **ns;
+		unsigned int *nk;
+		unsigned long v = strtoul(st, &end, 10);
+
+		if (end == st || v < 1 || v > 4096 || (*end && *end != ',')) {
+			cs_seterr(err, p, 0, "steps: '%s' is not a list of CPU counts (1,2,4 ...)",
+				  cs_info_get(&info, "steps"));
+			goto out;
+		}
+		st = *end ? end + 1 : end;
+		if (asprintf(&dir, "%s/k%lu", path, v) < 0)
+			goto nomem;
+		if (!cs_is_dir(dir)) {
+			cs_seterr(err, dir, 0, "missing: %s names step k=%lu; the sweep is not whole (run it again)",
+				  p, v);
+			free(dir);
+			goto out;
+		}
+		ns = realloc(*steps, (*n + 1) * sizeof(*ns));
+		nk = ns ? realloc(*k, (*n + 1) * sizeof(*nk)) : NULL;
+		if (ns)
+			*steps = ns;
+		if (nk)
+			*k = nk;
+		if (!ns || !nk) {
+			free(dir);
+			goto nomem;
+		}
+		(*steps)[*n] = dir;
+		(*k)[(*n)++] = (unsigned int)v;
+	}
+	ret = 0;
+	goto out;
+nomem:
+	cs_seterr(err, path, 0, "out of memory");
+out:
+	if (ret) {
+		for (size_t i = 0; i < *n; i++)
+			free((*steps)[i]);
+		free(*steps);
+		free(*k);
+		*steps = NULL;
+		*k = NULL;
+		*n = 0;
+	}
+	cs_info_free(&info);
+	free(p);
+	return ret;
+}

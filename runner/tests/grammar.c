@@ -150,7 +150,7 @@ int main(void)
 	refuses(&module, "alu sample=5", -EINVAL,
 		"unknown key 'sample' (keys: samples ensembles warmup method cpu args pmu interleave)");
 	refuses(&runner, "alu pmu=on", -EINVAL,
-		"unknown key 'pmu' (keys: samples ensembles warmup method cpu cpus args interleave max_mb long_repeat references)");
+		"unknown key 'pmu' (keys: samples ensembles warmup method cpu cpus args interleave max_mb long_repeat references sweep)");
 	refuses(&module, "alu long_repeat=16", -EINVAL, "unknown key 'long_repeat'");
 	refuses(&runner, "alu long_repeat=7", -EINVAL, "long_repeat=7: not a valid value (auto or one of { 16, 64, 256, 1024 })");
 	refuses(&runner, "alu max_mb=0", -EINVAL, "max_mb=0: not a number in 1..65536");
@@ -168,6 +168,15 @@ int main(void)
 	refuses(&runner, "alu cpus=1-0", -EINVAL, "cpus=1-0: not a valid value");
 	refuses(&runner, "alu cpus=0,,1", -EINVAL, "cpus=0,,1: not a valid value");
 	refuses(&runner, "alu cpus=", -EINVAL, "cpus=: not a valid value");
+	/* sweep=cpus: the runner's, over two CPUs or more of cpus= */
+	CHECK("sweep=cpus with cpus=0-3 sweeps",
+	      !parse(&runner, "alu cpus=0-3 sweep=cpus") && req.sweep_cpus && req.cpus == 0xf, "%s", why);
+	CHECK("a request without sweep= sweeps nothing",
+	      !parse(&runner, "alu cpus=0-1") && !req.sweep_cpus, "%s", why);
+	refuses(&runner, "alu sweep=cpus", -EINVAL, "sweep=cpus: name two CPUs or more with cpus=");
+	refuses(&runner, "alu cpus=2 sweep=cpus", -EINVAL, "sweep=cpus: name two CPUs or more");
+	refuses(&runner, "alu cpus=0-1 sweep=args", -EINVAL, "sweep=args: not a valid value (cpus: ");
+	refuses(&module, "alu sweep=cpus", -EINVAL, "unknown key 'sweep'");
 	refuses(&runner, "alu cpus=-1", -EINVAL, "cpus=-1: not a valid value");
 	refuses(&runner, "alu cpus=0-1,", -EINVAL, "cpus=0-1,: not a valid value");
 	refuses(&runner, "alu cpus=0x1", -EINVAL, "cpus=0x1: not a valid value");

@@ -34,7 +34,8 @@ ctrl_c() {
 	wait $bg
 	rc=$?
 	bg=
-	if [ $rc = 130 ] && [ ! -e "$out" ] && grep -q 'interrupted; nothing written' "$T/interr"; then
+	if [ $rc = 130 ] && [ ! -e "$out" ] && [ -z "$(ls -d "$out".* 2>/dev/null)" ] &&
+	   grep -q 'interrupted; nothing written' "$T/interr"; then
 		tap_ok "$name"
 	else
 		tap_not_ok "$name" "exit $rc, $(ls -d "$out" 2>/dev/null), $(cat "$T/interr")"
@@ -239,6 +240,29 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 		# Ctrl-C on two CPUs: both stop within a sample, nothing written
 		ctrl_c "${s}cpus_ctrl_c_stops_every_cpu_and_writes_nothing" "$T/int2" \
 			$B -q --force -o "$T/int2" loop:dec_jnz_1m samples=100000 cpus=0-1
+		# sweep=cpus: a tree per step, k = 1 then 2
+		tap_expect "${s}sweep_needs_two_cpus" 2 'sweep=cpus: name two CPUs or more with cpus=' -- \
+			$B -o "$o" contend cpus=0 sweep=cpus
+		tap_expect "${s}sweep_takes_cpus_only" 2 "sweep=args: not a valid value (cpus: " -- \
+			$B -o "$o" contend cpus=0-1 sweep=args
+		tap_expect "${s}sweep_with_c2c_is_refused" 2 'drop sweep=cpus' -- $B -o "$o" --c2c cpus=0-1 sweep=cpus
+		tap_expect "${s}sweep_runs" 0 '' -- $B -q --force -o "$T/sweep" contend:atomic_inc_shared,contend:atomic_inc_private \
+			samples=100 ensembles=3 cpus=0-1 sweep=cpus long_repeat=16
+		check_sweep() {
+			grep -qx 'sweep: cpus' "$T/sweep/info" && grep -qx 'steps: 1,2' "$T/sweep/info" &&
+			! grep -q '^cpus:' "$T/sweep/k1/contend/atomic_inc_shared/info" &&
+			grep -qx 'cpus: 0,1' "$T/sweep/k2/contend/atomic_inc_shared/info" &&
+			[ "$(wc -l < "$T/sweep/k2/contend/atomic_inc_shared/cpu1/cycles_long")" = 300 ] &&
+			[ ! -e "$T/sweep/fragments" ] && [ "$(ls -d "$T"/sweep.* 2>/dev/null)" = "" ]
+		}
+		tap_check "${s}sweep_writes_a_tree_per_step_and_names_them" check_sweep
+		tap_check "${s}sweep_k1_passes_the_contract" sh tests/contract.sh "$T/sweep/k1"
+		tap_check "${s}sweep_k2_passes_the_contract" sh tests/contract.sh "$T/sweep/k2"
+		tap_expect "${s}sweep_cyclestat_prints_each_k" 0 '^ *2  [0-9.]* \[' -- "$CS" "$T/sweep" contend:atomic_inc_private
+		tap_expect "${s}sweep_a_tree_is_kept_unasked" 2 'holds results already' -- \
+			$B -q -o "$T/sweep" contend cpus=0-1 sweep=cpus
+		ctrl_c "${s}sweep_ctrl_c_writes_nothing" "$T/int3" \
+			$B -q --force -o "$T/int3" loop:dec_jnz_1m samples=100000 cpus=0-1 sweep=cpus
 		# --c2c: the pair's round trips kept, the matrix printed and kept
 		tap_expect "${s}c2c_runs_and_prints_the_matrix" 0 '^cpu1 .*[0-9]\.[0-9] \[' -- \
 			$B -q --force -o "$T/c2c" --c2c cpus=0-1 samples=200 ensembles=2

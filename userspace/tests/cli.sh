@@ -615,6 +615,39 @@ tap_check plot_c2c_is_a_heat_map_of_two_cells test "$(svg_series "$T/c.svg" c2c)
 tap_expect plot_with_compare_is_refused 2 'draws a summary: not with compare' -- "$CS" --format svg compare "$DATA/tree2" "$DATA/tree2"
 tap_expect plot_with_another_format_is_refused 2 'plot draws SVG: no --format with it' -- "$CS" --format json plot "$DATA/tree2"
 
+# ---- a sweep=cpus directory: tests/sweep.py's known costs per op ----
+# contend:shared 8 x k core cycles on every CPU; contend:private 4, but 8
+# on cpu3 at k = 4 (the one to flag); 0.75 ticks per core cycle
+"$PY" "$here/sweep.py" gen "$T/sweep"
+# csv_cost K CPU NAME: the cost to 2 decimals, and whether it is flagged
+sweep_row() {
+	"$CS" --format csv "$T/sweep" "$3" | awk -F, -v k="$1" -v c="$2" '$3 == k && $4 == c { printf "%.2f %s", $5, $9 }'
+}
+tap_expect sweep_prints_a_row_per_k 0 '^contend:shared  *1  8 \[' -- "$CS" "$T/sweep"
+tap_check sweep_has_every_k_of_every_fragment test "$(grep -cE '^ +(2|4)  ' "$T/out")" = 6
+tap_check sweep_pooled_costs_are_the_known_ones_in_core_cycles \
+	test "$(sweep_row 1 all contend:shared)|$(sweep_row 2 all contend:shared)|$(sweep_row 4 all contend:shared)" = \
+	"8.00 |16.02 |31.96 "
+tap_check sweep_each_cpu_has_its_own_figure \
+	test "$(sweep_row 4 3 contend:private)|$(sweep_row 4 0 contend:private)" = "8.00 yes|4.03 no"
+tap_check sweep_pooled_is_the_mean_over_the_cpus test "$(sweep_row 4 all contend:private)" = "5.00 "
+tap_check sweep_flags_only_the_cpu_apart \
+	test "$("$CS" --format csv "$T/sweep" | grep -c ',yes$')" = 1
+tap_expect sweep_names_the_cpu_apart_and_the_typical_one 0 \
+	"contend:private k=4: cpu3's 8 \\[8, 8\\] lies apart from the typical CPU's (cpu1)" -- "$CS" "$T/sweep"
+tap_expect sweep_plot_draws_the_curve 0 '' -- "$CS" plot "$T/sweep" contend
+cp "$T/out" "$T/sw.svg"
+tap_check sweep_plot_has_a_point_per_k test "$(svg_series "$T/sw.svg" contend:shared)" = 3
+tap_expect sweep_plot_points_are_pooled 0 'contend:private, k=4: 5 \[' -- cat "$T/sw.svg"
+tap_expect sweep_as_json_is_refused 2 'is a sweep=cpus directory: it prints as a table, --format csv or svg' -- \
+	"$CS" --format json "$T/sweep"
+tap_expect sweep_beside_a_tree_is_refused 2 'summarize it by itself' -- "$CS" "$T/sweep" "$DATA/tree2"
+tap_expect sweep_one_step_reads_as_a_tree 0 'contend:shared' -- "$CS" "$T/sweep/k4"
+rm -r "$T/sweep/k2"
+tap_expect sweep_without_a_step_names_it 2 "sweep/k2: missing: .*sweep/info names step k=2" -- "$CS" "$T/sweep"
+sed -i 's/^sweep: cpus/sweep: args/' "$T/sweep/info"
+tap_expect sweep_of_another_kind_is_refused 2 "this cyclestat reads sweep=cpus" -- "$CS" "$T/sweep"
+
 # ---- inputs that once broke something, and the fuzz corpus: never a crash ----
 for f in "$here"/crashes/* "$here"/../fuzz/corpus/*; do
 	[ -f "$f" ] || continue
