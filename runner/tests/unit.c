@@ -271,6 +271,87 @@ static void an_offline_cpu_is_not_usable(void)
 	      "got '%s'", why);
 }
 
+/*
+ * cpus=0-1: the barrier holds every CPU at each meeting until all are
+ * there.  Told by the result's own record: for each sample j both CPUs
+ * took at consecutive meetings, CPU a left meeting j only after CPU b had
+ * finished sample j - 1 (its short region and its long one: released at
+ * release[b][j-1], its short region alone took cycles[b][j-1]).  A CPU
+ * let go early would start sample j during the other's sample j - 1.
+ * Then the results reset (for the next step of sweep=cpus) leak nothing
+ * (the -san build).
+ */
+static void the_cpus_of_a_run_meet_before_every_sample(void)
+{
+	static struct cb_run run;
+	struct cb_result *r = &run.res[0];
+	struct cb_machine m;
+	char why[256];
+	u64 n, checked = 0, early = 0, in_step = 0;
+	cpu_set_t set;
+	int ret;
+
+	/* the tests before pinned this process to one CPU */
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(1, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	if (cb_cpu_usable(0, why, sizeof(why)) || cb_cpu_usable(1, why, sizeof(why))) {
+		tap_skip("the_cpus_of_a_run_meet_before_every_sample", "CPUs 0 and 1 are not both online");
+		return;
+	}
+	for (unsigned int g = 0; g < cb_nr_user_groups; g++)
+		if (!strcmp(cb_user_groups[g]->name, "contend")) {
+			r->gi = g;
+			r->group = cb_user_groups[g];
+		}
+	r->frag = r->group ? find("contend", "atomic_inc_shared", 0) : NULL;
+	if (!r->frag || cb_machine_read(&m)) {
+		CHECK("the_cpus_of_a_run_meet_before_every_sample", 0, "no contend:atomic_inc_shared or no TSC");
+		return;
+	}
+	r->fi = (unsigned int)(r->frag - r->group->fragments);
+	r->ops = r->frag->ops;
+	run.nr = 1;
+	run.samples = 200;
+	run.ensembles = 3;
+	run.warmup = 10;
+	run.method = m.rdtscp ? CB_LFENCE : CB_LFENCE_NORDTSCP;
+	run.cpu = 0;
+	run.nr_cpus = 2;
+	run.cpu_of[0] = 0;
+	run.cpu_of[1] = 1;
+	run.max_mb = 64;
+	run.long_repeat = 16;
+	run.quiet = 1;
+	run.selection = "contend:atomic_inc_shared";
+	/* this thread is the first CPU's, as in cyclebench-user */
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	ret = cb_run_all(&run, &m);
+	n = (u64)run.samples * run.ensembles;
+	for (u64 j = 1; !ret && r->state == CB_R_OK && j < n; j++)
+		for (unsigned int a = 0; a < 2; a++) {
+			unsigned int b = !a;
+
+			if (r->round[a][j] != r->round[b][j] || r->round[b][j - 1] + 1 != r->round[a][j])
+				continue;
+			checked++;
+			early += r->release[a][j] < r->release[b][j - 1] + r->pc_cycles[b][j - 1];
+		}
+	for (u64 j = 0; !ret && r->state == CB_R_OK && j < n; j++)
+		in_step += r->round[0][j] == r->round[1][j];
+	CHECK("the_cpus_of_a_run_meet_before_every_sample",
+	      !ret && r->state == CB_R_OK && checked > n && !early && in_step * 10 >= n * 9,
+	      "ret %d state %d: %llu of %llu checked samples left early, %llu of %llu in step", ret,
+	      (int)r->state, (unsigned long long)early, (unsigned long long)checked,
+	      (unsigned long long)in_step, (unsigned long long)n);
+	cb_results_reset(&run, 2);
+	CHECK("reset_results_are_unmeasured", r->state == CB_R_NONE && !r->cycles && !r->pc_cycles &&
+	      !r->release && !r->repeat, "state %d", (int)r->state);
+}
+
 /* AMD's 26-tick steps with a +1 bump now and then; a TSC of single ticks. */
 static void the_tsc_step_is_the_dominant_granularity(void)
 {
@@ -307,5 +388,6 @@ int main(void)
 	the_machine_is_described();
 	the_tsc_step_is_the_dominant_granularity();
 	an_offline_cpu_is_not_usable();
+	the_cpus_of_a_run_meet_before_every_sample();
 	return tap_done();
 }

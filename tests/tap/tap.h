@@ -62,25 +62,38 @@ static inline void tap_register(struct tap_case *c)
  * '#' escaped (a bare one would start a directive: "# TODO" turns a
  * failure into a pass) and its newlines folded to '|'.
  */
-static inline __attribute__((format(printf, 2, 3)))
-void tap_point(int ok, const char *fmt, ...)
+static inline void tap_line_(int ok, const char *name, const char *skip)
 {
-	char name[1024];
-	va_list ap;
-
 	tap_points++;
 	tap_fails += !ok;
-	va_start(ap, fmt);
-	vsnprintf(name, sizeof(name), fmt, ap);
-	va_end(ap);
 	printf("%s %u - ", ok ? "ok" : "not ok", tap_points);
 	for (const char *c = name; *c; c++)
 		if (*c == '#')
 			fputs("\\#", stdout);
 		else
 			putchar(*c == '\n' ? '|' : *c);
+	if (skip)
+		printf(" # SKIP %s", skip);
 	putchar('\n');
 	fflush(stdout);
+}
+
+static inline __attribute__((format(printf, 2, 3)))
+void tap_point(int ok, const char *fmt, ...)
+{
+	char name[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	tap_line_(ok, name, NULL);
+}
+
+/* A point not taken here, and why (one line, no '#'): "ok N - NAME # SKIP WHY". */
+static inline void tap_skip(const char *name, const char *why)
+{
+	tap_line_(1, name, why);
 }
 
 #define CHECK(name, cond, ...) do {					\
