@@ -122,30 +122,32 @@ echo "full summaries: $CS $out/alu; $CS $out/chase"
 echo
 
 # Contention (issue 20): contend:* on CPU 0 alone and on CPUs 0 and 1 at
-# once (cpus=0-1, started together each sample), CONTEND_RUNS runs a side,
-# interleaved; compare's change of the two-length per-op cost, as a ratio
-# k=2 / k=1 with its 95 % interval (Hodges-Lehmann over the runs).
+# once (cpus=0-1 sweep=cpus: k = 1, then 2, started together each sample),
+# CONTEND_RUNS sweeps; compare's change of the two-length per-op cost, as a
+# ratio k=2 / k=1 with its 95 % interval (Hodges-Lehmann over the runs);
+# then the last sweep CPU by CPU.
 ncpu=$(getconf _NPROCESSORS_ONLN)
 if [ "$ncpu" -ge 2 ]; then
 	runs=${CONTEND_RUNS:-5}
 	c2=$CPU,$(( CPU == 0 ? 1 : 0 ))
 	k=1
 	while [ "$k" -le "$runs" ]; do
-		./cyclebench-user -q --force -o "$out/contend-k1-$k" contend samples="$SAMPLES" ensembles=5 \
-			cpus="$CPU" long_repeat=256 || exit 1
-		./cyclebench-user -q --force -o "$out/contend-k2-$k" contend samples="$SAMPLES" ensembles=5 \
-			cpus="$c2" long_repeat=256 || exit 1
+		./cyclebench-user -q --force -o "$out/contend-$k" contend samples="$SAMPLES" ensembles=5 \
+			cpus="$c2" sweep=cpus long_repeat=256 || exit 1
 		k=$((k + 1))
 	done
-	echo "contention: per-op cost on cpus=$c2 at once over cpu $CPU alone ($runs runs a side, interleaved)"
+	echo "contention: per-op cost on cpus=$c2 at once over cpu $CPU alone ($runs sweeps)"
 	# shellcheck disable=SC2046 # lists of directories without blanks
-	"$CS" --format csv compare $(ls -d "$out"/contend-k1-*) -- $(ls -d "$out"/contend-k2-*) |
+	"$CS" --format csv compare $(ls -d "$out"/contend-*/k1) -- $(ls -d "$out"/contend-*/k2) |
 		awk -F, 'NR > 1 && $1 ~ /^contend:/ {
 			if ($9 == "") { printf "  %-28s %s\n", $1, $2; next }
 			printf "  %-28s k=1 %8.2f  k=2 %8.2f  ratio %6.3f [%.3f, %.3f]\n",
 				$1, $7, $8, 1 + $9, 1 + $10, 1 + $11
 		}'
 	echo "  (shared lines should cost more at k=2; the private ones within 5 % of 1)"
+	echo
+	echo "the last sweep, pooled and CPU by CPU: $CS $out/contend-$runs contend"
+	"$CS" "$out/contend-$runs" contend || exit 1
 	echo
 	# the core-to-core matrix, beside c2clat's method on the same pairs
 	./cyclebench-user -q --force -o "$out/c2c" --c2c cpus="$c2" samples="$SAMPLES" ensembles=5 || exit 1

@@ -177,16 +177,26 @@ static struct cb_fragment c2c_frags[CB_MAX_SLOTS];
 static char c2c_names[CB_MAX_SLOTS][24];
 static const struct cb_group c2c_group = { .name = "c2c", .fragments = c2c_frags };
 
-/* the q-quantile of v[0..n) (nearest rank), sorting a copy */
-static u64 quantile(const u64 *v, u64 n, double q, u64 *tmp)
-{
-	memcpy(tmp, v, n * sizeof(*v));
-	qsort(tmp, n, sizeof(*tmp), cmp_u64);
-	return tmp[(u64)(q * (double)(n - 1) + 0.5)];
-}
-
 static double c2clat[CB_MAX_SLOTS][2];	/* its best, its median batch */
 static u64 overhead[CB_MAX_SLOTS];
+/* each pair's round trips: 10th, 50th and 90th percentiles, in ticks */
+static u64 pct[CB_MAX_SLOTS][3];
+
+/* pct[p] of v[0..n) (nearest rank), from one sorted copy */
+static int percentiles(const u64 *v, u64 n, u64 *out)
+{
+	static const double q[3] = { 0.1, 0.5, 0.9 };
+	u64 *tmp = malloc(n * sizeof(*tmp));
+
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, v, n * sizeof(*v));
+	qsort(tmp, n, sizeof(*tmp), cmp_u64);
+	for (int i = 0; i < 3; i++)
+		out[i] = tmp[(u64)(q[i] * (double)(n - 1) + 0.5)];
+	free(tmp);
+	return 0;
+}
 
 /*
  * Every pair of cpus=, one after another: each a result c2c:cpuA_cpuB of
@@ -216,7 +226,7 @@ int cb_c2c(struct cb_run *req)
 				break;
 			}
 			ret = pair(req->cpu_of[i], req->cpu_of[j], r->cycles, n, req->warmup,
-				   c2clat[p], &overhead[p]);
+				   c2clat[p], &overhead[p]) ?: percentiles(r->cycles, n, pct[p]);
 			r->state = ret ? CB_R_FAILED : CB_R_OK;
 		}
 	req->nr = p;
@@ -232,12 +242,10 @@ static double net_ns(u64 rt, u64 oh, double tick_ns)
 /* the matrix: median one-way ns [10th, 90th percentile]; c2clat's figures */
 int cb_c2c_print(const struct cb_run *req, const struct cb_machine *m, FILE *out)
 {
-	u64 n = (u64)req->samples * req->ensembles, *tmp = malloc(n * sizeof(u64));
+	u64 n = (u64)req->samples * req->ensembles;
 	unsigned int k = req->nr_cpus;
 	double tick_ns = 1e6 / m->tsc_khz;
 
-	if (!tmp)
-		return -ENOMEM;
 	fprintf(out, "c2c: one-way latency in ns, half a round trip on the first CPU's TSC less\n"
 		"its timestamps' own cost (the median of empty trips): the median of %llu\n"
 		"round trips [10th, 90th percentile]; c2clat: its method, the best of 1000\n"
@@ -251,7 +259,6 @@ int cb_c2c_print(const struct cb_run *req, const struct cb_machine *m, FILE *out
 		fprintf(out, "cpu%-5u", req->cpu_of[i]);
 		for (unsigned int j = 0; j < k; j++) {
 			unsigned int a = i < j ? i : j, b = i < j ? j : i, q;
-			const u64 *v;
 
 			if (i == j) {
 				fprintf(out, "  %-24s", "-");
@@ -259,17 +266,15 @@ int cb_c2c_print(const struct cb_run *req, const struct cb_machine *m, FILE *out
 			}
 			/* pair (a, b)'s index in cb_c2c()'s order */
 			q = a * k - a * (a + 1) / 2 + (b - a - 1);
-			v = req->res[q].cycles;
 			fprintf(out, "  %6.1f [%5.1f, %6.1f]   ",
-				net_ns(quantile(v, n, 0.5, tmp), overhead[q], tick_ns),
-				net_ns(quantile(v, n, 0.1, tmp), overhead[q], tick_ns),
-				net_ns(quantile(v, n, 0.9, tmp), overhead[q], tick_ns));
+				net_ns(pct[q][1], overhead[q], tick_ns),
+				net_ns(pct[q][0], overhead[q], tick_ns),
+				net_ns(pct[q][2], overhead[q], tick_ns));
 		}
 		fputc('\n', out);
 	}
 	for (unsigned int q = 0; q < req->nr; q++)
 		fprintf(out, "%s: c2clat's method %.1f ns (its median batch %.1f); timestamps %llu ticks a trip\n",
 			c2c_names[q], c2clat[q][0], c2clat[q][1], (unsigned long long)overhead[q]);
-	free(tmp);
 	return 0;
 }
