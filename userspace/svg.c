@@ -342,65 +342,76 @@ static void histograms(FILE *f, const struct cs_input *in, double *y0)
 	}
 }
 
-/* the document around the panels */
-static void document(const struct cs_opts *o, const char *body, double y0)
+/* the panels go to memory first: the document's height is their sum */
+struct doc {
+	char *body;
+	size_t len;
+	FILE *f;
+	double y0;
+};
+
+static int doc_open(struct doc *d)
 {
+	memset(d, 0, sizeof(*d));
+	d->f = open_memstream(&d->body, &d->len);
+	return d->f ? 0 : -1;
+}
+
+/* the document around the panels, to o->out */
+static void doc_close(const struct cs_opts *o, struct doc *d)
+{
+	double h = d->y0 > 0 ? d->y0 : H;
+
+	fclose(d->f);
 	fprintf(o->out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
 		"viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n%s</svg>\n",
-		W, y0 > 0 ? y0 : H, W, y0 > 0 ? y0 : H, body ? body : "");
+		W, h, W, h, d->body ? d->body : "");
+	free(d->body);
 }
 
 void cs_svg_curves(const struct cs_opts *o, const struct cs_curve *c, size_t n)
 {
-	char *body = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&body, &len);
-	double y0 = 0;
+	struct doc d;
 
-	if (!f)
+	if (doc_open(&d))
 		return;
-	contention(f, c, n, &y0);
-	fclose(f);
-	document(o, body, y0);
-	free(body);
+	contention(d.f, c, n, &d.y0);
+	doc_close(o, &d);
 }
 
 void cs_print_svg(const struct cs_opts *o, struct cs_input *in, size_t nin)
 {
-	char *body = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&body, &len);
-	double y0 = 0;
+	struct doc d;
+	FILE *f;
 
-	if (!f)
+	if (doc_open(&d))
 		return;
+	f = d.f;
 	if (o->hist) {
 		for (size_t i = 0; i < nin; i++)
-			histograms(f, &in[i], &y0);
+			histograms(f, &in[i], &d.y0);
 	} else {
 		for (size_t i = 0; i < nin; i++) {
 			size_t *rest = calloc(in[i].nfrag + 1, sizeof(*rest)), nrest = 0;
 
 			if (!rest)
 				break;
-			heatmap(f, &in[i], &y0);
+			heatmap(f, &in[i], &d.y0);
 			for (size_t j = 0; j < in[i].nfrag;) {
 				if (is_c2c(&in[i].frag[j])) {
 					j++;
 				} else if (in[i].frag[j].has_arg) {
-					j = staircase(f, &in[i], j, &y0);
+					j = staircase(f, &in[i], j, &d.y0);
 				} else {
 					rest[nrest++] = j++;
 				}
 			}
 			if (nrest)
-				costs(f, &in[i], rest, nrest, &y0);
+				costs(f, &in[i], rest, nrest, &d.y0);
 			free(rest);
 		}
 	}
-	fclose(f);
-	document(o, body, y0);
-	free(body);
+	doc_close(o, &d);
 }

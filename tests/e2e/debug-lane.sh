@@ -6,13 +6,15 @@
 
 # icount_vs_base: the debug kernel's instrumentation stays out of the timed
 # code (Kbuild), so the icount suite's counts are the production kernel's,
-# to the tick: compare with what CB_KERNEL=6.1 brought back.
+# to the tick: compare with what CB_KERNEL=6.1 brought back from this
+# build's module (a boot older than this lane's module is another build's:
+# not compared).  1 where there is nothing to compare with.
 icount_vs_base() {
 	local b=${series%-debug} base f
 	base=${CB_E2E_OUT_BASE:-$top/build/e2e-$b}/icount-a
-	if [ ! -e "$base/figures.txt" ]; then
-		echo "# icount: no $b figures in $base to compare with (CB_KERNEL=$b tests/e2e/run.sh icount brings them)"
-		return
+	if [ ! -e "$base/figures.txt" ] || [ "$base/figures.txt" -ot "$ko" ]; then
+		echo "# icount: no $b figures from this build in $base to compare with (CB_KERNEL=$b tests/e2e/run.sh icount brings them): a second boot instead"
+		return 1
 	fi
 	for f in "$out"/icount-a/*.cycles; do
 		if cmp -s "$f" "$base/$(basename "$f")"; then
