@@ -83,6 +83,43 @@ static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
 	return old;
 }
 
+/*
+ * The kernel's spinlock_t and raw_spinlock_t stand in as one
+ * test-and-test-and-set lock (an xchg to take it, a release store to let
+ * it go): not the kernel's queued spinlock, whose fairness costs more
+ * under contention.  cyclebench-user's figures for a lock are this
+ * lock's; the module's are the kernel's.
+ */
+typedef struct {
+	int locked;
+} raw_spinlock_t;
+typedef raw_spinlock_t spinlock_t;
+static inline void raw_spin_lock_init(raw_spinlock_t *l)
+{
+	l->locked = 0;
+}
+static inline void raw_spin_lock(raw_spinlock_t *l)
+{
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
+			__builtin_ia32_pause();
+}
+static inline void raw_spin_unlock(raw_spinlock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+#define spin_lock_init(l)	raw_spin_lock_init(l)
+#define spin_lock(l)		raw_spin_lock(l)
+#define spin_unlock(l)		raw_spin_unlock(l)
+
+/*
+ * A per-CPU variable is a thread's own (the runner pins a thread to each
+ * CPU), and this_cpu_inc() one increment of it in memory, as the kernel's
+ * is (incq %gs:VAR there, %fs here): 8-byte counters only.
+ */
+#define DEFINE_PER_CPU(type, name)	__thread type name
+#define this_cpu_inc(var)		__asm__ volatile("incq %0" : "+m" (var))
+
 #define PAGE_SIZE	4096UL
 #define SMP_CACHE_BYTES	64
 

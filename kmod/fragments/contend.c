@@ -5,9 +5,13 @@
  * cpus=, every CPU gets its own state and setup).  On one CPU the two are
  * the same; run on several at once (cpus=0-1), the shared ones pay for the
  * line's trips between the CPUs' caches and the private ones must not.
+ * The locks are the kernel's in the module and a test-and-test-and-set
+ * stand-in in cyclebench-user (kmod/portable.h).
  */
 #ifdef __KERNEL__
 #include <linux/atomic.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
 #endif
 
 #include "contract.h"	/* CB_MAX_CPUS */
@@ -17,6 +21,20 @@
 struct contend_counter {
 	atomic_t v;
 } __aligned(SMP_CACHE_BYTES);
+
+/* a lock and the count it guards, on a line of their own */
+struct contend_lock {
+	spinlock_t lock;	/* guards n */
+	u64 n;
+} __aligned(SMP_CACHE_BYTES);
+
+struct contend_raw_lock {
+	raw_spinlock_t lock;	/* guards n */
+	u64 n;
+} __aligned(SMP_CACHE_BYTES);
+
+/* the control that needs no state: each CPU's own counter */
+static DEFINE_PER_CPU(unsigned long, contend_pcpu);
 
 /* where a store goes: a word of the shared line, or a line of this CPU's */
 struct contend_word {
@@ -38,6 +56,22 @@ static int false_sharing_setup(struct cb_env *env)
 	struct contend_word *st = env->state;
 
 	st->word = &contend_line[env->cpu % 8];
+	return 0;
+}
+
+static int lock_setup(struct cb_env *env)
+{
+	struct contend_lock *st = env->state;
+
+	spin_lock_init(&st->lock);
+	return 0;
+}
+
+static int raw_lock_setup(struct cb_env *env)
+{
+	struct contend_raw_lock *st = env->state;
+
+	raw_spin_lock_init(&st->lock);
 	return 0;
 }
 
@@ -64,6 +98,26 @@ CB_BODY_STATE(cmpxchg_shared, struct contend_counter)
 	int old = atomic_read(&st->v);
 
 	atomic_cmpxchg(&st->v, old, old + 1);
+}
+
+CB_BODY_STATE(spin_lock_shared, struct contend_lock)
+{
+	spin_lock(&st->lock);
+	st->n++;
+	spin_unlock(&st->lock);
+}
+
+CB_BODY_STATE(raw_spin_lock_shared, struct contend_raw_lock)
+{
+	raw_spin_lock(&st->lock);
+	st->n++;
+	raw_spin_unlock(&st->lock);
+}
+
+/* (sync:this_cpu_inc is the same body: the object-code check wants one name once) */
+CB_BODY(percpu_inc)
+{
+	this_cpu_inc(contend_pcpu);
 }
 
 CB_BODY_STATE(store_false_sharing, struct contend_word)
@@ -94,6 +148,18 @@ static const struct cb_fragment contend_fragments[] = {
 		CB_FRAGMENT_FIELDS(cmpxchg_shared, 1,
 				   "atomic_cmpxchg(old, old + 1) on one shared counter"),
 	},
+	{
+		CB_FRAGMENT_FIELDS(spin_lock_shared, 1,
+				   "spin_lock + count + spin_unlock on one lock every CPU shares"),
+		.setup = lock_setup,
+		.sleeps_on_rt = true,
+	},
+	{
+		CB_FRAGMENT_FIELDS(raw_spin_lock_shared, 1,
+				   "raw_spin_lock + count + raw_spin_unlock on one shared lock"),
+		.setup = raw_lock_setup,
+	},
+	CB_FRAGMENT(percpu_inc, 1, "this_cpu_inc on each CPU's own counter (flat in k)"),
 	{
 		CB_FRAGMENT_FIELDS(store_false_sharing, 1,
 				   "load and store a word of its own, on a line the CPUs share"),

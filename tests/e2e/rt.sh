@@ -9,8 +9,9 @@
 . /lib.sh
 
 # The fragments that take a sleeping lock on RT (kmod/fragments: sync.c's
-# spinlock_t, misc.c's get_random_u32() batch local_lock).
-SLEEPERS="misc/get_random_u32 sync/spin_lock_unlock"
+# and contend.c's spinlock_t, misc.c's get_random_u32() batch local_lock),
+# sorted as the check sorts them.
+SLEEPERS="contend/spin_lock_shared misc/get_random_u32 sync/spin_lock_unlock"
 
 check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
 case $(uname -r) in *-rt-*) rt=yes ;; *) rt=no ;; esac
