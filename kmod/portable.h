@@ -118,7 +118,10 @@ static inline void raw_spin_unlock(raw_spinlock_t *l)
  * is (incq %gs:VAR there, %fs here): 8-byte counters only.
  */
 #define DEFINE_PER_CPU(type, name)	__thread type name
-#define this_cpu_inc(var)		__asm__ volatile("incq %0" : "+m" (var))
+#define this_cpu_inc(var) do {						\
+	_Static_assert(sizeof(var) == 8, "this_cpu_inc: 8-byte counters only"); \
+	__asm__ volatile("incq %0" : "+m" (var));				\
+} while (0)
 
 #define PAGE_SIZE	4096UL
 #define SMP_CACHE_BYTES	64

@@ -181,12 +181,14 @@ static int sweeps(const struct cs_opts *o, char **paths, int n)
 	if (!nsweep)
 		goto out;
 	ret = 2;
-	for (i = 0; i < n; i++)
-		if (!ns[i]) {
-			fprintf(stderr, "cyclestat: %s is a sweep=cpus directory: summarize it by itself (or %s beside a step of it, e.g. %s)\n",
-				paths[i ? 0 : 1], paths[i], steps[i ? 0 : 1] ? steps[i ? 0 : 1][0] : "DIR/k2");
-			goto out;
-		}
+	for (int w = 0; w < n; w++)	/* a sweep, to name */
+		if (ns[w])
+			for (i = 0; i < n; i++)
+				if (!ns[i]) {
+					fprintf(stderr, "cyclestat: %s is a sweep=cpus directory: summarize it by itself (or %s beside a step of it, e.g. %s)\n",
+						paths[w], paths[i], steps[w][ns[w] - 1]);
+					goto out;
+				}
 	if ((o->format != CS_TABLE && o->format != CS_CSV && o->format != CS_SVG) || o->sweep ||
 	    o->hist || o->brief || (o->format == CS_SVG && n > 1)) {
 		fprintf(stderr, "cyclestat: %s is a sweep=cpus directory: it prints as a table, --format csv or svg (plot, one sweep a drawing), without --sweep, --hist or --brief; one step of it takes them all: %s\n",

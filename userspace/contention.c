@@ -3,7 +3,7 @@
  * contention.c - a sweep=cpus directory summarized: each fragment's cost
  * per operation at each k (the CPUs run at once), pooled over the CPUs and
  * CPU by CPU, with 95 % intervals; a CPU whose interval lies apart from
- * the typical CPU's is flagged (an SMT sibling, another socket, the CPU
+ * most other CPUs' is marked (an SMT sibling, another socket, the CPU
  * nearest the line's home).
  *
  * A CPU's figure is its own arrays (cpuN/) read as a tree of their own,
@@ -11,8 +11,9 @@
  * mean of the k CPUs' per-op costs, then the 95 % t-interval over the
  * ensembles (the CPUs of one ensemble ran together: they are averaged,
  * not counted as k times as many ensembles), never narrower than the
- * CPUs' own half-widths averaged as if they were independent.  With one
- * CPU, the pooled figure is that CPU's.
+ * CPUs' own half-widths combined as if they were independent (the root of
+ * the sum of their squares, over k).  With one CPU, the pooled figure is
+ * that CPU's.
  *
  * Calls input.c, tree.c, fmt.c, infer.c and output.c (the filter).
  */
@@ -54,52 +55,82 @@ static void steps_free(struct step *s, size_t n)
 	free(s);
 }
 
+/*
+ * cpus: of a step's info into @cpu: k distinct CPUs below CB_MAX_CPUS,
+ * comma-separated decimals; 0, or -1 with the fix said
+ */
+static int parse_cpus(const char *path, const char *list, unsigned int k, unsigned int *cpu,
+		      struct cs_err *err)
+{
+	unsigned long long seen = 0;
+	unsigned int n = 0;
+	const char *c = list;
+
+	while (*c) {
+		char *end;
+		unsigned long v = strtoul(c, &end, 10);
+
+		if (end == c || *c < '0' || *c > '9' || v >= CB_MAX_CPUS || (seen >> v & 1) ||
+		    (*end && *end != ',') || n == CB_MAX_CPUS)
+			goto bad;
+		seen |= 1ULL << v;
+		cpu[n++] = (unsigned int)v;
+		c = *end ? end + 1 : end;
+	}
+	if (n == k && c > list && c[-1] != ',')
+		return 0;
+bad:
+	cs_seterr(err, path, 0, "info's cpus: '%s' is not %u distinct CPUs below %u, comma-separated, as step k=%u needs: the sweep is damaged (run it again)",
+		  list, k, CB_MAX_CPUS, k);
+	return -1;
+}
+
 /* each CPU of a step's tree (its info's cpus:, else its cpu:) as a view */
 static int load_step(const char *path, unsigned int k, struct step *s, struct cs_err *err)
 {
+	unsigned int cpu[CB_MAX_CPUS];
 	struct cs_input top;
 	const char *cpus;
-	char *list, *c, *save = NULL;
 
 	s->k = k;
 	if (cs_load_input(path, &top, err))
 		return -1;
 	cpus = cs_info_get(&top.info, "cpus");
 	if (!cpus) {
-		uint64_t cpu = 0;
+		uint64_t c = 0;
 		struct cs_err ignored;
 
+		if (k != 1) {
+			cs_seterr(err, path, 0, "info has no cpus: line, but the sweep names this step k=%u: the sweep is damaged (run it again)",
+				  k);
+			cs_input_free(&top);
+			return -1;
+		}
 		s->v = calloc(1, sizeof(*s->v));
 		if (!s->v) {
 			cs_input_free(&top);
 			goto nomem;
 		}
-		cs_info_u64(&top.info, NULL, "cpu", &cpu, &ignored);
-		s->v[0].cpu = (unsigned int)cpu;
+		cs_info_u64(&top.info, NULL, "cpu", &c, &ignored);
+		s->v[0].cpu = (unsigned int)c;
 		s->v[0].in = top;
 		s->nv = 1;
 		return 0;
 	}
-	list = strdup(cpus);
+	if (parse_cpus(path, cpus, k, cpu, err)) {
+		cs_input_free(&top);
+		return -1;
+	}
 	cs_input_free(&top);
-	if (!list)
+	s->v = calloc(k, sizeof(*s->v));
+	if (!s->v)
 		goto nomem;
-	for (c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
-		struct view *nv = realloc(s->v, (s->nv + 1) * sizeof(*nv));
-
-		if (!nv) {
-			free(list);
-			goto nomem;
-		}
-		s->v = nv;
-		s->v[s->nv].cpu = (unsigned int)strtoul(c, NULL, 10);
-		if (cs_load_input_cpu(path, (int)s->v[s->nv].cpu, &s->v[s->nv].in, err)) {
-			free(list);
+	for (unsigned int c = 0; c < k; c++) {
+		s->v[c].cpu = cpu[c];
+		if (cs_load_input_cpu(path, (int)cpu[c], &s->v[c].in, err))
 			return -1;
-		}
 		s->nv++;
 	}
-	free(list);
 	return 0;
 nomem:
 	cs_seterr(err, path, 0, "out of memory");
@@ -134,10 +165,19 @@ static struct fig pooled(const struct step *s, const char *name, const unsigned 
 {
 	struct fig f = { 0 }, one;
 	const struct cs_frag *fr;
-	long double *x = NULL, m, lo, hi, halves = 0, half;
+	long double *x = NULL, m, lo, hi, h2 = 0, half;
 	uint64_t n = 0;
 	unsigned int used = 0, calibrated = 0;
+	size_t only = 0, nuse = 0;
 
+	/* one CPU: its own figure, whatever its basis (base:empty has no long region) */
+	for (size_t c = 0; c < s->nv; c++)
+		if (use[c]) {
+			nuse++;
+			only = c;
+		}
+	if (nuse == 1)
+		return fig_of(find(&s->v[only].in, name));
 	for (size_t c = 0; c < s->nv; c++) {
 		if (!use[c])
 			continue;
@@ -151,21 +191,17 @@ static struct fig pooled(const struct step *s, const char *name, const unsigned 
 		calibrated += cs_core_calib(fr) > 0;
 		for (uint64_t j = 0; j < n; j++)
 			x[j] += fr->perop.each[j] / (cs_core_calib(fr) > 0 ? cs_core_calib(fr) : 1);
-		halves += isfinite(one.hi) ? (one.hi - one.lo) / 2 : NAN;
+		h2 += isfinite(one.hi) ? (one.hi - one.lo) * (one.hi - one.lo) / 4 : NAN;
 		used++;
 		if (used == 1)
 			f = one;
 	}
 	if (!used || (calibrated && calibrated != used))
 		goto out;
-	if (used == 1) {
-		free(x);
-		return f;
-	}
 	for (uint64_t j = 0; j < n; j++)
 		x[j] /= used;
 	cs_mean_ci(x, n, &m, &lo, &hi);
-	half = fmaxl((hi - lo) / 2, halves / used / sqrtl((long double)used));
+	half = fmaxl((hi - lo) / 2, sqrtl(h2) / used);
 	f.ok = 1;
 	f.v = (double)m;
 	f.lo = (double)(m - half);
@@ -196,46 +232,95 @@ static const char *cell(char *buf, size_t sz, struct fig f)
 }
 
 /*
- * The CPUs of a step whose figure lies apart from the typical CPU's:
- * the typical ones are the middle one or two by cost, and a CPU is marked
- * where its interval lies apart from each of those but itself (so that
- * one dear CPU does not make the others look cheap); with two CPUs, only
- * the dearer is.  A line each into @flags.
+ * The CPUs of a step whose interval lies apart from most of the other
+ * CPUs' (more than half of them), so that one dear CPU is marked and the
+ * others are not; with two CPUs, only the dearer (the two would name each
+ * other).  A line each into @flags.
  */
 static void differs(FILE *flags, const struct step *s, const char *name, int csv, char *mark)
 {
-	size_t *by = calloc(s->nv, sizeof(*by)), m = 0;
-	struct fig *f = calloc(s->nv, sizeof(*f));
+	struct fig f[CB_MAX_CPUS];
 	char a[64], b[64];
 
 	memset(mark, 0, s->nv);
-	for (size_t c = 0; by && f && c < s->nv; c++) {
+	for (size_t c = 0; c < s->nv; c++)
 		f[c] = fig_of(find(&s->v[c].in, name));
-		if (f[c].ok)
-			by[m++] = c;
-	}
-	/* by cost, few enough to sort by insertion */
-	for (size_t i = 1; by && f && i < m; i++)
-		for (size_t j = i; j > 0 && f[by[j]].v < f[by[j - 1]].v; j--) {
-			size_t t = by[j];
+	for (size_t c = 0; s->nv > 1 && c < s->nv; c++) {
+		size_t others = 0, away = 0, last = c;
 
-			by[j] = by[j - 1];
-			by[j - 1] = t;
+		for (size_t d = 0; d < s->nv; d++) {
+			if (d == c || !f[d].ok)
+				continue;
+			others++;
+			if (apart(f[c], f[d])) {
+				away++;
+				last = d;
+			}
 		}
-	for (size_t i = 0; by && f && m > 1 && i < m; i++) {
-		size_t c = by[i], lo = by[(m - 1) / 2], hi = by[m / 2], ref = lo != c ? lo : hi;
-
-		if (ref == c || (m == 2 && i == 0) || !apart(f[c], f[ref]) ||
-		    (hi != c && !apart(f[c], f[hi])))
+		if (!others || away * 2 <= others || (s->nv == 2 && f[c].v < f[last].v))
 			continue;
 		mark[c] = 1;
 		if (!csv)
-			fprintf(flags, "%s k=%u: cpu%u's %s lies apart from the typical CPU's (cpu%u) %s\n",
-				name, s->k, s->v[c].cpu, cell(a, sizeof(a), f[c]), s->v[ref].cpu,
-				cell(b, sizeof(b), f[ref]));
+			fprintf(flags, "%s k=%u: cpu%u's %s lies apart from %zu of the %zu other CPUs' (cpu%u's %s)\n",
+				name, s->k, s->v[c].cpu, cell(a, sizeof(a), f[c]), away, others,
+				s->v[last].cpu, cell(b, sizeof(b), f[last]));
 	}
-	free(by);
-	free(f);
+}
+
+/*
+ * Every fragment of every step and CPU, in the order first seen, that the
+ * filter keeps: the rows (a fragment absent at k=1 still has its own).
+ */
+static const char **row_names(const struct cs_opts *o, const struct step *s, size_t ns, size_t *n)
+{
+	const char **names = NULL;
+
+	*n = 0;
+	for (size_t i = 0; i < ns; i++)
+		for (size_t c = 0; c < s[i].nv; c++)
+			for (size_t j = 0; j < s[i].v[c].in.nfrag; j++) {
+				const char *nm = s[i].v[c].in.frag[j].name, **more;
+				size_t k;
+
+				for (k = 0; k < *n && strcmp(names[k], nm); k++)
+					;
+				if (k < *n || !cs_match(o, nm))
+					continue;
+				more = realloc(names, (*n + 1) * sizeof(*names));
+				if (!more) {
+					free(names);
+					*n = 0;
+					return NULL;
+				}
+				names = more;
+				names[(*n)++] = nm;
+			}
+	return names;
+}
+
+/* the unit of @name's figures: its first result's */
+static const char *unit_of(const struct step *s, size_t ns, const char *name)
+{
+	for (size_t i = 0; i < ns; i++)
+		for (size_t c = 0; c < s[i].nv; c++) {
+			const struct cs_frag *fr = find(&s[i].v[c].in, name);
+
+			if (fr)
+				return cs_unit(fr);
+		}
+	return "";
+}
+
+/* a CSV cost: value, low, high, each empty where not a number */
+static void csv_fig(FILE *f, struct fig p)
+{
+	double v[3] = { p.v, p.lo, p.hi };
+
+	for (int i = 0; i < 3; i++)
+		if (p.ok && isfinite(v[i]))
+			fprintf(f, "%.17g,", v[i]);
+		else
+			fputc(',', f);
 }
 
 /* one row of the table, its cells padded but the last */
@@ -257,18 +342,28 @@ static void line(FILE *out, const char *label, unsigned int k, struct fig p,
 	fprintf(out, "%s\n", row);
 }
 
-static void print_steps(const struct cs_opts *o, const char *path, const struct step *s, size_t ns)
+static int print_steps(const struct cs_opts *o, const char *path, const struct step *s, size_t ns)
 {
-	const struct cs_input *first = &s[0].v[0].in;
-	size_t ncpu = s[ns - 1].nv, cols = ncpu < COLS ? ncpu : COLS;
+	size_t ncpu = s[ns - 1].nv, cols = ncpu < COLS ? ncpu : COLS, nn;
 	int csv = o->format == CS_CSV;
-	char *fl = NULL, mark[4096];
+	char *fl = NULL, mark[CB_MAX_CPUS];
+	unsigned char all[CB_MAX_CPUS];
 	size_t fll = 0;
-	FILE *flags = open_memstream(&fl, &fll);
-	unsigned char all[4096];
+	const char **names = row_names(o, s, ns, &nn);
+	FILE *flags;
 
-	if (!flags)
-		return;
+	if (!nn) {
+		free(names);
+		fprintf(stderr, "cyclestat: no fragment matches %s; names are group:name[/ARG], e.g. contend:atomic_inc_shared, contend\n",
+			o->nfilter ? o->filter[0] : "");
+		return 2;
+	}
+	flags = open_memstream(&fl, &fll);
+	if (!flags) {
+		free(names);
+		fprintf(stderr, "cyclestat: out of memory\n");
+		return 2;
+	}
 	memset(all, 1, sizeof(all));
 	if (csv) {
 		fputs("input,fragment,k,cpu,cost,cost_lo,cost_hi,cost_unit,apart\n", o->out);
@@ -285,77 +380,81 @@ static void print_steps(const struct cs_opts *o, const char *path, const struct 
 		}
 		fputc('\n', o->out);
 	}
-	for (size_t j = 0; j < first->nfrag; j++) {
-		const char *name = first->frag[j].name;
+	for (size_t j = 0; j < nn; j++) {
+		const char *name = names[j], *unit = unit_of(s, ns, name);
 
-		if (!cs_match(o, name))
-			continue;
 		for (size_t i = 0; i < ns; i++) {
 			struct fig p = pooled(&s[i], name, all);
 
-			if (s[i].nv > sizeof(mark))
-				break;
 			differs(flags, &s[i], name, csv, mark);
-			if (csv) {
-				fprintf(o->out, "%s,%s,%u,all,", path, name, s[i].k);
-				fprintf(o->out, p.ok ? "%.17g,%.17g,%.17g," : ",,,", p.v, p.lo, p.hi);
-				fprintf(o->out, "%s,\n", cs_unit(&first->frag[j]));
-				for (size_t c = 0; c < s[i].nv; c++) {
-					struct fig f = fig_of(find(&s[i].v[c].in, name));
-
-					fprintf(o->out, "%s,%s,%u,%u,", path, name, s[i].k, s[i].v[c].cpu);
-					fprintf(o->out, f.ok ? "%.17g,%.17g,%.17g," : ",,,", f.v, f.lo, f.hi);
-					fprintf(o->out, "%s,%s\n", cs_unit(&first->frag[j]), mark[c] ? "yes" : "no");
-				}
+			if (!csv) {
+				line(o->out, i ? "" : name, s[i].k, p, &s[i], name, cols, mark);
 				continue;
 			}
-			line(o->out, i ? "" : name, s[i].k, p, &s[i], name, cols, mark);
+			cs_csv_field(o->out, path);
+			fputc(',', o->out);
+			cs_csv_field(o->out, name);
+			fprintf(o->out, ",%u,all,", s[i].k);
+			csv_fig(o->out, p);
+			cs_csv_field(o->out, unit);
+			fputs(",\n", o->out);
+			for (size_t c = 0; c < s[i].nv; c++) {
+				cs_csv_field(o->out, path);
+				fputc(',', o->out);
+				cs_csv_field(o->out, name);
+				fprintf(o->out, ",%u,%u,", s[i].k, s[i].v[c].cpu);
+				csv_fig(o->out, fig_of(find(&s[i].v[c].in, name)));
+				cs_csv_field(o->out, unit);
+				fprintf(o->out, ",%s\n", mark[c] ? "yes" : "no");
+			}
 		}
 	}
 	fclose(flags);
 	if (!csv) {
 		fprintf(o->out, "unit: %s; pooled: the CPUs' mean per ensemble, t-interval over the\n"
 			"ensembles; each CPU: its own arrays (cpuN/), its own calibration%s\n",
-			cs_unit(&first->frag[0]), ncpu > cols ? "; more CPUs: --format csv" : "");
+			unit_of(s, ns, names[0]), ncpu > cols ? "; more CPUs: --format csv" : "");
 		if (fll)
-			fprintf(o->out, "* apart from the typical CPU (an SMT sibling? another socket? the line's home?):\n%s", fl);
+			fprintf(o->out, "* apart from most other CPUs (an SMT sibling? another socket? the line's home?):\n%s", fl);
 		else
-			fputs("no CPU's interval lies apart from the typical CPU's\n", o->out);
+			fputs("no CPU's interval lies apart from most other CPUs'\n", o->out);
 	}
 	free(fl);
+	free(names);
+	return 0;
 }
 
 /* the contention curve: each fragment's pooled cost at each k */
 static int plot_steps(const struct cs_opts *o, const struct step *s, size_t ns)
 {
-	const struct cs_input *first = &s[0].v[0].in;
-	struct cs_curve *c = calloc(first->nfrag + 1, sizeof(*c));
-	unsigned char all[4096];
+	size_t nn;
+	const char **names = row_names(o, s, ns, &nn);
+	struct cs_curve *c = calloc(nn + 1, sizeof(*c));
+	unsigned char all[CB_MAX_CPUS];
 	size_t n = 0;
 	int ret = 0;
 
 	memset(all, 1, sizeof(all));
-	for (size_t j = 0; c && j < first->nfrag; j++) {
-		const char *name = first->frag[j].name;
-
-		if (!cs_match(o, name))
-			continue;
-		c[n].name = name;
-		c[n].unit = cs_unit(&first->frag[j]);
+	for (size_t j = 0; c && j < nn; j++) {
+		c[n].name = names[j];
+		c[n].unit = unit_of(s, ns, names[j]);
 		c[n].p = calloc(ns, sizeof(*c[n].p));
 		if (!c[n].p)
 			break;
 		for (size_t i = 0; i < ns; i++) {
-			struct fig p = pooled(&s[i], name, all);
+			struct fig p = pooled(&s[i], names[j], all);
 
 			if (p.ok)
 				c[n].p[c[n].n++] = (struct cs_kpoint){ s[i].k, p.v, p.lo, p.hi };
 		}
 		n++;
 	}
-	if (!n) {
+	if (!nn) {
 		fprintf(stderr, "cyclestat: no fragment matches %s; names are group:name[/ARG], e.g. contend:atomic_inc_shared, contend\n",
 			o->nfilter ? o->filter[0] : "");
+		ret = 2;
+	} else if (!c || n < nn) {
+		fprintf(stderr, "cyclestat: out of memory\n");
 		ret = 2;
 	} else {
 		cs_svg_curves(o, c, n);
@@ -363,6 +462,7 @@ static int plot_steps(const struct cs_opts *o, const struct step *s, size_t ns)
 	for (size_t j = 0; c && j < n; j++)
 		free(c[j].p);
 	free(c);
+	free(names);
 	return ret;
 }
 
@@ -372,6 +472,7 @@ int cs_print_contention(const struct cs_opts *o, const char *path, char **steps,
 	struct step *s = calloc(n, sizeof(*s));
 	struct cs_err err = { 0 };
 	size_t i;
+	int ret;
 
 	if (!s) {
 		fprintf(stderr, "cyclestat: out of memory\n");
@@ -383,13 +484,7 @@ int cs_print_contention(const struct cs_opts *o, const char *path, char **steps,
 			steps_free(s, i + 1);
 			return 2;
 		}
-	if (o->format == CS_SVG) {
-		int ret = plot_steps(o, s, n);
-
-		steps_free(s, n);
-		return ret;
-	}
-	print_steps(o, path, s, n);
+	ret = o->format == CS_SVG ? plot_steps(o, s, n) : print_steps(o, path, s, n);
 	steps_free(s, n);
-	return 0;
+	return ret;
 }

@@ -398,6 +398,8 @@ const char *cs_fmt_p(char *buf, size_t sz, double p);
 /* export.c */
 void cs_print_json(const struct cs_opts *o, struct cs_input *in, size_t nin);
 void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin);
+/* one CSV field, quoted where it holds a comma, a quote or a line break */
+void cs_csv_field(FILE *f, const char *s);
 void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin);
 
 /* infer.c */

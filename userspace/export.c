@@ -220,7 +220,7 @@ void cs_print_json(const struct cs_opts *o, struct cs_input *in, size_t nin)
 
 /* ---- CSV ---- */
 
-static void csv_field(FILE *f, const char *s)
+void cs_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
@@ -249,7 +249,7 @@ static void csv_cost(FILE *f, const struct cs_frag *fr)
 	fprintf(f, "%s,%s,%s,", cs_fmt_d(b[0], 40, (double)(cs_q_ld(e->value) / sc)),
 		isnan(e->lo) ? "" : cs_fmt_d(b[1], 40, (double)(e->lo / sc)),
 		isnan(e->hi) ? "" : cs_fmt_d(b[2], 40, (double)(e->hi / sc)));
-	csv_field(f, cs_unit(fr));
+	cs_csv_field(f, cs_unit(fr));
 	fprintf(f, ",%s\n", basis);
 }
 
@@ -269,7 +269,7 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 				for (unsigned int k = 0; k <= h->nbins; k++) {
 					u128 lo = (u128)h->lo + (u128)k * h->width;
 
-					csv_field(f, fr->name);
+					cs_csv_field(f, fr->name);
 					fprintf(f, ",%s,", cs_u128_str(b[0] + 63, lo));
 					if (k < h->nbins)
 						fprintf(f, "%s,%llu\n", cs_u128_str(b[1] + 63, lo + h->width),
@@ -292,11 +292,11 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 			const struct cs_figs *g = &fr->raw;
 			const char *state = cs_info_get(&fr->info, "state");
 
-			csv_field(f, in[i].path);
+			cs_csv_field(f, in[i].path);
 			fputc(',', f);
-			csv_field(f, fr->name);
+			cs_csv_field(f, fr->name);
 			fprintf(f, ",%llu,", (unsigned long long)fr->ops);
-			csv_field(f, state ? state : "");
+			cs_csv_field(f, state ? state : "");
 			fprintf(f, ",%d,%d,%llu,%llu,", fr->stale, fr->smi,
 				(unsigned long long)g->n, (unsigned long long)g->min);
 			fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%llu,%s,%s,%s,%s,%llu,",

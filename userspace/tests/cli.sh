@@ -633,8 +633,12 @@ tap_check sweep_each_cpu_has_its_own_figure \
 tap_check sweep_pooled_is_the_mean_over_the_cpus test "$(sweep_row 4 all contend:private)" = "5.00 "
 tap_check sweep_flags_only_the_cpu_apart \
 	test "$("$CS" --format csv "$T/sweep" | grep -c ',yes$')" = 1
-tap_expect sweep_names_the_cpu_apart_and_the_typical_one 0 \
-	"contend:private k=4: cpu3's 8 \\[8, 8\\] lies apart from the typical CPU's (cpu1)" -- "$CS" "$T/sweep"
+tap_expect sweep_names_the_cpu_apart_and_how_many_it_is_apart_from 0 \
+	"contend:private k=4: cpu3's 8 \\[8, 8\\] lies apart from 3 of the 3 other CPUs'" -- "$CS" "$T/sweep"
+tap_expect sweep_a_filter_that_matches_nothing_is_an_error 2 'no fragment matches nosuch:x' -- \
+	"$CS" "$T/sweep" nosuch:x
+tap_expect sweep_csv_runs 0 '' -- "$CS" --format csv "$T/sweep"
+tap_check sweep_csv_rows_have_nine_fields awk -F, 'NF != 9 { exit 1 }' "$T/out"
 tap_expect sweep_plot_draws_the_curve 0 '' -- "$CS" plot "$T/sweep" contend
 cp "$T/out" "$T/sw.svg"
 tap_check sweep_plot_has_a_point_per_k test "$(svg_series "$T/sw.svg" contend:shared)" = 3
@@ -643,6 +647,13 @@ tap_expect sweep_as_json_is_refused 2 'is a sweep=cpus directory: it prints as a
 	"$CS" --format json "$T/sweep"
 tap_expect sweep_beside_a_tree_is_refused 2 'summarize it by itself' -- "$CS" "$T/sweep" "$DATA/tree2"
 tap_expect sweep_one_step_reads_as_a_tree 0 'contend:shared' -- "$CS" "$T/sweep/k4"
+cp "$T/sweep/k2/info" "$T/k2info"
+sed -i 's/^cpus: .*/cpus: 0,,x/' "$T/sweep/k2/info"
+tap_expect sweep_with_a_damaged_cpu_list_names_it 2 "sweep/k2: info's cpus: '0,,x' is not 2 distinct CPUs below 64" -- \
+	"$CS" "$T/sweep"
+sed -i 's/^cpus: .*/cpus: 1,1/' "$T/sweep/k2/info"
+tap_expect sweep_with_a_cpu_twice_names_it 2 "cpus: '1,1' is not 2 distinct CPUs" -- "$CS" "$T/sweep"
+cp "$T/k2info" "$T/sweep/k2/info"
 rm -r "$T/sweep/k2"
 tap_expect sweep_without_a_step_names_it 2 "sweep/k2: missing: .*sweep/info names step k=2" -- "$CS" "$T/sweep"
 sed -i 's/^sweep: cpus/sweep: args/' "$T/sweep/info"
