@@ -118,7 +118,7 @@ struct cb_key_def {
 	[CB_KEY_WARMUP] = { "warmup", 0, CB_MAX_WARMUP, CB_SIDE_BOTH, NULL }, \
 	[CB_KEY_METHOD] = { "method", 0, 0, CB_SIDE_BOTH, "paoloni or lfence" }, \
 	[CB_KEY_CPU] = { "cpu", 0, 0, CB_SIDE_BOTH, "an online CPU" },	\
-	[CB_KEY_CPUS] = { "cpus", 0, 0, CB_SIDE_RUNNER,			\
+	[CB_KEY_CPUS] = { "cpus", 0, 0, CB_SIDE_BOTH,			\
 			  "online CPUs below " CB_STR(CB_MAX_CPUS) ", e.g. 0-3 or 0,2" }, \
 	[CB_KEY_ARGS] = { "args", 0, 0, CB_SIDE_BOTH,			\
 			  "decimal numbers, comma-separated" },		\

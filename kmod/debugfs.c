@@ -10,6 +10,8 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/smt.h>
@@ -243,6 +245,22 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "warmup: %u\n", res->warmup);
 	seq_printf(m, "method: %s\n", cb_method_name(res->method));
 	seq_printf(m, "cpu: %u\n", res->cpu);
+	if (res->nr_cpus > 1) {
+		unsigned int c;
+		char sep = ' ';
+
+		seq_puts(m, "cpus:");
+		for (c = 0; c < CB_MAX_CPUS; c++) {
+			if (!(res->cpus & BIT_ULL(c)))
+				continue;
+			seq_printf(m, "%c%u", sep, c);
+			sep = ',';
+		}
+		seq_puts(m, "\nbarrier: sample\n");
+		seq_printf(m, "start_spread: %llu\n", res->spread);
+		seq_printf(m, "samples_in_step: %llu\n", res->in_step);
+		seq_printf(m, "state_per_cpu: %s\n", cb_yes(frag->per_cpu));
+	}
 	seq_printf(m, "interleave: %s\n", cb_yes(res->interleave));
 	seq_printf(m, "tsc_khz: %u\n", res->tsc_khz);
 	if (res->cycles_long)
@@ -441,8 +459,100 @@ static const struct file_operations cb_pmc_fops[CB_NR_REGIONS][CB_NR_PMC] = {
 	  CB_ARRAY_FOPS(cb_pmc12_open) },
 };
 
-/* Directories made so far: slot i's is made once, after slot i - 1's. */
+/*
+ * cpuN/cycles and cpuN/cycles_long of a cpus= result.  A slot gets cpuN/
+ * once a run gave it CPU N, and keeps it until unload: empty while its
+ * latest result has no CPU N (its info's cpus: says which hold data).
+ */
+struct cb_cpu_file {
+	struct list_head node;
+	struct cb_slot *slot;
+	unsigned int cpu;
+};
+
+static LIST_HEAD(cb_cpu_files);
+
+/* m->private of an open cpuN file: the result current at open(), and N. */
+struct cb_cpu_view {
+	struct cb_result *res;
+	unsigned int cpu;
+	bool long_region;
+};
+
+static void *cb_cpu_start(struct seq_file *m, loff_t *pos)
+{
+	struct cb_cpu_view *v = m->private;
+	const struct cb_result *res = v->res;
+	u64 **a = !res ? NULL : v->long_region ? res->pc_cycles_long : res->pc_cycles;
+
+	if (!a || !(res->cpus & BIT_ULL(v->cpu)) || *pos < 0 || *pos >= res->n)
+		return NULL;
+	/* the arrays are in the order of the CPUs */
+	return &a[hweight64(res->cpus & (BIT_ULL(v->cpu) - 1))][*pos];
+}
+
+static const struct seq_operations cb_cpu_sops = {
+	.start = cb_cpu_start,
+	.next = cb_cycles_next,
+	.stop = cb_cycles_stop,
+	.show = cb_cycles_show,
+};
+
+static int cb_cpu_open(struct inode *inode, struct file *file, bool long_region)
+{
+	const struct cb_cpu_file *f = inode->i_private;
+	struct cb_cpu_view *v = __seq_open_private(file, &cb_cpu_sops, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	v->res = cb_result_get(f->slot, NULL, NULL);
+	v->cpu = f->cpu;
+	v->long_region = long_region;
+	return 0;
+}
+
+static int cb_cpu_cycles_open(struct inode *inode, struct file *file)
+{
+	return cb_cpu_open(inode, file, false);
+}
+
+static int cb_cpu_cycles_long_open(struct inode *inode, struct file *file)
+{
+	return cb_cpu_open(inode, file, true);
+}
+
+static int cb_cpu_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct cb_cpu_view *v = m->private;
+
+	cb_result_put(v->res);
+	return seq_release_private(inode, file);
+}
+
+static const struct file_operations cb_cpu_cycles_fops = {
+	.owner = THIS_MODULE,
+	.open = cb_cpu_cycles_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = cb_cpu_release,
+};
+
+static const struct file_operations cb_cpu_cycles_long_fops = {
+	.owner = THIS_MODULE,
+	.open = cb_cpu_cycles_long_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = cb_cpu_release,
+};
+
+/*
+ * Directories made so far: slot i's is made once, after slot i - 1's; its
+ * dentry, and the cpuN/ made in it.
+ */
 static unsigned int cb_dirs_made;
+static struct dentry *cb_slot_dir[CB_MAX_SLOTS];
+static u64 cb_cpu_dirs[CB_MAX_SLOTS];
 static DEFINE_MUTEX(cb_dirs_lock);
 
 /* @parent/@name, made if missing; a reference, or NULL. */
@@ -489,17 +599,50 @@ static void cb_make_dir(struct cb_slot *slot)
 				    &cb_pmc_fops[CB_REGION_LONG][k]);
 	}
 	debugfs_create_file("info", 0400, dir, slot, &cb_frag_info_fops);
+	cb_slot_dir[slot - cb_slot(0)] = dir;
 	dput(fdir);
 	dput(gdir);
+}
+
+/* Slot @i's cpuN/ for each CPU of its latest result that has none yet. */
+static void cb_make_cpu_dirs(unsigned int i)
+{
+	struct cb_slot *slot = cb_slot(i);
+	struct cb_result *res = cb_result_get(slot, NULL, NULL);
+	u64 todo = res ? res->cpus & ~cb_cpu_dirs[i] : 0;
+	char name[16];
+
+	cb_result_put(res);
+	for (; todo && cb_slot_dir[i]; todo &= todo - 1) {
+		struct cb_cpu_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+		struct dentry *dir;
+
+		if (!f)
+			return;
+		f->slot = slot;
+		f->cpu = __ffs64(todo);
+		snprintf(name, sizeof(name), "cpu%u", f->cpu);
+		dir = debugfs_create_dir(name, cb_slot_dir[i]);
+		debugfs_create_file("cycles", 0400, dir, f, &cb_cpu_cycles_fops);
+		if (!slot->frag->no_long)
+			debugfs_create_file("cycles_long", 0400, dir, f,
+					    &cb_cpu_cycles_long_fops);
+		list_add(&f->node, &cb_cpu_files);
+		cb_cpu_dirs[i] |= BIT_ULL(f->cpu);
+	}
 }
 
 static void cb_debugfs_sync(void)
 {
 	unsigned int n = cb_nr_slots();
 
+	unsigned int i;
+
 	mutex_lock(&cb_dirs_lock);
 	for (; cb_dirs_made < n; cb_dirs_made++)
 		cb_make_dir(cb_slot(cb_dirs_made));
+	for (i = 0; i < n; i++)
+		cb_make_cpu_dirs(i);
 	mutex_unlock(&cb_dirs_lock);
 }
 
@@ -529,5 +672,13 @@ int cb_debugfs_init(void)
 
 void cb_debugfs_exit(void)
 {
+	struct cb_cpu_file *f, *tmp;
+
 	debugfs_remove_recursive(cb_dir);
+	/* no file is open: each holds the module */
+	list_for_each_entry_safe(f, tmp, &cb_cpu_files, node)
+		kfree(f);
+	INIT_LIST_HEAD(&cb_cpu_files);
+	memset(cb_cpu_dirs, 0, sizeof(cb_cpu_dirs));
+	memset(cb_slot_dir, 0, sizeof(cb_slot_dir));
 }

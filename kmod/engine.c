@@ -120,23 +120,31 @@ void cb_get_status(int *slot, u64 *done, u64 *total)
 	*total = atomic64_read(&cb_status_total);
 }
 
-int cb_between_samples(struct cb_ctx *ctx, u64 i)
+/* Whether the run of @job is to stop: a signal to its writer, or rmmod. */
+bool cb_aborted(const struct cb_job *job)
 {
 	u64 abort = READ_ONCE(cb_abort);
 
-	if (unlikely(abort == ctx->job->seq || abort == CB_ABORT_ALL))
+	return unlikely(abort == job->seq || abort == CB_ABORT_ALL);
+}
+
+int cb_between_samples(struct cb_ctx *ctx, u64 i)
+{
+	if (cb_aborted(ctx->job))
 		return -EINTR;
 	/* kthread_bind() pins us, but CPU hotplug can still move us. */
 	if (unlikely(raw_smp_processor_id() != ctx->cpu))
 		return -EAGAIN;
-	if (!(i & 1023) && i >= ctx->warmup)
+	/* (a cpus= run's first CPU speaks for the others) */
+	if (!(i & 1023) && i >= ctx->warmup && ctx->cpu == ctx->job->req->cpu)
 		atomic64_set(&cb_status_done, ctx->done + i - ctx->warmup);
 	/*
 	 * Under PREEMPT_VOLUNTARY preempt_enable() does not reschedule; this
 	 * keeps the soft lockup and RCU stall detectors quiet.
 	 */
 	cond_resched();
-	return 0;
+	/* last: the CPUs of cpus= leave the barrier right into their samples */
+	return ctx->meet ? cb_meet(ctx, i) : 0;
 }
 
 /* max_sample_us in TSC ticks. */
@@ -258,6 +266,7 @@ static struct cb_job *cb_job_alloc(struct cb_req *req)
 	init_completion(&job->done);
 	job->req = req;
 	job->failed = -1;
+	job->lost_cpu = req->cpu;
 	cb_get_defaults(&d);
 	job->limit = cb_limit_ticks(d.max_sample_us);
 	job->res = kcalloc(req->nr, sizeof(*job->res), GFP_KERNEL);
@@ -356,7 +365,7 @@ static void cb_finish(struct cb_job *job)
 
 	if (job->ret == -EAGAIN)
 		cb_warn("cpu %u went offline during the run; results discarded\n",
-			req->cpu);
+			job->lost_cpu);
 	if (!job->ret)
 		cb_run_id++;
 	for (i = 0; i < req->nr; i++)

@@ -16,6 +16,7 @@
 
 struct cb_job;
 struct cb_disturb;
+struct cb_meet;
 
 /**
  * struct cb_ctx - what one call of a fragment's sampler needs.
@@ -31,6 +32,8 @@ struct cb_disturb;
  * @job: the run this belongs to (core only).
  * @flags: @n CB_SAMPLE_* bits, what disturbed each kept sample, or NULL.
  * @dist: the disturbance bookkeeping (core only).
+ * @meet: the module's cpus= run: this CPU's place at the barrier the
+ *	CPUs meet at before each sample, or NULL (core only).
  *
  * Filled by the core; a fragment author never sees it.
  */
@@ -47,6 +50,7 @@ struct cb_ctx {
 	struct cb_job *job;
 	u8 *flags;
 	struct cb_disturb *dist;
+	struct cb_meet *meet;
 };
 
 /* What disturbed a sample, the flags file's bits: CB_SAMPLE_* */

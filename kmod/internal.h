@@ -2,7 +2,7 @@
 /*
  * What the parts of the module share.  The arrows point one way:
  *
- *	main.c -> debugfs.c -> engine.c -> measure.c -> sample.c
+ *	main.c -> debugfs.c -> engine.c -> measure.c <-> cpus.c -> sample.c
  *	main.c, engine.c -> request.c -> params.c -> results.c
  *	request.c, params.c, main.c -> grammar.c (no call back)
  *
@@ -14,6 +14,7 @@
  *		memory and time checked against the parameters
  * engine.c	a run: memory, setup, samples, teardown, publication
  * measure.c	one fragment's samples and the results they fill
+ * cpus.c	a cpus= run: a kthread per CPU, the barrier they meet at
  * sample.c	the hardware counters and the disturbance checks around samples
  * debugfs.c	the files; calls the engine, never called back
  * main.c	load and unload
@@ -68,6 +69,7 @@ struct cb_defaults {
 	unsigned int cpu;
 	unsigned int max_mb;
 	unsigned int max_sample_us;
+	unsigned int barrier_ms;
 };
 
 void cb_get_defaults(struct cb_defaults *d);
@@ -106,6 +108,17 @@ const char *cb_lfence_note(void);
  * @pmc_open: bit k: counter k counted (its arrays are there).
  * @pmc_why: why counter k did not, or NULL (a static string).
  * @pmc_err: the error that stopped counter k, or 0.
+ * @cpus: a cpus= run's CPUs (bit N: CPU N; the first is @cpu), or 0.
+ * @nr_cpus: how many CPUs ran it at once (1 without cpus=).
+ * @pc_cycles: with @cpus, each CPU's @n short-region deltas, in the order
+ *	of @cpus ([0] is @cycles).
+ * @pc_cycles_long: likewise for the long region, or NULL.
+ * @release: with @cpus, while the run is in flight: each CPU's TSC as it
+ *	left the barrier before each kept sample (cpus.c); freed at the end.
+ * @round: likewise, the barrier's meeting that was (U32_MAX: none).
+ * @spread: the median over @in_step samples of the latest CPU's release
+ *	less the earliest's, in TSC ticks (info's start_spread).
+ * @in_step: samples every CPU took at the same meeting.
  *
  * Never changed once published: a new run publishes a new result.
  */
@@ -134,6 +147,14 @@ struct cb_result {
 	u64 nmi_in;
 	u64 nmi_out;
 	u64 flagged[CB_NR_SAMPLE_FLAGS];
+	u64 cpus;
+	unsigned int nr_cpus;
+	u64 **pc_cycles;
+	u64 **pc_cycles_long;
+	u64 **release;
+	u32 **round;
+	u64 spread;
+	u64 in_step;
 };
 
 enum cb_state {
@@ -183,6 +204,7 @@ const struct cb_catalog *cb_catalog(void);
 struct cb_result *cb_result_get(struct cb_slot *slot, enum cb_state *state,
 				int *err);
 void cb_result_put(struct cb_result *res);
+void cb_result_drop_release(struct cb_result *res);
 void cb_publish(const unsigned int *slots, struct cb_result **res,
 		unsigned int nr, enum cb_state state, int failed, int err);
 
@@ -288,6 +310,8 @@ void cb_pmu_close(struct cb_pmu *pmu);
  * @limit: the longest sample, in TSC ticks.
  * @pmu: the hardware counters, while the run counts.
  * @fl: per request entry, its state between its ensembles.
+ * @lost_cpu: with -EAGAIN, the CPU the run lost (hotplug); with
+ *	-ETIMEDOUT, the CPU that did not reach the barrier.
  *
  * The kthread publishes the run itself, so a writer that a signal takes
  * away need not wait for it: the job outlives whichever leaves first.
@@ -303,6 +327,7 @@ struct cb_job {
 	u64 limit;
 	struct cb_pmu pmu;
 	struct cb_flight *fl;
+	unsigned int lost_cpu;
 };
 
 /**
@@ -325,6 +350,16 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done);
 void cb_entry_end(struct cb_job *job, unsigned int i);
 void cb_entry_failed(struct cb_job *job, unsigned int i, int ret);
 void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns);
+int cb_setup(const struct cb_fragment *frag, struct cb_env *env);
+void cb_teardown(const struct cb_fragment *frag, struct cb_env *env);
+
+/* --- cpus.c -------------------------------------------------------------- */
+
+int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e);
+int cb_meet(struct cb_ctx *ctx, u64 i);
+bool cb_aborted(const struct cb_job *job);
+int cb_cpus_alloc(struct cb_result *res, u64 cpus, gfp_t gfp);
+void cb_cpus_spread(struct cb_result *res);
 
 /* --- debugfs.c ----------------------------------------------------------- */
 

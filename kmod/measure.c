@@ -34,7 +34,7 @@ void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns)
 	*teardowns = atomic_read(&cb_teardowns);
 }
 
-static int cb_setup(const struct cb_fragment *frag, struct cb_env *env)
+int cb_setup(const struct cb_fragment *frag, struct cb_env *env)
 {
 	unsigned int n = READ_ONCE(cb_fault_setup);
 
@@ -48,7 +48,7 @@ static int cb_setup(const struct cb_fragment *frag, struct cb_env *env)
 	return frag->setup(env);
 }
 
-static void cb_teardown(const struct cb_fragment *frag, struct cb_env *env)
+void cb_teardown(const struct cb_fragment *frag, struct cb_env *env)
 {
 	atomic_inc(&cb_teardowns);
 	frag->teardown(env);
@@ -134,7 +134,7 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 	 * the others' ensembles went through the caches: warm those up too.
 	 */
 	ctx.warmup = (!e || each || req->interleave) ? req->warmup : 0;
-	ret = frag->sample(&ctx);
+	ret = res->nr_cpus > 1 ? cb_on_cpus(job, i, &ctx, e) : frag->sample(&ctx);
 	if (frag->teardown && each)
 		cb_teardown(frag, &fl->env);
 	return ret;
@@ -160,6 +160,7 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 	res->nmi_in = fl->dist.nmi_in;
 	res->nmi_out = fl->dist.nmi_out;
 	memcpy(res->flagged, fl->dist.flagged, sizeof(res->flagged));
+	cb_cpus_spread(res);
 	memset(fl, 0, sizeof(*fl));
 }
 
@@ -171,13 +172,18 @@ void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
 
 	if (req->frag[i]->nr_args)
 		snprintf(arg, sizeof(arg), "/%llu", req->arg[i]);
-	if (ret != -EINTR && ret != -EAGAIN && ret != -ETIME)
+	if (ret != -EINTR && ret != -EAGAIN && ret != -ETIME &&
+	    ret != -ETIMEDOUT)
 		job->failed = req->slot[i];
 	if (ret == -ETIME)
 		cb_warn("%s:%s%s: refused: one sample (the body, and %u copies after it) would hold interrupts off over max_sample_us (%llu TSC ticks); shorten the body or its ARG, or reload with a larger max_sample_us (at most %u)\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
 			arg, CB_LONG_REPEAT, job->limit,
 			CB_MAX_SAMPLE_US);
+	else if (ret == -ETIMEDOUT)
+		cb_warn("%s:%s%s: cpu %u did not come to the barrier the CPUs of cpus= meet at before each sample within barrier_ms: something kept it from running (a real-time task, an interrupt storm, a stopped vCPU); the run stopped, the previous results stay; free that CPU, or reload with a larger barrier_ms\n",
+			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
+			arg, job->lost_cpu);
 	else if (ret == -EPROTO)
 		cb_warn("%s:%s%s: the body %s with preemption off: a body must not sleep (msleep, a mutex, GFP_KERNEL), turn interrupts on or leave preemption disabled; the kernel's report above names the call; the run stopped, the previous results stay\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
@@ -199,6 +205,7 @@ struct cb_result *cb_result_alloc(const struct cb_req *req, unsigned int i)
 	if (!res)
 		return NULL;
 	kref_init(&res->ref);
+	res->nr_cpus = 1;
 	res->n = n;
 	res->ensembles = req->ensembles;
 	res->samples = req->samples;
@@ -216,7 +223,7 @@ struct cb_result *cb_result_alloc(const struct cb_req *req, unsigned int i)
 		res->cycles_long = __vmalloc(n * sizeof(u64), gfp);
 	res->flags = __vmalloc(n, gfp);
 	if (!res->cycles || (!frag->no_long && !res->cycles_long) ||
-	    !res->flags) {
+	    !res->flags || cb_cpus_alloc(res, req->cpus, gfp)) {
 		cb_result_put(res);
 		return NULL;
 	}

@@ -26,6 +26,7 @@ static char cb_only[CB_CMD_MAX] = "all";
 static bool cb_run_on_load = true;
 static unsigned int cb_max_mb = CB_DEF_MAX_MB;
 static unsigned int cb_max_sample_us = 50000;
+static unsigned int cb_barrier_ms = 5000;
 
 struct cb_uint_param {
 	unsigned int *val;
@@ -89,6 +90,18 @@ static struct cb_uint_param cb_max_sample_us_param = {
 };
 module_param_cb(max_sample_us, &cb_uint_ops, &cb_max_sample_us_param, 0444);
 MODULE_PARM_DESC(max_sample_us, "longest a sample may hold interrupts off (protocol, short and long region), in microseconds; a body that would take longer is refused with -ETIME before it runs with interrupts off (1..1000000, default 50000)");
+
+/*
+ * A cpus= run's CPUs meet before every sample; one that has not come
+ * within barrier_ms was kept from running (a real-time task, an interrupt
+ * storm, a stopped vCPU) and the run stops.  Its bound: a CPU is away for
+ * one sample and its retakes (8 x max_sample_us at most), and a yield.
+ */
+static struct cb_uint_param cb_barrier_ms_param = {
+	.val = &cb_barrier_ms, .min = 1, .max = 60000,
+};
+module_param_cb(barrier_ms, &cb_uint_ops, &cb_barrier_ms_param, 0444);
+MODULE_PARM_DESC(barrier_ms, "cpus= runs: longest the CPUs wait for each other before a sample; a CPU that does not come stops the run with -ETIMEDOUT (1..60000, default 5000)");
 
 /* RDTSCP is an invalid opcode where the CPU lacks it: never run it there. */
 /*
@@ -239,6 +252,7 @@ void cb_get_defaults(struct cb_defaults *d)
 	d->cpu = cb_cpu;
 	d->max_mb = cb_max_mb;
 	d->max_sample_us = cb_max_sample_us;
+	d->barrier_ms = cb_barrier_ms;
 }
 
 const char *cb_only_spec(void)

@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitops.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -59,11 +60,13 @@ u64 cb_req_bytes(const struct cb_req *req)
 {
 	u64 n = (u64)req->samples * req->ensembles;
 	u64 bytes = 0, buf = 0, b;
-	unsigned int i;
+	unsigned int i, k = max_t(unsigned int, hweight64(req->cpus), 1);
 
 	for (i = 0; i < req->nr; i++) {
 		const struct cb_fragment *frag = req->frag[i];
-		u64 per = (frag->no_long ? 1 : 2) * sizeof(u64) + 1;
+		/* cpus=: each CPU's arrays, and its barrier releases (cpus.c) */
+		u64 per = k * (frag->no_long ? 1 : 2) * sizeof(u64) + 1 +
+			  (k > 1 ? k * (sizeof(u64) + sizeof(u32)) : 0);
 
 		if (check_mul_overflow(n, per, &b) ||
 		    check_add_overflow(bytes, b, &bytes))
@@ -133,6 +136,7 @@ int cb_req_check(const struct cb_req *req)
 {
 	u64 bytes = cb_req_bytes(req);
 	struct cb_defaults d;
+	unsigned int i;
 	int ret;
 
 	cb_get_defaults(&d);
@@ -155,6 +159,13 @@ int cb_req_check(const struct cb_req *req)
 	if (!cpu_online(req->cpu)) {
 		cb_warn("cpu %u is offline: pick an online cpu=\n", req->cpu);
 		return -EINVAL;
+	}
+	for (i = 0; i < CB_MAX_CPUS; i++) {
+		if ((req->cpus & BIT_ULL(i)) && !cpu_online(i)) {
+			cb_warn("cpus=: cpu %u is offline: name online CPUs (cat /sys/devices/system/cpu/online)\n",
+				i);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

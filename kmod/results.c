@@ -191,11 +191,35 @@ bad:
 	return -EINVAL;
 }
 
+/* A cpus= result's barrier releases, needed only while it is measured. */
+void cb_result_drop_release(struct cb_result *res)
+{
+	unsigned int t;
+
+	for (t = 0; res->release && t < res->nr_cpus; t++)
+		vfree(res->release[t]);
+	for (t = 0; res->round && t < res->nr_cpus; t++)
+		vfree(res->round[t]);
+	kfree(res->release);
+	kfree(res->round);
+	res->release = NULL;
+	res->round = NULL;
+}
+
 static void cb_result_release(struct kref *ref)
 {
 	struct cb_result *res = container_of(ref, struct cb_result, ref);
+	unsigned int t;
 	int k, r;
 
+	cb_result_drop_release(res);
+	/* [0] of each is cycles, cycles_long */
+	for (t = 1; res->pc_cycles && t < res->nr_cpus; t++)
+		vfree(res->pc_cycles[t]);
+	for (t = 1; res->pc_cycles_long && t < res->nr_cpus; t++)
+		vfree(res->pc_cycles_long[t]);
+	kfree(res->pc_cycles);
+	kfree(res->pc_cycles_long);
 	vfree(res->cycles);
 	vfree(res->cycles_long);
 	vfree(res->flags);

@@ -84,6 +84,59 @@ free_to:
 	return ret;
 }
 
+/*
+ * A cpus= result's cpuN/cycles and cpuN/cycles_long, for each CPU its
+ * info's cpus: names (a live tree keeps cpuN/ of earlier runs, empty).
+ */
+static int copy_cpus(const char *from, const char *info, const char *to, struct cs_err *err)
+{
+	struct cs_info in = { 0 };
+	const char *cpus;
+	int ret = -1;
+
+	if (cs_read_info(info, &in, err))
+		return -1;
+	cpus = cs_info_get(&in, "cpus");
+	for (const char *c = cpus; c && *c; c += strcspn(c, ","), c += *c == ',') {
+		static const char *const files[] = { "cycles", "cycles_long" };
+		int len = (int)strcspn(c, ",");
+		char *src, *dst;
+
+		if (!len || strspn(c, "0123456789") != (size_t)len) {
+			cs_seterr(err, info, 0, "cpus: '%s' is not a comma-separated list of CPU numbers: the tree is damaged (run it again)",
+				  cpus);
+			goto out;
+		}
+
+		if (asprintf(&dst, "%s/cpu%.*s", to, len, c) < 0)
+			goto out;
+		if (mkdirs(dst)) {
+			cs_seterr(err, dst, 0, "cannot create directory: %s", strerror(errno));
+			free(dst);
+			goto out;
+		}
+		for (size_t k = 0; k < 2; k++) {
+			int bad;
+
+			if (asprintf(&src, "%s/cpu%.*s/%s", from, len, c, files[k]) < 0) {
+				free(dst);
+				goto out;
+			}
+			bad = !access(src, F_OK) && copy_file(src, dst, files[k], err);
+			free(src);
+			if (bad) {
+				free(dst);
+				goto out;
+			}
+		}
+		free(dst);
+	}
+	ret = 0;
+out:
+	cs_info_free(&in);
+	return ret;
+}
+
 int cs_save(const struct cs_opts *o, const char *dir)
 {
 	struct cs_loc *loc;
@@ -142,6 +195,10 @@ int cs_save(const struct cs_opts *o, const char *dir)
 				goto fail;
 			}
 			free(from);
+		}
+		if (loc[i].dir && loc[i].info && copy_cpus(loc[i].dir, loc[i].info, fd, &err)) {
+			free(fd);
+			goto fail;
 		}
 		if (loc[i].info && copy_file(loc[i].info, fd, "info", &err)) {
 			free(fd);

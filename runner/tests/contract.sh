@@ -158,6 +158,32 @@ while IFS=$tab read -r name ops desc; do
 	haslong=0
 	[ -e "$rdir/cycles" ] && { hascycles=1; set -- "$@" "$rdir/cycles"; }
 	[ -e "$rdir/cycles_long" ] && { haslong=1; set -- "$@" "$rdir/cycles_long"; }
+	# cpus=: each CPU's arrays, in cpuN/; the first CPU's are cycles too
+	cpus=
+	case $(get "$info" state) in ok | aborted) cpus=$(get "$info" cpus) ;; esac
+	if [ -n "$cpus" ]; then
+		first=${cpus%%,*}
+		[ "$first" = "$(get "$info" cpu)" ] ||
+			fail "$info: cpus: $cpus does not begin with its cpu: $(get "$info" cpu)"
+		for k in barrier start_spread samples_in_step state_per_cpu; do
+			grep -q "^$k: " "$info" || fail "$info: cpus: without '$k'"
+		done
+		uint "$info" start_spread
+		uint "$info" samples_in_step
+		yesno "$info" state_per_cpu
+		for c in $(echo "$cpus" | tr , ' '); do
+			for f in cycles cycles_long; do
+				[ $f = cycles ] || [ $haslong = 1 ] || continue
+				if [ -e "$rdir/cpu$c/$f" ]; then
+					set -- "$@" "$rdir/cpu$c/$f"
+				else
+					fail "$rdir/cpu$c/$f: missing, cpus: names $c"
+				fi
+			done
+		done
+		[ $hascycles = 0 ] || cmp -s "$rdir/cycles" "$rdir/cpu$first/cycles" ||
+			fail "$rdir/cpu$first/cycles: differs from cycles (the first CPU's samples are the result's own)"
+	fi
 	out=$(awk -v name="$name" -v ops="$ops" -v desc="$desc" -v arg="$arg" -v info="$info" \
 		-v rdir="$rdir" -v hascycles=$hascycles -v haslong=$haslong "$check_result" "$@") || bad=1
 	case $out in *measured) measured=$((measured + 1)) ;; esac

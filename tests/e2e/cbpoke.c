@@ -47,6 +47,7 @@ static const char *errname(int e)
 	case EIO: return "EIO";
 	case ENODEV: return "ENODEV";
 	case ETIME: return "ETIME";
+	case ETIMEDOUT: return "ETIMEDOUT";
 	case ESPIPE: return "ESPIPE";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);

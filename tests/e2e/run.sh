@@ -11,7 +11,7 @@
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount copies max qemu64
 #                                   reliability rt nmi lfence lifetime
-#                                   sleepy (default), ci-gate and gate (the
+#                                   sleepy cpus (default), ci-gate and gate (the
 #                                   regression gate's logic and rates: 6.1's
 #                                   default too), stress (the soak),
 #                                   debug (fault injection, kmemleak:
@@ -129,7 +129,7 @@ boot() {
 	fi
 }
 
-suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy}
+suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus}
 # The gate's rates and the gate script's logic (ci-gate) are the harness's,
 # not a kernel's: one lane runs them.  ci-gate's load, run and unload paths
 # are the reliability suite's, which every lane runs (under the debug kernel
@@ -184,6 +184,11 @@ for s in $suites; do
 	rt) boot rt --cpu max --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
 	lfence) boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh" ;;
 	lifetime) boot lifetime --cpu max --smp 2 "$top/tests/e2e/lifetime.sh" ;;
+	cpus)
+		boot cpus --cpu max --smp 2 --mem 1024 --add "$top/runner/tests/contract.sh" \
+			"$top/tests/e2e/cpus.sh"
+		sed "s/^/# cpus: /" "$out/cpus/figures.txt" 2>/dev/null
+		;;
 	irqsoff)
 		boot irqsoff --icount --cpu max --mem 2048 "$top/tests/e2e/irqsoff.sh"
 		sed "s/^/# irqsoff: /" "$out/irqsoff/figures.txt" 2>/dev/null
@@ -298,7 +303,7 @@ for s in $suites; do
 			"$top/tests/e2e/sleepy.sh" survive
 		;;
 	debug) debug_suite ;;
-	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy gate stress debug irqsoff)" ;;
+	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus gate stress debug irqsoff)" ;;
 	esac
 done
 

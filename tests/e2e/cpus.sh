@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0
+# cpus= in the module (issue 20): one selection on CPUs 0 and 1 at once,
+# a kthread each, meeting at a barrier before every sample.  Every CPU's
+# arrays are complete and follow the contract, live and saved; and every
+# way a multi-CPU run can end early ends cleanly: a CPU that does not come
+# to the barrier (fault_barrier_ms), a CPU going offline, Ctrl-C, rmmod.
+# Booted with -smp 2 (MTTCG: each vCPU a host thread).
+. /lib.sh
+
+now() { cut -d' ' -f1 /proc/uptime; }
+state() { cut -d' ' -f1 "$CB/status"; }
+wait_state() {	# wait_state STATE [TENTHS]
+	t=0
+	until [ "$(state)" = "$1" ]; do
+		[ $t -ge "${2:-600}" ] && return 1
+		sleep 0.1
+		t=$((t + 1))
+	done
+}
+threads() { grep -l '^cyclebench' /proc/[0-9]*/comm 2>/dev/null | wc -l | tr -d ' '; }
+calls() { echo "$(info_get $CB/info setup_calls) $(info_get $CB/info teardown_calls)"; }
+contract() { sh /contract.sh "$1" 2>&1 | tail -n 3; }
+L=$CB/loop/dec_jnz_1m
+S=$CB/contend/atomic_inc_shared
+
+check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
+check "contend on cpus=0-1, 200 samples x 2 ensembles: ok" ok \
+	"$(run_write "contend cpus=0-1 samples=200 ensembles=2 warmup=20")"
+
+# every fragment that ran: both CPUs' arrays, the first CPU's the result's own
+n=0 bad=
+for d in $CB/contend/*; do
+	[ "$(info_get $d/info state)" = ok ] || continue
+	n=$((n + 1))
+	f=$(basename $d)
+	got="$(info_get $d/info cpus)|$(info_get $d/info barrier)|$(lines $d/cpu0/cycles)|$(lines $d/cpu1/cycles)|$(lines $d/cpu1/cycles_long)"
+	[ "$got" = "0,1|sample|400|400|400" ] || bad="$bad $f:$got"
+	cmp -s $d/cycles $d/cpu0/cycles || bad="$bad $f:cpu0-is-not-cycles"
+	in_step=$(info_get $d/info samples_in_step)
+	[ "$in_step" -ge 1 ] 2>/dev/null && [ "$in_step" -le 400 ] || bad="$bad $f:in_step=$in_step"
+	spread=$(info_get $d/info start_spread)
+	case $spread in '' | *[!0-9]*) bad="$bad $f:spread=$spread" ;; esac
+	echo "$f: start_spread $spread TSC ticks over $in_step of 400 samples in step; per_cpu $(info_get $d/info state_per_cpu)" >> /out/figures.txt
+done
+# (6.12-rt skips the spinlock_t body: it sleeps there)
+check_ge "contend fragments that ran on both CPUs" 7 "$n"
+check "each: cpus 0,1, barrier, 400 samples per CPU in both regions, cpu0's = cycles, in-step count and spread numbers" "" "$bad"
+check "state_per_cpu: yes for a .per_cpu fragment, no for a shared one" "yes no" \
+	"$(info_get $CB/contend/atomic_inc_private/info state_per_cpu) $(info_get $S/info state_per_cpu)"
+# setups: a shared state's once a run, on CPU 0 (the two locks, and the
+# two .per_cpu bodies' own there), a helper's own in each ensemble on its
+# CPU (2 x 2): 8, 7 where spin_lock_shared is skipped (none has a teardown)
+want=8
+[ "$(info_get $CB/contend/spin_lock_shared/info state)" = skipped ] && want=7
+check "setups: once a run for shared states and CPU 0, each ensemble for CPU 1's own" "$want 0" "$(calls)"
+check "the live tree passes the contract, cpuN/ included" ok \
+	"$(contract $CB | grep -q ': ok, ' && echo ok || contract $CB)"
+cyclestat save /tmp/saved > /tmp/save.out 2>&1
+check "cyclestat save copies it, cpuN/ included" "0 400" \
+	"$? $(lines /tmp/saved/contend/atomic_inc_shared/cpu1/cycles)"
+check "and the saved copy passes the contract" ok \
+	"$(contract /tmp/saved | grep -q ': ok, ' && echo ok || contract /tmp/saved)"
+check "no helper thread is left after the run" 0 "$(threads)"
+
+# a later run on one CPU: cpuN/ stays, empty; the info has no cpus
+check "atomic_inc_shared on one CPU afterwards: ok" ok "$(run_write "contend:atomic_inc_shared samples=50 ensembles=1")"
+check "its info has no cpus:, its cpu1/cycles is empty" "|0" \
+	"$(info_get $S/info cpus)|$(lines $S/cpu1/cycles)"
+check "and the tree still passes the contract" ok \
+	"$(contract $CB | grep -q ': ok, ' && echo ok || contract $CB)"
+
+# refusals, each with nothing run
+for w in "contend cpus=0-5" "contend cpus=1-0" "contend cpu=0 cpus=0-1" \
+	"contend cpus=0-1 sweep=cpus" "contend cpus=0,,1" "contend cpus=64"; do
+	check "write '$w': EINVAL" EINVAL "$(run_write "$w")"
+done
+check "the last result stands: 50 samples" 50 "$(lines $S/cycles)"
+
+# A CPU that does not come: barrier_ms=300, CPU 1 held away for 2 s
+check_cmd "rmmod" rmmod cyclebench
+check_cmd "insmod barrier_ms=300" insmod /cyclebench.ko run_on_load=0 barrier_ms=300
+check "a first run on both CPUs" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
+echo 2000 > /sys/module/cyclebench/parameters/fault_barrier_ms
+dmesg -c > /dev/null
+check "CPU 1 away 2 s, barrier_ms=300: the run stops with ETIMEDOUT" ETIMEDOUT \
+	"$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
+echo 0 > /sys/module/cyclebench/parameters/fault_barrier_ms
+check "the kernel log names the CPU and the fix" 1 \
+	"$(dmesg | grep -c 'contend:atomic_inc_shared: cpu 1 did not come to the barrier .*barrier_ms')"
+check "state aborted, the previous 100 samples on both CPUs stay" "aborted 100 100" \
+	"$(info_get $S/info state) $(lines $S/cycles) $(lines $S/cpu1/cycles)"
+check "and the next run works" ok "$(run_write "contend:atomic_inc_private cpus=0-1 samples=100 ensembles=1")"
+
+# CPU 1's own setup fails (fault_setup: the 2nd setup from now, CPU 0's
+# being the 1st): the run fails, named, and nothing else changes
+echo 2 > /sys/module/cyclebench/parameters/fault_setup
+check "CPU 1's setup fails: ENOMEM" ENOMEM \
+	"$(run_write "contend:store_own_line cpus=0-1 samples=100 ensembles=1")"
+check "state failed, error -12" "failed -12" \
+	"$(info_get $CB/contend/store_own_line/info state) $(info_get $CB/contend/store_own_line/info error)"
+check "no thread left" 0 "$(threads)"
+
+# CPU 1 goes offline mid-run: the run stops (EAGAIN), the log says which
+taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m cpus=0-1 samples=100000 ensembles=1 warmup=0" > /tmp/w1 &
+pid=$!
+wait_state running
+sleep 0.5
+dmesg -c > /dev/null
+echo 0 > /sys/devices/system/cpu/cpu1/online
+wait $pid
+check "CPU 1 offline mid-run: the write returns EAGAIN" EAGAIN "$(cat /tmp/w1)"
+check "the log says cpu 1 went offline" 1 "$(dmesg | grep -c 'cpu 1 went offline during the run')"
+check "status idle, state aborted, no thread left" "idle aborted 0" \
+	"$(state) $(info_get $L/info state) $(threads)"
+check "cpus=0-1 with CPU 1 offline: EINVAL" EINVAL "$(run_write "contend:atomic_inc_shared cpus=0-1")"
+echo 1 > /sys/devices/system/cpu/cpu1/online
+check "CPU 1 back: a cpus=0-1 run works" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
+
+# Ctrl-C (SIGINT to the writer) mid-run: EINTR, aborted, old data kept
+taskset -c 0 cbpoke write "$CB/run" "contend:atomic_inc_shared cpus=0-1 samples=100000000 ensembles=1" > /tmp/w2 &
+wait $!
+check "cpus=0-1 needs each CPU's arrays: 10^8 samples is over max_mb, refused before it starts (E2BIG)" E2BIG "$(cat /tmp/w2)"
+taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m cpus=0-1 samples=100000 ensembles=1 warmup=0" > /tmp/w3 &
+pid=$!
+wait_state running
+sleep 0.5
+t0=$(now)
+kill -INT $pid
+wait $pid
+ms=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%d", (b - a) * 1000 }')
+echo "SIGINT to a cpus=0-1 writer: gone in $ms ms" >> /out/figures.txt
+wait_state idle
+check "Ctrl-C mid-run: status idle, state aborted, no thread left" "idle aborted 0" \
+	"$(state) $(info_get $L/info state) $(threads)"
+check "the contend result is untouched" "ok 100" "$(info_get $S/info state) $(lines $S/cycles)"
+
+# rmmod while a writer-less cpus=0-1 run is in flight
+taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m cpus=0-1 samples=100000 ensembles=1 warmup=0" > /tmp/w4 &
+pid=$!
+wait_state running
+sleep 0.5
+kill -KILL $pid
+wait $pid 2>/dev/null
+rmmod cyclebench
+check "rmmod with a cpus=0-1 run in flight succeeds" 0 "$?"
+check "and leaves no directory, no module, no thread" "no no 0" \
+	"$([ -e $CB ] && echo yes || echo no) $(grep -q '^cyclebench ' /proc/modules && echo yes || echo no) $(threads)"
+check_cmd "insmod again" insmod /cyclebench.ko run_on_load=0
+check "and a cpus=0-1 run works" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
+kmemleak_check cpus
+check_unload
