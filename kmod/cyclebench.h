@@ -171,10 +171,11 @@ static __always_inline void cb_state_##name(typeof(type) *st)
  *	dec/jnz loop: a run whose ARG could not fit max_sample_us at the
  *	speed such a loop has when the run is asked for is refused then
  *	(-ETIME), before anything runs.
- * @per_cpu: run on several CPUs at once (cyclebench-user's cpus=), each
- *	CPU gets a state and a setup of its own (env->cpu is that CPU);
- *	without it, one state and setup all the CPUs share.  On one CPU, as
- *	the module runs, the two are the same.
+ * @per_cpu: run on several CPUs at once (cpus=), each CPU gets a state
+ *	and a setup of its own (env->cpu is that CPU; in the module the
+ *	other CPUs' are set up and torn down in each ensemble, on that CPU);
+ *	without it, one state and setup all the CPUs share.  On one CPU the
+ *	two are the same.
  * @args: the default argument list, or NULL; one result per value, named
  *	group:name/ARG.
  * @arg_min: the smallest argument a run may name.

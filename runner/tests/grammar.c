@@ -148,7 +148,7 @@ int main(void)
 	refuses(&module, "alu pmu=yes", -EINVAL, "pmu=yes: not a valid value (on or off)");
 	refuses(&module, "alu samples=5 samples=6", -EINVAL, "samples= given twice");
 	refuses(&module, "alu sample=5", -EINVAL,
-		"unknown key 'sample' (keys: samples ensembles warmup method cpu args pmu interleave)");
+		"unknown key 'sample' (keys: samples ensembles warmup method cpu cpus args pmu interleave)");
 	refuses(&runner, "alu pmu=on", -EINVAL,
 		"unknown key 'pmu' (keys: samples ensembles warmup method cpu cpus args interleave max_mb long_repeat references sweep)");
 	refuses(&module, "alu long_repeat=16", -EINVAL, "unknown key 'long_repeat'");
@@ -156,7 +156,7 @@ int main(void)
 	refuses(&runner, "alu max_mb=0", -EINVAL, "max_mb=0: not a number in 1..65536");
 	refuses(&module, "alu =5", -EINVAL, "unknown key ''");
 
-	/* cpus=: a list of CPUs, runner's only; cpu becomes its first */
+	/* cpus=: a list of CPUs, both sides'; cpu becomes its first */
 	CHECK("cpus=0-1 is CPUs 0 and 1, cpu 0",
 	      !parse(&runner, "alu cpus=0-1") && req.cpus == 3 && req.cpu == 0, "%s", why);
 	CHECK("cpus=5,2-3 is CPUs 2, 3 and 5, cpu 2",
@@ -182,7 +182,8 @@ int main(void)
 	refuses(&runner, "alu cpus=0x1", -EINVAL, "cpus=0x1: not a valid value");
 	refuses(&runner, "alu cpus=99999999999999999999999", -EINVAL, "not a valid value");
 	refuses(&runner, "alu cpus=0-1 cpu=1", -EINVAL, "cpu= and cpus= both given");
-	refuses(&module, "alu cpus=0-1", -EINVAL, "unknown key 'cpus'");
+	CHECK("the module takes cpus= too",
+	      !parse(&module, "alu cpus=1-2") && req.cpus == 6 && req.cpu == 1, "%s", why);
 
 	/* no runner cpu check: the caller says why (an offline CPU by name) */
 	CHECK("the runner's cpu= is any number", !parse(&runner, "alu cpu=4000") && req.cpu == 4000,

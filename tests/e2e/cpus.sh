@@ -17,7 +17,18 @@ wait_state() {	# wait_state STATE [TENTHS]
 		t=$((t + 1))
 	done
 }
-threads() { grep -l '^cyclebench' /proc/[0-9]*/comm 2>/dev/null | wc -l | tr -d ' '; }
+# cyclebench threads left, once those that are exiting are gone: a write
+# returns when the run's thread has published, a moment before it exits
+# (up to 2 s, x$SLOW; a thread that stays is the bug this looks for)
+threads() {
+	t=0
+	while n=$(grep -l '^cyclebench' /proc/[0-9]*/comm 2>/dev/null | wc -l | tr -d ' ') &&
+		[ "$n" != 0 ] && [ $t -lt $((20 * SLOW)) ]; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	echo "$n"
+}
 calls() { echo "$(info_get $CB/info setup_calls) $(info_get $CB/info teardown_calls)"; }
 contract() { sh /contract.sh "$1" 2>&1 | tail -n 3; }
 L=$CB/loop/dec_jnz_1m
@@ -76,13 +87,13 @@ for w in "contend cpus=0-5" "contend cpus=1-0" "contend cpu=0 cpus=0-1" \
 done
 check "the last result stands: 50 samples" 50 "$(lines $S/cycles)"
 
-# A CPU that does not come: barrier_ms=300, CPU 1 held away for 2 s
+# A CPU that does not come: barrier_ms=1000, CPU 1 held away for 3 s
 check_cmd "rmmod" rmmod cyclebench
-check_cmd "insmod barrier_ms=300" insmod /cyclebench.ko run_on_load=0 barrier_ms=300
+check_cmd "insmod barrier_ms=1000" insmod /cyclebench.ko run_on_load=0 barrier_ms=1000
 check "a first run on both CPUs" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
-echo 2000 > /sys/module/cyclebench/parameters/fault_barrier_ms
+echo 3000 > /sys/module/cyclebench/parameters/fault_barrier_ms
 dmesg -c > /dev/null
-check "CPU 1 away 2 s, barrier_ms=300: the run stops with ETIMEDOUT" ETIMEDOUT \
+check "CPU 1 away 3 s, barrier_ms=1000: the run stops with ETIMEDOUT" ETIMEDOUT \
 	"$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
 echo 0 > /sys/module/cyclebench/parameters/fault_barrier_ms
 check "the kernel log names the CPU and the fix" 1 \

@@ -647,6 +647,17 @@ tap_expect sweep_as_json_is_refused 2 'is a sweep=cpus directory: it prints as a
 	"$CS" --format json "$T/sweep"
 tap_expect sweep_beside_a_tree_is_refused 2 'summarize it by itself' -- "$CS" "$T/sweep" "$DATA/tree2"
 tap_expect sweep_one_step_reads_as_a_tree 0 'contend:shared' -- "$CS" "$T/sweep/k4"
+# save: a cpus= tree's cpuN/ goes with it, for the CPUs its info names
+tap_expect save_copies_each_cpus_arrays 0 '' -- "$CS" --tree "$T/sweep/k4" save "$T/saved-k4"
+tap_check save_copies_each_cpus_arrays_whole \
+	cmp "$T/sweep/k4/contend/private/cpu3/cycles" "$T/saved-k4/contend/private/cpu3/cycles"
+tap_check save_copies_each_cpus_long_arrays \
+	cmp "$T/sweep/k4/contend/shared/cpu1/cycles_long" "$T/saved-k4/contend/shared/cpu1/cycles_long"
+cp -r "$T/sweep/k4" "$T/bad-k4"
+sed -i 's|^cpus: .*|cpus: 0,../../x|' "$T/bad-k4/contend/shared/info"
+tap_expect save_refuses_a_cpu_list_that_is_not_one 2 "cpus: '0,../../x' is not a comma-separated list of CPU numbers" -- \
+	"$CS" --tree "$T/bad-k4" save "$T/saved-bad"
+tap_check save_of_a_bad_cpu_list_writes_nothing_outside test ! -e "$T/saved-bad/x"
 cp "$T/sweep/k2/info" "$T/k2info"
 sed -i 's/^cpus: .*/cpus: 0,,x/' "$T/sweep/k2/info"
 tap_expect sweep_with_a_damaged_cpu_list_names_it 2 "sweep/k2: info's cpus: '0,,x' is not 2 distinct CPUs below 64" -- \
