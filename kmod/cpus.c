@@ -258,6 +258,7 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e)
 			w->env = *ctx->env;
 			w->env.state = NULL;
 			w->env.cpu = w->meet.cpu;
+			w->env.rank = made;
 			w->ctx.env = &w->env;
 		}
 		if (made == k - 1)

@@ -57,7 +57,10 @@
  * @arg: the argument of this result (0 for a fragment without arguments).
  * @ops: operations per run of the body (the table's, or @arg with
  *	.ops_is_arg).
- * @cpu: the CPU the run executes on.
+ * @cpu: the CPU the run executes on (a .per_cpu state's: its own CPU).
+ * @rank: a .per_cpu state's place among the CPUs of a cpus= run (0: the
+ *	first, the run's cpu); 0 otherwise.
+ * @nr_cpus: the CPUs that run the body at once (1 without cpus=).
  * @state: the fragment's state, sizeof the type given to CB_BODY_STATE(),
  *	zeroed before the first setup, freed by the core after teardown.
  */
@@ -65,6 +68,8 @@ struct cb_env {
 	u64 arg;
 	u32 ops;
 	unsigned int cpu;
+	unsigned int rank;
+	unsigned int nr_cpus;
 	void *state;
 };
 

@@ -102,6 +102,7 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 		fl->env.arg = req->arg[i];
 		fl->env.ops = res->ops;
 		fl->env.cpu = req->cpu;
+		fl->env.nr_cpus = res->nr_cpus;
 		fl->dist.pmu = job->pmu.open ? &job->pmu : NULL;
 		res->smi_valid = cb_read_smi(&res->smi_before);
 		if (frag->state_size) {

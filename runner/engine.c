@@ -426,16 +426,22 @@ static int setup(struct cb_result *r, struct cb_flight *fl)
 }
 
 /*
- * A flight's state and setup on @cpu: for the run at its first ensemble,
- * or before each one (setup_each_ensemble; after() tears that down).
+ * A flight's state and setup on the @t-th CPU of the run: for the run at
+ * its first ensemble, or before each one (setup_each_ensemble; after()
+ * tears that down).
  */
-static int prepare(struct cb_result *r, struct cb_flight *fl, unsigned int cpu)
+static int prepare(const struct cb_run *req, struct cb_result *r, struct cb_flight *fl,
+		   unsigned int t)
 {
 	const struct cb_fragment *frag = r->frag;
 	int each = frag->setup_each_ensemble, ret;
 
 	if (!fl->started) {
-		fl->env = (struct cb_env){ .arg = r->arg, .ops = r->ops, .cpu = cpu };
+		fl->env = (struct cb_env){
+			.arg = r->arg, .ops = r->ops, .rank = t,
+			.cpu = t ? req->cpu_of[t] : req->cpu,
+			.nr_cpus = req->nr_cpus > 1 ? req->nr_cpus : 1,
+		};
 		fl->started = 1;
 		if (frag->state_size) {
 			fl->env.state = cb_alloc(frag->state_size);
@@ -505,7 +511,7 @@ static int on_cpus(const struct cb_run *req, struct cb_result *r, struct cb_flig
 
 		if (r->frag->per_cpu && t) {
 			f = &pcpu[t];
-			ret = prepare(r, f, req->cpu_of[t]);
+			ret = prepare(req, r, f, t);
 			if (ret)
 				break;
 			ready = t;
@@ -559,7 +565,7 @@ static int on_cpus(const struct cb_run *req, struct cb_result *r, struct cb_flig
 static int ensemble(const struct cb_run *req, struct cb_result *r, struct cb_flight *fl,
 		    struct cb_flight *pcpu, struct cb_ctx *ctx, u32 e, u64 target)
 {
-	int ret = prepare(r, fl, req->cpu);
+	int ret = prepare(req, r, fl, 0);
 
 	if (ret)
 		return ret;

@@ -156,12 +156,21 @@ static struct fig fig_of(const struct cs_frag *fr)
 	return f;
 }
 
+/* each CPU's own figure for @name in step @s, into @f */
+static void cpu_figs(const struct step *s, const char *name, struct fig *f)
+{
+	for (size_t c = 0; c < s->nv; c++)
+		f[c] = fig_of(find(&s->v[c].in, name));
+}
+
 /*
  * The mean over the CPUs of @s whose bit in @use is set, per ensemble,
  * and its interval (see the top of the file); ok = 0 where a CPU lacks
- * the two-length figure per ensemble or the CPUs' units differ.
+ * the two-length figure per ensemble or the CPUs' units differ.  @cf:
+ * each CPU's own figure (cpu_figs()).
  */
-static struct fig pooled(const struct step *s, const char *name, const unsigned char *use)
+static struct fig pooled(const struct step *s, const char *name, const unsigned char *use,
+			 const struct fig *cf)
 {
 	struct fig f = { 0 }, one;
 	const struct cs_frag *fr;
@@ -177,12 +186,12 @@ static struct fig pooled(const struct step *s, const char *name, const unsigned 
 			only = c;
 		}
 	if (nuse == 1)
-		return fig_of(find(&s->v[only].in, name));
+		return cf[only];
 	for (size_t c = 0; c < s->nv; c++) {
 		if (!use[c])
 			continue;
 		fr = find(&s->v[c].in, name);
-		one = fig_of(fr);
+		one = cf[c];
 		if (!one.ok || !fr->perop.ok || !fr->perop.each || (used && fr->perop.med.n != n))
 			goto out;
 		n = fr->perop.med.n;
@@ -237,14 +246,12 @@ static const char *cell(char *buf, size_t sz, struct fig f)
  * others are not; with two CPUs, only the dearer (the two would name each
  * other).  A line each into @flags.
  */
-static void differs(FILE *flags, const struct step *s, const char *name, int csv, char *mark)
+static void differs(FILE *flags, const struct step *s, const char *name, int csv,
+		    const struct fig *f, char *mark)
 {
-	struct fig f[CB_MAX_CPUS];
 	char a[64], b[64];
 
 	memset(mark, 0, s->nv);
-	for (size_t c = 0; c < s->nv; c++)
-		f[c] = fig_of(find(&s->v[c].in, name));
 	for (size_t c = 0; s->nv > 1 && c < s->nv; c++) {
 		size_t others = 0, away = 0, last = c;
 
@@ -325,7 +332,7 @@ static void csv_fig(FILE *f, struct fig p)
 
 /* one row of the table, its cells padded but the last */
 static void line(FILE *out, const char *label, unsigned int k, struct fig p,
-		 const struct step *s, const char *name, size_t cols, const char *mark)
+		 const struct step *s, const struct fig *f, size_t cols, const char *mark)
 {
 	char row[1024], buf[64];
 	int len = snprintf(row, sizeof(row), "%-28s %3u  %-26s", label, k, cell(buf, sizeof(buf), p));
@@ -333,8 +340,7 @@ static void line(FILE *out, const char *label, unsigned int k, struct fig p,
 	for (size_t c = 0; c < s->nv && c < cols && len > 0 && (size_t)len < sizeof(row); c++) {
 		char m[80];
 
-		snprintf(m, sizeof(m), "%s%s", cell(buf, sizeof(buf), fig_of(find(&s->v[c].in, name))),
-			 mark[c] ? " *" : "");
+		snprintf(m, sizeof(m), "%s%s", cell(buf, sizeof(buf), f[c]), mark[c] ? " *" : "");
 		len += snprintf(row + len, sizeof(row) - (size_t)len, "  %-26s", m);
 	}
 	while (len > 0 && (size_t)len <= sizeof(row) - 1 && row[len - 1] == ' ')
@@ -342,25 +348,18 @@ static void line(FILE *out, const char *label, unsigned int k, struct fig p,
 	fprintf(out, "%s\n", row);
 }
 
-static int print_steps(const struct cs_opts *o, const char *path, const struct step *s, size_t ns)
+static int print_steps(const struct cs_opts *o, const char *path, const struct step *s, size_t ns,
+		       const char **names, size_t nn)
 {
-	size_t ncpu = s[ns - 1].nv, cols = ncpu < COLS ? ncpu : COLS, nn;
+	size_t ncpu = s[ns - 1].nv, cols = ncpu < COLS ? ncpu : COLS;
 	int csv = o->format == CS_CSV;
 	char *fl = NULL, mark[CB_MAX_CPUS];
 	unsigned char all[CB_MAX_CPUS];
+	struct fig f[CB_MAX_CPUS];
 	size_t fll = 0;
-	const char **names = row_names(o, s, ns, &nn);
-	FILE *flags;
+	FILE *flags = open_memstream(&fl, &fll);
 
-	if (!nn) {
-		free(names);
-		fprintf(stderr, "cyclestat: no fragment matches %s; names are group:name[/ARG], e.g. contend:atomic_inc_shared, contend\n",
-			o->nfilter ? o->filter[0] : "");
-		return 2;
-	}
-	flags = open_memstream(&fl, &fll);
 	if (!flags) {
-		free(names);
 		fprintf(stderr, "cyclestat: out of memory\n");
 		return 2;
 	}
@@ -384,11 +383,13 @@ static int print_steps(const struct cs_opts *o, const char *path, const struct s
 		const char *name = names[j], *unit = unit_of(s, ns, name);
 
 		for (size_t i = 0; i < ns; i++) {
-			struct fig p = pooled(&s[i], name, all);
+			struct fig p;
 
-			differs(flags, &s[i], name, csv, mark);
+			cpu_figs(&s[i], name, f);
+			p = pooled(&s[i], name, all, f);
+			differs(flags, &s[i], name, csv, f, mark);
 			if (!csv) {
-				line(o->out, i ? "" : name, s[i].k, p, &s[i], name, cols, mark);
+				line(o->out, i ? "" : name, s[i].k, p, &s[i], f, cols, mark);
 				continue;
 			}
 			cs_csv_field(o->out, path);
@@ -403,7 +404,7 @@ static int print_steps(const struct cs_opts *o, const char *path, const struct s
 				fputc(',', o->out);
 				cs_csv_field(o->out, name);
 				fprintf(o->out, ",%u,%u,", s[i].k, s[i].v[c].cpu);
-				csv_fig(o->out, fig_of(find(&s[i].v[c].in, name)));
+				csv_fig(o->out, f[c]);
 				cs_csv_field(o->out, unit);
 				fprintf(o->out, ",%s\n", mark[c] ? "yes" : "no");
 			}
@@ -420,17 +421,16 @@ static int print_steps(const struct cs_opts *o, const char *path, const struct s
 			fputs("no CPU's interval lies apart from most other CPUs'\n", o->out);
 	}
 	free(fl);
-	free(names);
 	return 0;
 }
 
 /* the contention curve: each fragment's pooled cost at each k */
-static int plot_steps(const struct cs_opts *o, const struct step *s, size_t ns)
+static int plot_steps(const struct cs_opts *o, const struct step *s, size_t ns,
+		      const char **names, size_t nn)
 {
-	size_t nn;
-	const char **names = row_names(o, s, ns, &nn);
-	struct cs_curve *c = calloc(nn + 1, sizeof(*c));
+	struct cs_curve *c = calloc(nn, sizeof(*c));
 	unsigned char all[CB_MAX_CPUS];
+	struct fig f[CB_MAX_CPUS];
 	size_t n = 0;
 	int ret = 0;
 
@@ -442,18 +442,16 @@ static int plot_steps(const struct cs_opts *o, const struct step *s, size_t ns)
 		if (!c[n].p)
 			break;
 		for (size_t i = 0; i < ns; i++) {
-			struct fig p = pooled(&s[i], names[j], all);
+			struct fig p;
 
+			cpu_figs(&s[i], names[j], f);
+			p = pooled(&s[i], names[j], all, f);
 			if (p.ok)
 				c[n].p[c[n].n++] = (struct cs_kpoint){ s[i].k, p.v, p.lo, p.hi };
 		}
 		n++;
 	}
-	if (!nn) {
-		fprintf(stderr, "cyclestat: no fragment matches %s; names are group:name[/ARG], e.g. contend:atomic_inc_shared, contend\n",
-			o->nfilter ? o->filter[0] : "");
-		ret = 2;
-	} else if (!c || n < nn) {
+	if (!c || n < nn) {
 		fprintf(stderr, "cyclestat: out of memory\n");
 		ret = 2;
 	} else {
@@ -462,7 +460,6 @@ static int plot_steps(const struct cs_opts *o, const struct step *s, size_t ns)
 	for (size_t j = 0; c && j < n; j++)
 		free(c[j].p);
 	free(c);
-	free(names);
 	return ret;
 }
 
@@ -471,7 +468,8 @@ int cs_print_contention(const struct cs_opts *o, const char *path, char **steps,
 {
 	struct step *s = calloc(n, sizeof(*s));
 	struct cs_err err = { 0 };
-	size_t i;
+	const char **names;
+	size_t i, nn;
 	int ret;
 
 	if (!s) {
@@ -484,7 +482,16 @@ int cs_print_contention(const struct cs_opts *o, const char *path, char **steps,
 			steps_free(s, i + 1);
 			return 2;
 		}
-	ret = o->format == CS_SVG ? plot_steps(o, s, n) : print_steps(o, path, s, n);
+	names = row_names(o, s, n, &nn);
+	if (!nn) {
+		fprintf(stderr, "cyclestat: no fragment matches %s; names are group:name[/ARG], e.g. contend:atomic_inc_shared, contend\n",
+			o->nfilter ? o->filter[0] : "");
+		ret = 2;
+	} else {
+		ret = o->format == CS_SVG ? plot_steps(o, s, n, names, nn) :
+					    print_steps(o, path, s, n, names, nn);
+	}
+	free(names);
 	steps_free(s, n);
 	return ret;
 }

@@ -6,7 +6,9 @@
  * the same; run on several at once (cpus=0-1), the shared ones pay for the
  * line's trips between the CPUs' caches and the private ones must not.
  * The locks are the kernel's in the module and a test-and-test-and-set
- * stand-in in cyclebench-user (kmod/portable.h).
+ * stand-in in cyclebench-user (kmod/portable.h).  token_ring is the
+ * core-to-core hand-over, as a fragment: run it on each pair of CPUs for
+ * the matrix (cyclebench-user --c2c times the same trip its own way).
  */
 #ifdef __KERNEL__
 #include <linux/atomic.h>
@@ -56,6 +58,41 @@ static int false_sharing_setup(struct cb_env *env)
 	struct contend_word *st = env->state;
 
 	st->word = &contend_line[env->cpu % 8];
+	return 0;
+}
+
+/*
+ * A token passed round the CPUs of the run on one line (token_ring): the
+ * line holds a count; a CPU's turns are the counts equal to its rank
+ * modulo k (the CPUs of the run), and on its turn it writes the next.  One
+ * op is one lap, k hand-overs: with k = 2, a round trip, whose half is the
+ * one-way latency of a core-to-core matrix.  Alone (k = 1) it never waits.
+ * A turn that has not come within CONTEND_TRIES reads goes by (the other
+ * CPU is between samples, or gone), so a sample stays bounded; nobody
+ * writes out of turn, so the next lap is in step again.
+ */
+#define CONTEND_TRIES (1U << 14)
+static struct {
+	u64 count;
+} __aligned(SMP_CACHE_BYTES) contend_token;
+
+struct contend_turn {
+	u64 *line;
+	u64 next;	/* the count that is this CPU's turn */
+	u64 k;
+};
+
+static int token_setup(struct cb_env *env)
+{
+	struct contend_turn *st = env->state;
+	u64 v = READ_ONCE(contend_token.count);
+
+	st->line = &contend_token.count;
+	st->k = env->nr_cpus;
+	/* the first count from v on that is this CPU's: only a turn's owner writes */
+	st->next = v - v % st->k + env->rank;
+	if (st->next < v)
+		st->next += st->k;
 	return 0;
 }
 
@@ -127,6 +164,18 @@ CB_BODY_STATE(store_false_sharing, struct contend_word)
 	WRITE_ONCE(*w, READ_ONCE(*w) + 1);
 }
 
+CB_BODY_STATE(token_ring, struct contend_turn)
+{
+	u64 *line = st->line, next = st->next;
+	unsigned int tries = CONTEND_TRIES;
+
+	while (READ_ONCE(*line) != next)
+		if (!--tries)
+			return;
+	WRITE_ONCE(*line, next + 1);
+	st->next = next + st->k;
+}
+
 CB_BODY_STATE(store_own_line, struct contend_word)
 {
 	u64 *w = st->word;
@@ -171,6 +220,12 @@ static const struct cb_fragment contend_fragments[] = {
 				   "load and store a word on a line of the CPU's own"),
 		.per_cpu = true,
 		.setup = own_line_setup,
+	},
+	{
+		CB_FRAGMENT_FIELDS(token_ring, 1,
+				   "a token passed round the CPUs on one line: an op is a lap, k hand-overs (k = 2: a round trip)"),
+		.per_cpu = true,
+		.setup = token_setup,
 	},
 };
 

@@ -54,15 +54,15 @@ for d in $CB/contend/*; do
 	echo "$f: start_spread $spread TSC ticks over $in_step of 400 samples in step; per_cpu $(info_get $d/info state_per_cpu)" >> /out/figures.txt
 done
 # (6.12-rt skips the spinlock_t body: it sleeps there)
-check_ge "contend fragments that ran on both CPUs" 7 "$n"
+check_ge "contend fragments that ran on both CPUs" 8 "$n"
 check "each: cpus 0,1, barrier, 400 samples per CPU in both regions, cpu0's = cycles, in-step count and spread numbers" "" "$bad"
 check "state_per_cpu: yes for a .per_cpu fragment, no for a shared one" "yes no" \
 	"$(info_get $CB/contend/atomic_inc_private/info state_per_cpu) $(info_get $S/info state_per_cpu)"
 # setups: a shared state's once a run, on CPU 0 (the two locks, and the
-# two .per_cpu bodies' own there), a helper's own in each ensemble on its
-# CPU (2 x 2): 8, 7 where spin_lock_shared is skipped (none has a teardown)
-want=8
-[ "$(info_get $CB/contend/spin_lock_shared/info state)" = skipped ] && want=7
+# three .per_cpu bodies' own there), a helper's own in each ensemble on its
+# CPU (3 x 2): 11, 10 where spin_lock_shared is skipped (none has a teardown)
+want=11
+[ "$(info_get $CB/contend/spin_lock_shared/info state)" = skipped ] && want=10
 check "setups: once a run for shared states and CPU 0, each ensemble for CPU 1's own" "$want 0" "$(calls)"
 check "the live tree passes the contract, cpuN/ included" ok \
 	"$(contract $CB | grep -q ': ok, ' && echo ok || contract $CB)"
@@ -72,6 +72,18 @@ check "cyclestat save copies it, cpuN/ included" "0 400" \
 check "and the saved copy passes the contract" ok \
 	"$(contract /tmp/saved | grep -q ': ok, ' && echo ok || contract /tmp/saved)"
 check "no helper thread is left after the run" 0 "$(threads)"
+
+# token_ring: on two CPUs an op waits for the other's hand-over, alone it
+# never waits (a load, a compare and a store): its long region's median at
+# k=2 is well above k=1's (under TCG a hand-over is a host thread's store
+# seen by another, hundreds of ns; alone, 16 copies of a few instructions)
+median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+T=$CB/contend/token_ring
+k2=$(median $T/cycles_long)
+check "token_ring alone: ok" ok "$(run_write "contend:token_ring samples=200 ensembles=2 warmup=20")"
+k1=$(median $T/cycles_long)
+echo "token_ring: median long region (16 laps) $k2 ticks at k=2, $k1 at k=1" >> /out/figures.txt
+check_ge "token_ring: k=2's median long region over twice k=1's ($k2 vs $k1)" $((2 * k1)) "$k2"
 
 # a later run on one CPU: cpuN/ stays, empty; the info has no cpus
 check "atomic_inc_shared on one CPU afterwards: ok" ok "$(run_write "contend:atomic_inc_shared samples=50 ensembles=1")"

@@ -185,8 +185,11 @@ for s in $suites; do
 	lfence) boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh" ;;
 	lifetime) boot lifetime --cpu max --smp 2 "$top/tests/e2e/lifetime.sh" ;;
 	cpus)
-		boot cpus --cpu max --smp 2 --mem 1024 --add "$top/runner/tests/contract.sh" \
-			"$top/tests/e2e/cpus.sh"
+		# (the debug kernel takes several times as long: KASAN, lockdep)
+		tmo=600
+		case $series in *-debug) tmo=1800 ;; esac
+		boot cpus --cpu max --smp 2 --mem 1024 --timeout $tmo \
+			--add "$top/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh"
 		sed "s/^/# cpus: /" "$out/cpus/figures.txt" 2>/dev/null
 		;;
 	irqsoff)
