@@ -71,7 +71,7 @@ static int false_sharing_setup(struct cb_env *env)
  * CPU is between samples, or gone), so a sample stays bounded; nobody
  * writes out of turn, so the next lap is in step again.
  */
-#define CONTEND_TRIES (1U << 14)
+#define CONTEND_TRIES 16384
 static struct {
 	u64 count;
 } __aligned(SMP_CACHE_BYTES) contend_token;
@@ -223,7 +223,7 @@ static const struct cb_fragment contend_fragments[] = {
 	},
 	{
 		CB_FRAGMENT_FIELDS(token_ring, 1,
-				   "a token passed round the CPUs on one line: an op is a lap, k hand-overs (k = 2: a round trip)"),
+				   "a token handed round the CPUs on one line: a lap per op"),
 		.per_cpu = true,
 		.setup = token_setup,
 	},
