@@ -148,6 +148,8 @@ if [ "$ncpu" -ge 2 ]; then
 	echo
 	echo "the last sweep, pooled and CPU by CPU: $CS $out/contend-$runs contend"
 	"$CS" "$out/contend-$runs" contend || exit 1
+	echo "  (contend:token_ring at k=2 is a round trip per op: half of it is the"
+	echo "  one-way hand-over the matrix below times its own way)"
 	echo
 	# the core-to-core matrix, beside c2clat's method on the same pairs
 	./cyclebench-user -q --force -o "$out/c2c" --c2c cpus="$c2" samples="$SAMPLES" ensembles=5 || exit 1
