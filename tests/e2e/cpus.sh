@@ -7,16 +7,6 @@
 # Booted with -smp 2 (MTTCG: each vCPU a host thread).
 . /lib.sh
 
-now() { cut -d' ' -f1 /proc/uptime; }
-state() { cut -d' ' -f1 "$CB/status"; }
-wait_state() {	# wait_state STATE [TENTHS]
-	t=0
-	until [ "$(state)" = "$1" ]; do
-		[ $t -ge "${2:-600}" ] && return 1
-		sleep 0.1
-		t=$((t + 1))
-	done
-}
 # cyclebench threads left, once those that are exiting are gone: a write
 # returns when the run's thread has published, a moment before it exits
 # (up to 2 s, x$SLOW; a thread that stays is the bug this looks for)
@@ -150,7 +140,7 @@ sleep 0.5
 t0=$(now)
 kill -INT $pid
 wait $pid
-ms=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%d", (b - a) * 1000 }')
+ms=$(elapsed_ms "$t0")
 echo "SIGINT to a cpus=0-1 writer: gone in $ms ms" >> /out/figures.txt
 wait_state idle
 check "Ctrl-C mid-run: status idle, state aborted, no thread left" "idle aborted 0" \

@@ -47,6 +47,22 @@ info_get() { sed -n "s/^$2: //p" "$1"; }
 # The errno name (or ok) of one write of $1 to the run file.
 run_write() { cbpoke write "$CB/run" "$1"; }
 
+# Seconds since boot; ms since such a reading.
+now() { cut -d' ' -f1 /proc/uptime; }
+elapsed_ms() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
+
+# The status file's first word (idle, running); wait_state STATE [TENTHS]:
+# 0 once it says STATE, 1 after TENTHS tenths of a second (default 600).
+state() { cut -d' ' -f1 "$CB/status"; }
+wait_state() {
+	t=0
+	until [ "$(state)" = "$1" ]; do
+		[ $t -ge "${2:-600}" ] && return 1
+		sleep 0.1
+		t=$((t + 1))
+	done
+}
+
 # Lines of a file; 0 for a missing one.
 lines() { if [ -e "$1" ]; then wc -l < "$1" | tr -d ' '; else echo missing; fi; }
 

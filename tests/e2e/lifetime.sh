@@ -6,17 +6,6 @@
 # itself; rmmod waits for such a run and stops it.
 . /lib.sh
 
-now() { cut -d' ' -f1 /proc/uptime; }
-elapsed_ms() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
-state() { cut -d' ' -f1 "$CB/status"; }
-wait_state() {	# wait_state STATE [TENTHS]: 0 once the status file says STATE
-	t=0
-	until [ "$(state)" = "$1" ]; do
-		[ $t -ge "${2:-600}" ] && return 1
-		sleep 0.1
-		t=$((t + 1))
-	done
-}
 R=$CB/loop/dec_jnz_1m
 
 check_cmd "insmod" insmod /cyclebench.ko run_on_load=0

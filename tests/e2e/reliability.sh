@@ -23,9 +23,6 @@ esac
 KO=/cyclebench.ko
 ADD=$CB/alu/add_dep
 
-now() { cut -d' ' -f1 /proc/uptime; }
-# elapsed_ms T0: milliseconds since T0 (a /proc/uptime reading)
-elapsed_ms() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 loaded() { grep -q '^cyclebench ' /proc/modules && echo yes || echo no; }
 # rmmod, retrying while readers hold files open (EBUSY is the clean answer
