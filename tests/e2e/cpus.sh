@@ -6,6 +6,9 @@
 # to the barrier (fault_barrier_ms), a CPU going offline, Ctrl-C, rmmod.
 # Booted with -smp 2 (MTTCG: each vCPU a host thread).
 . /lib.sh
+T0=$(now)
+# mark WHAT: the seconds since the script began, in the figures
+mark() { echo "at $(elapsed_ms "$T0") ms: $*" >> /out/figures.txt; }
 
 # cyclebench threads left, once those that are exiting are gone: a write
 # returns when the run's thread has published, a moment before it exits
@@ -63,6 +66,7 @@ check "and the saved copy passes the contract" ok \
 	"$(contract /tmp/saved | grep -q ': ok, ' && echo ok || contract /tmp/saved)"
 check "no helper thread is left after the run" 0 "$(threads)"
 
+mark "contend on both CPUs checked"
 # token_ring: on two CPUs an op waits for the other's hand-over, alone it
 # never waits (a load, a compare and a store): its long region's median at
 # k=2 is well above k=1's (under TCG a hand-over is a host thread's store
@@ -75,6 +79,7 @@ k1=$(median $T/cycles_long)
 echo "token_ring: median long region (16 laps) $k2 ticks at k=2, $k1 at k=1" >> /out/figures.txt
 check_ge "token_ring: k=2's median long region over twice k=1's ($k2 vs $k1)" $((2 * k1)) "$k2"
 
+mark "token_ring checked"
 # a later run on one CPU: cpuN/ stays, empty; the info has no cpus
 check "atomic_inc_shared on one CPU afterwards: ok" ok "$(run_write "contend:atomic_inc_shared samples=50 ensembles=1")"
 check "its info has no cpus:, its cpu1/cycles is empty" "|0" \
@@ -89,6 +94,7 @@ for w in "contend cpus=0-5" "contend cpus=1-0" "contend cpu=0 cpus=0-1" \
 done
 check "the last result stands: 50 samples" 50 "$(lines $S/cycles)"
 
+mark "refusals checked"
 # A CPU that does not come: barrier_ms=1000, CPU 1 held away for 3 s
 check_cmd "rmmod" rmmod cyclebench
 check_cmd "insmod barrier_ms=1000" insmod /cyclebench.ko run_on_load=0 barrier_ms=1000
@@ -104,6 +110,7 @@ check "state aborted, the previous 100 samples on both CPUs stay" "aborted 100 1
 	"$(info_get $S/info state) $(lines $S/cycles) $(lines $S/cpu1/cycles)"
 check "and the next run works" ok "$(run_write "contend:atomic_inc_private cpus=0-1 samples=100 ensembles=1")"
 
+mark "barrier timeout checked"
 # CPU 1's own setup fails (fault_setup: the 2nd setup from now, CPU 0's
 # being the 1st): the run fails, named, and nothing else changes
 echo 2 > /sys/module/cyclebench/parameters/fault_setup
@@ -113,6 +120,7 @@ check "state failed, error -12" "failed -12" \
 	"$(info_get $CB/contend/store_own_line/info state) $(info_get $CB/contend/store_own_line/info error)"
 check "no thread left" 0 "$(threads)"
 
+mark "setup failure checked"
 # CPU 1 goes offline mid-run: the run stops (EAGAIN), the log says which
 taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m cpus=0-1 samples=100000 ensembles=1 warmup=0" > /tmp/w1 &
 pid=$!
@@ -129,6 +137,7 @@ check "cpus=0-1 with CPU 1 offline: EINVAL" EINVAL "$(run_write "contend:atomic_
 echo 1 > /sys/devices/system/cpu/cpu1/online
 check "CPU 1 back: a cpus=0-1 run works" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
 
+mark "offline checked"
 # Ctrl-C (SIGINT to the writer) mid-run: EINTR, aborted, old data kept
 taskset -c 0 cbpoke write "$CB/run" "contend:atomic_inc_shared cpus=0-1 samples=100000000 ensembles=1" > /tmp/w2 &
 wait $!
@@ -147,6 +156,7 @@ check "Ctrl-C mid-run: status idle, state aborted, no thread left" "idle aborted
 	"$(state) $(info_get $L/info state) $(threads)"
 check "the contend result is untouched" "ok 100" "$(info_get $S/info state) $(lines $S/cycles)"
 
+mark "Ctrl-C checked"
 # rmmod while a writer-less cpus=0-1 run is in flight
 taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m cpus=0-1 samples=100000 ensembles=1 warmup=0" > /tmp/w4 &
 pid=$!
@@ -160,5 +170,7 @@ check "and leaves no directory, no module, no thread" "no no 0" \
 	"$([ -e $CB ] && echo yes || echo no) $(grep -q '^cyclebench ' /proc/modules && echo yes || echo no) $(threads)"
 check_cmd "insmod again" insmod /cyclebench.ko run_on_load=0
 check "and a cpus=0-1 run works" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
+mark "rmmod checked"
 kmemleak_check cpus
 check_unload
+mark "done"
