@@ -69,12 +69,14 @@ struct cb_barrier {
  * @cpu: the CPU.
  * @release: where it notes the TSC as it leaves, per kept sample.
  * @round: and the meeting's number (U32_MAX: it met no one).
+ * @next: the first sample index it has not met the others for yet.
  */
 struct cb_meet {
 	struct cb_barrier *bar;
 	unsigned int cpu;
 	u64 *release;
 	u32 *round;
+	u64 next;
 };
 
 /**
@@ -106,9 +108,9 @@ static void cb_bar_fail(struct cb_barrier *b, unsigned int cpu, int err,
 {
 	spin_lock(&b->lock);
 	if (!b->err) {
-		b->err = err;
-		b->err_cpu = cpu;
-		b->broke = broke;
+		WRITE_ONCE(b->err_cpu, cpu);
+		WRITE_ONCE(b->broke, broke);
+		WRITE_ONCE(b->err, err);
 	}
 	spin_unlock(&b->lock);
 }
@@ -126,6 +128,9 @@ static void cb_bar_leave(struct cb_barrier *b, unsigned int cpu, int ret,
  * Before sample @i, after cb_between_samples()' other checks: waits for
  * the other CPUs and notes when it left.  -ECANCELED when another CPU
  * stopped the run, -EINTR on the abort, -ETIMEDOUT when one did not come.
+ * A sample taken again (the sampler's retake, over the time limit) is
+ * taken alone, out of step: every CPU meets the others once per sample
+ * index, so sample j of each CPU's arrays ran beside the others' sample j.
  */
 int cb_meet(struct cb_ctx *ctx, u64 i)
 {
@@ -137,8 +142,9 @@ int cb_meet(struct cb_ctx *ctx, u64 i)
 
 	if (READ_ONCE(b->err))
 		return -ECANCELED;
-	if (atomic_read_acquire(&b->left))
+	if (i < mt->next || atomic_read_acquire(&b->left))
 		goto out;
+	mt->next = i + 1;
 	atomic64_or(BIT_ULL(mt->cpu), &b->arrived);
 	if (atomic_inc_return(&b->count) == b->k) {
 		/* the others cannot come again before gen moves */
@@ -157,12 +163,17 @@ int cb_meet(struct cb_ctx *ctx, u64 i)
 		if (cb_aborted(ctx->job))
 			return -EINTR;
 		if (time_after(jiffies, deadline)) {
-			u64 away = ctx->job->req->cpus &
-				   ~(u64)atomic64_read(&b->arrived);
+			u64 here = atomic64_read_acquire(&b->arrived);
+			u64 away = ctx->job->req->cpus & ~here;
 
-			/* (all came meanwhile: it was late all the same) */
-			cb_bar_fail(b, away ? __ffs64(away) : mt->cpu,
-				    -ETIMEDOUT, NULL);
+			/*
+			 * All there, or this CPU's bit gone: the meeting is
+			 * over, and gen is about to move.
+			 */
+			if (!away || !(here & BIT_ULL(mt->cpu)) ||
+			    atomic_read(&b->gen) != gen)
+				continue;
+			cb_bar_fail(b, __ffs64(away), -ETIMEDOUT, NULL);
 			return -ETIMEDOUT;
 		}
 		cond_resched();
@@ -182,10 +193,13 @@ static int cb_helper_fn(void *data)
 	struct cb_helper *h = data;
 	const struct cb_fragment *frag = h->frag;
 	bool set_up = false;
+	unsigned int ms;
 	int ret = 0;
 
-	if (h->sleep_ms)
-		msleep(h->sleep_ms);
+	/* fault_barrier_ms: away, until the others give up or the run stops */
+	for (ms = 0; ms < h->sleep_ms && !READ_ONCE(h->meet.bar->err) &&
+	     !cb_aborted(h->ctx.job); ms += 20)
+		msleep(20);
 	if (h->ctx.env == &h->env) {
 		if (frag->state_size) {
 			h->env.state = kzalloc(frag->state_size, GFP_KERNEL);
@@ -282,8 +296,12 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e)
 		wake_up_process(h[t].task);
 	ret = frag->sample(ctx);
 	cb_bar_leave(&bar, h[0].meet.cpu, ret, ctx->dist->broke);
-	for (t = 1; t < k; t++)
-		wait_for_completion(&h[t].done);
+	for (t = 1; t < k; t++) {
+		/* bounded by its CPU's giving it time: say so when it does not */
+		while (!wait_for_completion_timeout(&h[t].done, bar.timeout))
+			cb_warn("cpu %u: the run waits for its thread to stop: something keeps it from running (a real-time task?)\n",
+				h[t].meet.cpu);
+	}
 	ret = bar.err;
 	if (ret == -EAGAIN || ret == -ETIMEDOUT)
 		job->lost_cpu = bar.err_cpu;
@@ -306,11 +324,11 @@ int cb_cpus_alloc(struct cb_result *res, u64 cpus, gfp_t gfp)
 		return 0;
 	res->cpus = cpus;
 	res->nr_cpus = k;
-	res->pc_cycles = kcalloc(k, sizeof(u64 *), GFP_KERNEL);
-	res->release = kcalloc(k, sizeof(u64 *), GFP_KERNEL);
-	res->round = kcalloc(k, sizeof(u32 *), GFP_KERNEL);
+	res->pc_cycles = kcalloc(k, sizeof(u64 *), gfp);
+	res->release = kcalloc(k, sizeof(u64 *), gfp);
+	res->round = kcalloc(k, sizeof(u32 *), gfp);
 	if (res->cycles_long)
-		res->pc_cycles_long = kcalloc(k, sizeof(u64 *), GFP_KERNEL);
+		res->pc_cycles_long = kcalloc(k, sizeof(u64 *), gfp);
 	if (!res->pc_cycles || !res->release || !res->round ||
 	    (res->cycles_long && !res->pc_cycles_long))
 		return -ENOMEM;
@@ -365,13 +383,18 @@ static u64 cb_select(u64 *a, s64 n, s64 m)
  * CPU's releases (the first CPU's array takes the differences: the j-th
  * in-step sample's is written at or before position j), then the arrays go.
  */
-void cb_cpus_spread(struct cb_result *res)
+void cb_cpus_spread(struct cb_result *res, bool complete)
 {
 	unsigned int k = res->nr_cpus, t;
 	u64 *d, j, m = 0;
 
 	if (!res->release)
 		return;
+	/* a run that stopped part-way publishes nothing: no figure to make */
+	if (!complete) {
+		cb_result_drop_release(res);
+		return;
+	}
 	d = res->release[0];
 	for (j = 0; j < res->n; j++) {
 		u64 lo = res->release[0][j], hi = lo;

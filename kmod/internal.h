@@ -336,12 +336,14 @@ struct cb_job {
  * @dist: what disturbed its samples so far.
  * @started: its state is allocated (and maybe set up).
  * @set_up: its once-a-run setup succeeded: teardown is due.
+ * @measured: its ensembles that completed.
  */
 struct cb_flight {
 	struct cb_env env;
 	struct cb_disturb dist;
 	bool started;
 	bool set_up;
+	u32 measured;
 };
 
 bool cb_skipped(const struct cb_fragment *frag);
@@ -359,7 +361,7 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e);
 int cb_meet(struct cb_ctx *ctx, u64 i);
 bool cb_aborted(const struct cb_job *job);
 int cb_cpus_alloc(struct cb_result *res, u64 cpus, gfp_t gfp);
-void cb_cpus_spread(struct cb_result *res);
+void cb_cpus_spread(struct cb_result *res, bool complete);
 
 /* --- debugfs.c ----------------------------------------------------------- */
 

@@ -136,6 +136,7 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 	 */
 	ctx.warmup = (!e || each || req->interleave) ? req->warmup : 0;
 	ret = res->nr_cpus > 1 ? cb_on_cpus(job, i, &ctx, e) : frag->sample(&ctx);
+	fl->measured += !ret;
 	if (frag->teardown && each)
 		cb_teardown(frag, &fl->env);
 	return ret;
@@ -161,7 +162,7 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 	res->nmi_in = fl->dist.nmi_in;
 	res->nmi_out = fl->dist.nmi_out;
 	memcpy(res->flagged, fl->dist.flagged, sizeof(res->flagged));
-	cb_cpus_spread(res);
+	cb_cpus_spread(res, fl->measured == res->ensembles);
 	memset(fl, 0, sizeof(*fl));
 }
 

@@ -31,11 +31,16 @@ volatile int cb_stop_requested;
  * @name: group:name[/ARG] being measured, for the progress line.
  * @total: samples the whole run keeps.
  * @next_ns: when the progress line is due again (0: no progress line).
+ * @bar: cpus=: the barrier the CPUs meet at before each sample, or NULL.
+ * @release: where this CPU notes when it left it, per kept sample.
+ * @round: and which meeting that was (~0U: none).
+ * @next_meet: the first sample index it has not met the others for.
  */
 struct cb_job {
 	char name[96];
 	u64 total;
 	u64 next_ns;
+	u64 next_meet;
 	struct cb_barrier *bar;
 	u64 *release;
 	unsigned int *round;
@@ -103,16 +108,21 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i)
 	if (unlikely(cb_stop_requested))
 		return -EINTR;
 	if (job->bar) {
-		unsigned int round;
-		int ret = barrier_wait(job->bar, &round);
+		unsigned int round = ~0U;
+		int ret = 0;
 
+		/*
+		 * once per sample index: a sample taken again (over the
+		 * limit) is taken alone, and sample j of every CPU ran beside
+		 * the others' sample j
+		 */
+		if (i >= job->next_meet) {
+			job->next_meet = i + 1;
+			ret = barrier_wait(job->bar, &round);
+		}
 		if (ret)
 			return ret;
-		/*
-		 * when this CPU left the barrier, and which meeting that was:
-		 * a CPU that takes a sample again (over the limit) meets the
-		 * others once more, and is a round behind them from then on
-		 */
+		/* when this CPU left the barrier, and which meeting that was */
 		if (i >= ctx->warmup) {
 			job->release[i - ctx->warmup] = __rdtsc();
 			job->round[i - ctx->warmup] = round;
@@ -667,7 +677,7 @@ static int alloc_per_cpu(struct cb_result *r, unsigned int k, u64 n)
  * How far apart the CPUs left the barrier, in TSC ticks: for each sample
  * every CPU took at the same meeting, the latest release less the
  * earliest; the median over those samples.  *in_step: how many they are
- * (a CPU that took a sample again is a round behind from then on).
+ * (a sample a CPU took again, over the limit, it took alone).
  */
 static u64 start_spread(const struct cb_result *r, unsigned int k, u64 n, u64 *in_step)
 {

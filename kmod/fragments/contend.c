@@ -80,7 +80,7 @@ struct contend_turn {
 	u64 *line;
 	u64 next;	/* the count that is this CPU's turn */
 	u64 k;
-};
+} __aligned(SMP_CACHE_BYTES);	/* written each op: a line of its own */
 
 static int token_setup(struct cb_env *env)
 {
