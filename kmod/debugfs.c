@@ -648,6 +648,18 @@ static void cb_debugfs_sync(void)
 
 int cb_debugfs_init(void)
 {
+	static const struct {
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} top[] = {
+		{ "info", 0400, &cb_info_fops },
+		{ "fragments", 0400, &cb_fragments_fops },
+		{ "status", 0400, &cb_status_fops },
+		{ "run", 0200, &cb_run_fops },
+	};
+	unsigned int i;
+
 	/*
 	 * The one check: without debugfs the module has no interface.  An
 	 * allocation that failed (-ENOMEM) has been reported by the allocator;
@@ -661,10 +673,20 @@ int cb_debugfs_init(void)
 		       KBUILD_MODNAME, PTR_ERR(cb_dir));
 		return PTR_ERR(cb_dir);
 	}
-	debugfs_create_file("info", 0400, cb_dir, NULL, &cb_info_fops);
-	debugfs_create_file("fragments", 0400, cb_dir, NULL, &cb_fragments_fops);
-	debugfs_create_file("status", 0400, cb_dir, NULL, &cb_status_fops);
-	debugfs_create_file("run", 0200, cb_dir, NULL, &cb_run_fops);
+	/*
+	 * The interface itself: without one of these the module is loaded
+	 * and useless (fail-nth found a load whose run file was missing), so
+	 * the load fails instead.  A result's files the load does without.
+	 */
+	for (i = 0; i < ARRAY_SIZE(top); i++) {
+		struct dentry *d = debugfs_create_file(top[i].name, top[i].mode,
+						       cb_dir, NULL, top[i].fops);
+
+		if (IS_ERR(d)) {
+			debugfs_remove_recursive(cb_dir);
+			return PTR_ERR(d);
+		}
+	}
 	cb_dirs_made = 0;
 	cb_debugfs_sync();
 	return 0;
