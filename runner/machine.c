@@ -15,6 +15,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
+#include "../userspace/cpuflags.h"
 #include "runner.h"
 
 /* The first line of path, without its newline; 0 if it was read. */
@@ -55,26 +56,6 @@ static char *cpuinfo_field(const char *key)
 	free(line);
 	fclose(f);
 	return val;
-}
-
-static int has_flag(const char *flags, const char *f)
-{
-	size_t n = strlen(f);
-
-	for (const char *c = flags; c && (c = strstr(c, f)); c += n)
-		if ((c == flags || c[-1] == ' ') && (c[n] == ' ' || !c[n]))
-			return 1;
-	return 0;
-}
-
-static int cpuid_bit(unsigned int leaf, int reg, int bit)
-{
-	unsigned int r[4];
-
-	if ((unsigned int)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
-		return 0;
-	__cpuid_count(leaf, 0, r[0], r[1], r[2], r[3]);
-	return (r[reg] >> bit) & 1;
 }
 
 static u64 mono_raw_ns(void)
@@ -199,12 +180,12 @@ int cb_machine_read(struct cb_machine *m)
 	 * kernel turned it off would be an invalid opcode.
 	 */
 	flags = cpuinfo_field("flags");
-	m->rdtscp = cpuid_bit(0x80000001u, 3, 27) && (!flags || has_flag(flags, "rdtscp"));
+	m->rdtscp = cpuid_rdtscp() && (!flags || cpu_has_flag(flags, "rdtscp"));
 	if (flags) {
-		m->constant_tsc = has_flag(flags, "constant_tsc");
-		m->nonstop_tsc = has_flag(flags, "nonstop_tsc");
+		m->constant_tsc = cpu_has_flag(flags, "constant_tsc");
+		m->nonstop_tsc = cpu_has_flag(flags, "nonstop_tsc");
 	} else {
-		m->constant_tsc = m->nonstop_tsc = cpuid_bit(0x80000007u, 3, 8);
+		m->constant_tsc = m->nonstop_tsc = cpuid_invariant_tsc();
 	}
 	free(flags);
 	m->smt_active = !read_line("/sys/devices/system/cpu/smt/active", line, sizeof(line)) &&

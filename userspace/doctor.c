@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpuflags.h"
 #include "cyclestat.h"
 
 struct doc {
@@ -137,43 +138,10 @@ static char *cpu_flags(struct doc *d, unsigned int cpu)
 	return flags;
 }
 
-static int has_flag(const char *flags, const char *f)
-{
-	size_t n = strlen(f);
-
-	for (const char *c = flags; (c = strstr(c, f)); c += n)
-		if ((c == flags || c[-1] == ' ') && (c[n] == ' ' || !c[n] || c[n] == '\n'))
-			return 1;
-	return 0;
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-static int cpuid_bit(unsigned int leaf, int reg, int bit)
-{
-	unsigned int r[4];
-
-	if ((unsigned int)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
-		return 0;
-	__cpuid_count(leaf, 0, r[0], r[1], r[2], r[3]);
-	return (r[reg] >> bit) & 1;
-}
-#define HAVE_CPUID 1
-#else
-#define HAVE_CPUID 0
-static int cpuid_bit(unsigned int leaf, int reg, int bit)
-{
-	(void)leaf;
-	(void)reg;
-	(void)bit;
-	return 0;
-}
-#endif
-
 static void check_cpu(struct doc *d, unsigned int cpu)
 {
 	char *flags = cpu_flags(d, cpu);
-	int live = HAVE_CPUID && !d->root[0];
+	int live = CPUID_LIVE && !d->root[0];
 	int inv, rdtscp, hyp;
 
 	if (!flags) {
@@ -181,14 +149,13 @@ static void check_cpu(struct doc *d, unsigned int cpu)
 		    d->root);
 		return;
 	}
-	inv = has_flag(flags, "constant_tsc") && has_flag(flags, "nonstop_tsc");
-	rdtscp = has_flag(flags, "rdtscp");
-	hyp = has_flag(flags, "hypervisor");
-	/* CPUID: 80000007 EDX[8] invariant TSC, 80000001 EDX[27] RDTSCP, 1 ECX[31] hypervisor */
+	inv = cpu_has_flag(flags, "constant_tsc") && cpu_has_flag(flags, "nonstop_tsc");
+	rdtscp = cpu_has_flag(flags, "rdtscp");
+	hyp = cpu_has_flag(flags, "hypervisor");
 	if (live) {
-		inv |= cpuid_bit(0x80000007u, 3, 8);
-		rdtscp |= cpuid_bit(0x80000001u, 3, 27);
-		hyp |= cpuid_bit(1, 2, 31);
+		inv |= cpuid_invariant_tsc();
+		rdtscp |= cpuid_rdtscp();
+		hyp |= cpuid_hypervisor();
 	}
 	if (inv)
 		say(d, "ok", "invariant TSC (constant_tsc, nonstop_tsc%s)", live ? "; CPUID 80000007h EDX[8]" : "");
@@ -289,7 +256,7 @@ static void check_lockdown(struct doc *d)
 	free(s);
 }
 
-#if HAVE_CPUID
+#if CPUID_LIVE
 #include <x86intrin.h>
 
 static uint64_t mono_ns(void)
