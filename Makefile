@@ -93,7 +93,11 @@ plot:
 	$(MAKE) -C userspace plot $(if $(IN),IN=$(abspath $(IN))) \
 		CSV=$(CURDIR)/build/hist.csv PNG=$(CURDIR)/build/hist.png
 
-# modules_install runs depmod itself; INSTALL_MOD_PATH= stages elsewhere.
+# modules_install runs depmod itself; INSTALL_MOD_PATH= stages elsewhere,
+# and DESTDIR= stages the module there too (it went to the system's
+# /lib/modules before).
+INSTALL_MOD_PATH ?= $(DESTDIR)
+export INSTALL_MOD_PATH
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	$(MAKE) -C userspace install

@@ -38,29 +38,41 @@ suite() {
 	times+=("$(printf '%-14s %5d s' "$name" "${lane_secs:-$((SECONDS - t0))}")")
 }
 
-# The kmod lane first, alone: it builds the module for every kernel, which
-# the QEMU lanes then use (build-ko.sh finds nothing to do).
-suite kmod tests/kmod/run.sh
+# The lanes: kmod (the static checks; its W=1 builds make every kernel's
+# module, which build-ko.sh then finds made), cyclestat, runner and
+# scripts (userspace), and a QEMU lane per kernel, which needs kmod's
+# module.  Slot 0 is this shell; with CB_TEST_JOBS >= 2, slot 1 starts
+# with kmod while slot 0 runs the userspace lanes, and the QEMU lanes go,
+# longest first, each to the least loaded slot; one in slot 0 waits for
+# kmod's end.  Seconds measured on the 2-core development machine, warm,
+# each lane beside another (2026-12-03).
 read -r -a lanes <<< "${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}"
 jobs=${CB_TEST_JOBS:-$(nproc)}
 [ "$jobs" -ge 1 ] 2>/dev/null || { echo "test.sh: CB_TEST_JOBS=$jobs: want a number >= 1" >&2; exit 2; }
-# Lanes to slots, longest first, each to the least loaded slot (seconds
-# measured on the 2-core development machine; slot 0 is this shell, which
-# also runs the userspace lanes).
-lane_s() { case $1 in *-debug) echo 1500 ;; 6.1) echo 800 ;; *) echo 600 ;; esac; }
-nslots=$((jobs < ${#lanes[@]} ? jobs : ${#lanes[@]}))
+lane_s() { case $1 in *-debug) echo 1100 ;; 6.1) echo 750 ;; *) echo 330 ;; esac; }
+nslots=$((jobs < ${#lanes[@]} + 1 ? jobs : ${#lanes[@]} + 1))
 [ "$nslots" -ge 1 ] || nslots=1
-load=(350) slot=()
+# the userspace lanes, then kmod's (100 s)
+load=(550) slot=()
 for ((i = 1; i < nslots; i++)); do load[i]=0; slot[i]=; done
 slot[0]=
-for k in $(for k in "${lanes[@]}"; do echo "$(lane_s "$k") $k"; done | sort -rn | cut -d' ' -f2); do
+if [ "$nslots" -ge 2 ]; then slot[1]=kmod load[1]=100; fi
+for k in $(for l in "${lanes[@]}"; do echo "$(lane_s "$l") $l"; done | sort -rn | cut -d' ' -f2); do
 	best=0
 	for ((i = 1; i < nslots; i++)); do
 		[ "${load[i]}" -lt "${load[best]}" ] && best=$i
 	done
 	load[best]=$((load[best] + $(lane_s "$k")))
-	slot[best]="${slot[best]} $k"
+	slot[best]="${slot[best]} qemu-$k"
 done
+# lane NAME: its command
+lane() {
+	case $1 in
+	kmod) tests/kmod/run.sh ;;
+	qemu-*) CB_KERNEL="${1#qemu-}" tests/e2e/run.sh ;;
+	esac
+}
+rm -f build/test-*.rc build/test-*.secs
 if [ "$nslots" -ge 2 ]; then
 	# the guest tools every lane makes first: made once, before lanes race
 	make -s build/cbpoke build/failnth cyclestat-static > build/e2e-tools.log 2>&1
@@ -68,32 +80,38 @@ if [ "$nslots" -ge 2 ]; then
 		echo "### beside (CB_TEST_JOBS=$jobs):${slot[i]}; each shown when it ends"
 		(
 			for k in ${slot[i]}; do
-				rm -f "build/test-qemu-$k.rc" "build/test-qemu-$k.secs"
 				t0=$SECONDS
-				TAP_DIR=$tap/qemu-$k CB_KERNEL="$k" tests/e2e/run.sh > "build/test-qemu-$k.bg" 2>&1
-				echo $? > "build/test-qemu-$k.rc"
-				echo $((SECONDS - t0)) > "build/test-qemu-$k.secs"
+				TAP_DIR=$tap/$k lane "$k" > "build/test-$k.bg" 2>&1
+				rc=$?
+				echo $((SECONDS - t0)) > "build/test-$k.secs"
+				echo $rc > "build/test-$k.rc"
 			done
 		) &
 		slotpid[i]=$!
 	done
+else
+	suite kmod tests/kmod/run.sh
 fi
 bgstart=$SECONDS
 suite cyclestat make --no-print-directory -C userspace test
 suite runner make --no-print-directory -C runner test
 suite scripts tests/host/run.sh
 for k in ${slot[0]}; do
-	suite "qemu-$k" env CB_KERNEL="$k" tests/e2e/run.sh
+	# kmod's builds first (slot 1's first lane)
+	while [ "$nslots" -ge 2 ] && [ ! -e build/test-kmod.rc ] && kill -0 "${slotpid[1]}" 2>/dev/null; do
+		sleep 1
+	done
+	suite "$k" lane "$k"
 done
 for ((i = 1; i < nslots; i++)); do
 	wait "${slotpid[i]}"
 	echo "### beside:${slot[i]}: ended $((SECONDS - bgstart)) s after they started"
 	for k in ${slot[i]}; do
-		# (its streams are in build/tap/qemu-$k already; a lane that left
-		# no status, killed say, exits 1 here)
-		lane_secs=$(cat "build/test-qemu-$k.secs" 2>/dev/null) \
-			suite "qemu-$k" sh -c 'cat "$1"; exit "$(cat "$2" 2>/dev/null || echo 1)"' sh \
-			"build/test-qemu-$k.bg" "build/test-qemu-$k.rc"
+		# (its streams are in build/tap/$k already; a lane that left no
+		# status, killed say, exits 1 here)
+		lane_secs=$(cat "build/test-$k.secs" 2>/dev/null) \
+			suite "$k" sh -c 'cat "$1"; exit "$(cat "$2" 2>/dev/null || echo 1)"' sh \
+			"build/test-$k.bg" "build/test-$k.rc"
 	done
 done
 

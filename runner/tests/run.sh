@@ -342,9 +342,9 @@ tap_check man_page_names_every_key_and_option sh -c '
 		grep -qF -- "$o" cyclebench-user.1 || { echo "no $o in cyclebench-user.1"; exit 1; }; done'
 rm -rf "$T/dest"
 tap_check make_install_puts_the_runner_and_its_man_page sh -c \
-	"make -s -C .. install DESTDIR='$T/dest' PREFIX=/usr >/dev/null &&
+	"make -s install DESTDIR='$T/dest' PREFIX=/usr >/dev/null &&
 	 [ -x '$T/dest/usr/bin/cyclebench-user' ] && [ -s '$T/dest/usr/share/man/man1/cyclebench-user.1' ] &&
-	 make -s -C .. uninstall DESTDIR='$T/dest' PREFIX=/usr >/dev/null && [ ! -e '$T/dest/usr/bin/cyclebench-user' ]"
+	 make -s uninstall DESTDIR='$T/dest' PREFIX=/usr >/dev/null && [ ! -e '$T/dest/usr/bin/cyclebench-user' ]"
 
 fake_root 'none integrity [confidentiality]'
 tap_expect doctor_sees_lockdown_confidentiality 0 'WARN  kernel lockdown is \[confidentiality\]' -- "$CS" doctor --sysroot "$T/root"
