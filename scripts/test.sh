@@ -9,12 +9,12 @@
 # saying nothing.
 #
 #   KERNELS="6.1" scripts/test.sh     (default: "6.1 6.12 6.12-rt 6.1-debug")
-#   CB_TEST_JOBS=N scripts/test.sh    QEMU lanes at once (default: the
-#                                     number of CPUs).  Each TCG guest is
-#                                     mostly one host thread, so on two
-#                                     cores the debug lane (the longest)
-#                                     boots beside the others.  A lane run
-#                                     beside is shown when it ends.
+#   CB_TEST_JOBS=N scripts/test.sh    lanes at once (default: the number
+#                                     of CPUs).  Each TCG guest is mostly
+#                                     one host thread, so on two cores the
+#                                     debug lane (the longest) boots beside
+#                                     the others.  A lane run beside is
+#                                     shown when it ends.
 . "$(dirname "$0")/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +49,7 @@ suite() {
 read -r -a lanes <<< "${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}"
 jobs=${CB_TEST_JOBS:-$(nproc)}
 [ "$jobs" -ge 1 ] 2>/dev/null || { echo "test.sh: CB_TEST_JOBS=$jobs: want a number >= 1" >&2; exit 2; }
-lane_s() { case $1 in *-debug) echo 1100 ;; 6.1) echo 750 ;; *) echo 330 ;; esac; }
+lane_s() { case $1 in *-debug) echo 900 ;; 6.1) echo 750 ;; *) echo 300 ;; esac; }
 nslots=$((jobs < ${#lanes[@]} + 1 ? jobs : ${#lanes[@]} + 1))
 [ "$nslots" -ge 1 ] || nslots=1
 # the userspace lanes, then kmod's (100 s)
