@@ -89,30 +89,135 @@ awk '!/^[a-z0-9_]+:[a-z0-9_]+(\/[0-9]+)? [1-9][0-9]* [^ ].*$/ {
      END { exit bad }' "$list" >&2 || bad=1
 
 n=0
-measured=0
 tab=$(printf '\t')
+nl='
+'
+tmp=${TMPDIR:-/tmp}/contract.$$
+trap 'rm -f "$tmp".*' EXIT
 # name TAB ops TAB description, one per line (the description may hold spaces)
-sed 's/^\([^ ]*\) \([^ ]*\) /\1\t\2\t/' "$list" > "${TMPDIR:-/tmp}/contract.$$"
-trap 'rm -f "${TMPDIR:-/tmp}/contract.$$"' EXIT
-# One awk per result: its info, then its cycles files; prints the
-# violations, and "measured" when the state has data.
-check_result='
+sed 's/^\([^ ]*\) \([^ ]*\) /\1\t\2\t/' "$list" > "$tmp.list"
+# The shell walks the list with builtins only and writes a manifest: a
+# line "R name ops desc arg rdir hascycles haslong" (tab-separated) per
+# result, then "F path" per data file of it.  grep then counts every data
+# file's lines and non-decimal lines in one call each, and one awk checks
+# every result: a fork per result took a debug kernel's guest half a
+# minute over the catalogue, and busybox awk reading 10^6 samples line by
+# line as long.
+: > "$tmp.man"
+set --
+while IFS=$tab read -r name ops desc; do
+	n=$((n + 1))
+	group=${name%%:*}
+	rest=${name#*:}
+	fname=${rest%%/*}
+	arg=
+	case $rest in */*) arg=${rest#*/} ;; esac
+	rdir=$dir/$group/$fname${arg:+/$arg}
+	info=$rdir/info
+	if [ ! -r "$info" ]; then
+		fail "$info: missing for $name"
+		continue
+	fi
+	hascycles=0
+	haslong=0
+	[ -e "$rdir/cycles" ] && hascycles=1
+	[ -e "$rdir/cycles_long" ] && haslong=1
+	printf 'R\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$ops" "$desc" "$arg" "$rdir" $hascycles $haslong >> "$tmp.man"
+	for f in cycles cycles_long; do
+		[ -e "$rdir/$f" ] || continue
+		printf 'F\t%s\n' "$rdir/$f" >> "$tmp.man"
+		set -- "$@" "$rdir/$f"
+	done
+	# cpus=: each CPU's arrays, in cpuN/; the first CPU's are cycles too
+	cpus='' st=''
+	while IFS= read -r l; do
+		case $l in
+		"state: "*) [ -n "$st" ] || st=${l#state: } ;;
+		"cpus: "*) [ -n "$cpus" ] || cpus=${l#cpus: } ;;
+		esac
+	done < "$info"
+	case $st in ok | aborted) ;; *) cpus= ;; esac
+	[ -n "$cpus" ] || continue
+	# (its keys are checked by the awk below)
+	first=${cpus%%,*}
+	oifs=$IFS IFS=,
+	for c in $cpus; do
+		IFS=$oifs
+		for f in cycles cycles_long; do
+			[ $f = cycles ] || [ $haslong = 1 ] || continue
+			if [ -e "$rdir/cpu$c/$f" ]; then
+				printf 'F\t%s\n' "$rdir/cpu$c/$f" >> "$tmp.man"
+				set -- "$@" "$rdir/cpu$c/$f"
+			else
+				fail "$rdir/cpu$c/$f: missing, cpus: names $c"
+			fi
+		done
+	done
+	IFS=$oifs
+	[ $hascycles = 0 ] || cmp -s "$rdir/cycles" "$rdir/cpu$first/cycles" ||
+		fail "$rdir/cpu$first/cycles: differs from cycles (the first CPU's samples are the result's own)"
+done < "$tmp.list"
+# PATH:COUNT per file (/dev/null: a name on every line, and no stdin when
+# there are no files); the first non-decimal line of a file that has one
+grep -c '' /dev/null "$@" > "$tmp.lines"
+grep -c -v '^[0-9][0-9]*$' /dev/null "$@" > "$tmp.nondec"
+: > "$tmp.first"
+while IFS= read -r l; do
+	case $l in *:0) continue ;; esac
+	f=${l%:*}
+	[ "$f" = /dev/null ] && continue
+	printf '%s\t%s\n' "$f" "$(grep -n -v -m 1 '^[0-9][0-9]*$' "$f")" >> "$tmp.first"
+done < "$tmp.nondec"
+# Every result: its info, then its data files' counts; prints the
+# violations, and last "measured N".
+check_results='
 function bad(msg) { printf "contract: %s\n", msg; failed = 1 }
 function uint(k) { if (!(k in kv) || kv[k] !~ /^[0-9]+$/) bad(info ": '"'"'" k "'"'"' must be an unsigned decimal, not '"'"'" kv[k] "'"'"'") }
 function method_ok(m) { return m ~ /^(paoloni|lfence|paoloni-nordtscp|lfence-nordtscp)$/ }
-FNR == 1 { file++ }
-file == 1 {
-	i = index($0, ": ")
-	if (i) kv[substr($0, 1, i - 1)] = substr($0, i + 2)
-	else if ($0 ~ /:$/) kv[substr($0, 1, length($0) - 1)] = ""
-	else bad(info ":" FNR ": not a key: value line: " $0)
-	next
+function pathcount(l, a) { match(l, /:[0-9]+$/); a["path"] = substr(l, 1, RSTART - 1); a["n"] = substr(l, RSTART + 1) + 0 }
+FILENAME == linesf { pathcount($0, pc); nlines[pc["path"]] = pc["n"]; next }
+FILENAME == firstf { i = index($0, "\t"); first[substr($0, 1, i - 1)] = substr($0, i + 1); next }
+$1 == "R" { end_result(); start_result(); next }
+$1 == "F" { f = substr($0, 3); files[++nf] = f; next }
+function start_result(   l, i, ln) {
+	name = $2; ops = $3; desc = $4; arg = $5; rdir = $6; hascycles = $7; haslong = $8
+	info = rdir "/info"
+	delete kv
+	nf = 0
+	ln = 0
+	while ((getline l < info) > 0) {
+		ln++
+		i = index(l, ": ")
+		if (i) kv[substr(l, 1, i - 1)] = substr(l, i + 2)
+		else if (l ~ /:$/) kv[substr(l, 1, length(l) - 1)] = ""
+		else bad(info ":" ln ": not a key: value line: " l)
+	}
+	close(info)
+	check_info()
+	check_cpus()
+	inresult = 1
 }
-FNR == 1 && !checked { check_info() }
-{ lines[FILENAME]++ }
-!/^[0-9]+$/ && !nonnum[FILENAME]++ { bad(FILENAME ":" FNR ": not an unsigned decimal: " $0) }
+function end_result(   k, f, want) {
+	if (!inresult) return
+	inresult = 0
+	for (k = 1; k <= nf; k++) {
+		f = files[k]
+		if (f in first) {
+			i = index(first[f], ":")
+			bad(f ":" substr(first[f], 1, i - 1) ": not an unsigned decimal: " substr(first[f], i + 1))
+		}
+	}
+	if (!data) return
+	measured++
+	want = kv["ensembles"] * kv["samples"]
+	if (!hascycles) bad(rdir "/cycles: missing, state is " st)
+	for (k = 1; k <= nf; k++) {
+		f = files[k]
+		if (nlines[f] && nlines[f] != want) bad(f ": " nlines[f] " lines, ensembles x samples is " want)
+	}
+	if (hascycles && !nlines[rdir "/cycles"] && want) bad(rdir "/cycles: 0 lines, ensembles x samples is " want)
+}
 function check_info() {
-	checked = 1
 	if (kv["name"] != name) bad(info ": name '"'"'" kv["name"] "'"'"', fragments says '"'"'" name "'"'"'")
 	if (kv["ops"] != ops) bad(info ": ops '"'"'" kv["ops"] "'"'"', fragments says " ops)
 	if (kv["description"] != desc) bad(info ": the description differs from the fragments line")
@@ -130,75 +235,30 @@ function check_info() {
 	if (haslong && r !~ /^(2|4|8|16|64|256|1024)$/) bad(info ": cycles_long is there, long_repeat must be 2, 4, 8, 16, 64, 256 or 1024, not '"'"'" r "'"'"'")
 	if (!haslong && haskey) bad(info ": long_repeat: " r " without cycles_long")
 }
+# cpus=: the run'"'"'s CPUs begin with its cpu, and the keys of a run on several
+function check_cpus(   c, k, n, keys) {
+	if (!(st == "ok" || st == "aborted") || kv["cpus"] == "") return
+	c = kv["cpus"]
+	sub(/,.*/, "", c)
+	if (c != kv["cpu"]) bad(info ": cpus: " kv["cpus"] " does not begin with its cpu: " kv["cpu"])
+	n = split("barrier start_spread samples_in_step state_per_cpu", keys, " ")
+	for (k = 1; k <= n; k++) if (!(keys[k] in kv)) bad(info ": cpus: without '"'"'" keys[k] "'"'"'")
+	if ("start_spread" in kv && kv["start_spread"] !~ /^[0-9]+$/) uint("start_spread")
+	if ("samples_in_step" in kv && kv["samples_in_step"] !~ /^[0-9]+$/) uint("samples_in_step")
+	if ("state_per_cpu" in kv && kv["state_per_cpu"] !~ /^(yes|no)$/)
+		bad(info ": '"'"'state_per_cpu'"'"' must be yes or no, not '"'"'" kv["state_per_cpu"] "'"'"'")
+}
 END {
-	if (!checked) check_info()
-	if (!data) exit failed
-	want = kv["ensembles"] * kv["samples"]
-	if (!hascycles) bad(rdir "/cycles: missing, state is " st)
-	for (f in lines) if (lines[f] != want) bad(f ": " lines[f] " lines, ensembles x samples is " want)
-	if (hascycles && !(rdir "/cycles" in lines) && want) bad(rdir "/cycles: 0 lines, ensembles x samples is " want)
-	print "measured"
+	end_result()
+	print "measured " measured + 0
 	exit failed
 }'
-nl='
-'
-while IFS=$tab read -r name ops desc; do
-	n=$((n + 1))
-	group=${name%%:*}
-	rest=${name#*:}
-	fname=${rest%%/*}
-	arg=
-	case $rest in */*) arg=${rest#*/} ;; esac
-	rdir=$dir/$group/$fname${arg:+/$arg}
-	info=$rdir/info
-	if [ ! -r "$info" ]; then
-		fail "$info: missing for $name"
-		continue
-	fi
-	set -- "$info"
-	hascycles=0
-	haslong=0
-	[ -e "$rdir/cycles" ] && { hascycles=1; set -- "$@" "$rdir/cycles"; }
-	[ -e "$rdir/cycles_long" ] && { haslong=1; set -- "$@" "$rdir/cycles_long"; }
-	# cpus=: each CPU's arrays, in cpuN/; the first CPU's are cycles too
-	# (read with builtins: a fork per key took a debug kernel's guest
-	# half a minute over the catalogue)
-	cpus= st=
-	while IFS= read -r l; do
-		case $l in
-		"state: "*) [ -n "$st" ] || st=${l#state: } ;;
-		"cpus: "*) [ -n "$cpus" ] || cpus=${l#cpus: } ;;
-		esac
-	done < "$info"
-	case $st in ok | aborted) ;; *) cpus= ;; esac
-	if [ -n "$cpus" ]; then
-		first=${cpus%%,*}
-		[ "$first" = "$(get "$info" cpu)" ] ||
-			fail "$info: cpus: $cpus does not begin with its cpu: $(get "$info" cpu)"
-		for k in barrier start_spread samples_in_step state_per_cpu; do
-			grep -q "^$k: " "$info" || fail "$info: cpus: without '$k'"
-		done
-		uint "$info" start_spread
-		uint "$info" samples_in_step
-		yesno "$info" state_per_cpu
-		for c in $(echo "$cpus" | tr , ' '); do
-			for f in cycles cycles_long; do
-				[ $f = cycles ] || [ $haslong = 1 ] || continue
-				if [ -e "$rdir/cpu$c/$f" ]; then
-					set -- "$@" "$rdir/cpu$c/$f"
-				else
-					fail "$rdir/cpu$c/$f: missing, cpus: names $c"
-				fi
-			done
-		done
-		[ $hascycles = 0 ] || cmp -s "$rdir/cycles" "$rdir/cpu$first/cycles" ||
-			fail "$rdir/cpu$first/cycles: differs from cycles (the first CPU's samples are the result's own)"
-	fi
-	out=$(awk -v name="$name" -v ops="$ops" -v desc="$desc" -v arg="$arg" -v info="$info" \
-		-v rdir="$rdir" -v hascycles=$hascycles -v haslong=$haslong "$check_result" "$@") || bad=1
-	case $out in *measured) measured=$((measured + 1)) out=${out%measured} out=${out%"$nl"} ;; esac
-	[ -z "$out" ] || printf '%s\n' "$out" >&2
-done < "${TMPDIR:-/tmp}/contract.$$"
+out=$(awk -F "$tab" -v linesf="$tmp.lines" -v firstf="$tmp.first" "$check_results" \
+	"$tmp.lines" "$tmp.first" "$tmp.man") || bad=1
+measured=${out##*measured }
+out=${out%measured *}
+out=${out%"$nl"}
+[ -z "$out" ] || printf '%s\n' "$out" >&2
 [ $n -gt 0 ] || fail "$list: no fragment listed"
 [ $bad = 0 ] || exit 1
 echo "contract: $dir: ok, $n results ($measured measured)"

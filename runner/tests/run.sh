@@ -324,6 +324,13 @@ tap_expect contract_finds_a_bad_long_repeat 1 'long_repeat must be 2, 4, 8, 16, 
 broken "$T/every"
 echo 'alu:add_dep 4 again' >> "$T/broken/fragments"
 tap_expect contract_finds_a_name_listed_twice 1 'alu:add_dep listed twice' -- sh tests/contract.sh "$T/broken"
+broken "$T/every"
+sed -i '3s/.*/12a/' "$T/broken/alu/add_dep/cycles"
+tap_expect contract_finds_a_sample_that_is_not_a_number 1 'alu/add_dep/cycles:3: not an unsigned decimal: 12a' -- sh tests/contract.sh "$T/broken"
+broken "$T/every"
+: > "$T/broken/alu/add_dep/cycles_long"
+: > "$T/broken/alu/add_dep/cycles"
+tap_expect contract_finds_an_empty_cycles_file 1 'alu/add_dep/cycles: 0 lines, ensembles x samples is 40' -- sh tests/contract.sh "$T/broken"
 
 # ---- cyclestat doctor: lockdown and the core clock (userspace/doctor.c) ----
 fake_root() {
