@@ -104,6 +104,20 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	tap_check "${s}setup_is_said_per_result" sh -c \
 		"grep -q '^setup: ensemble$' '$T/every/mem/chase/4096/info' && grep -q '^setup: none$' '$T/every/alu/add_dep/info'"
 
+	# the ASan build's sanitized fragment objects are its 16- and 64-copy
+	# ones (Makefile: SAN_REPEATS): every fragment runs at each, so each
+	# setup, body and teardown runs sanitized
+	if [ -n "$s" ]; then
+		for r in 16 64; do
+			tap_expect "${s}every_portable_fragment_runs_at_${r}_copies" $ev_rc '' -- \
+				$B -q --force -o "$T/every$r" alu,base,calib,loop,mem,serialize,contend \
+				long_repeat=$r samples=20 ensembles=2 warmup=2 max_mb=64
+			tap_check "${s}at_${r}_copies_every_result_is_ok_and_says_${r}" sh -c \
+				"! grep '^state: ' '$T/every$r'/*/*/info '$T/every$r'/*/*/*/info 2>/dev/null | grep -v '${ev_not:-^$}' | grep -v -q 'state: ok' &&
+				 grep -q '^long_repeat: $r$' '$T/every$r/alu/add_dep/info'"
+		done
+	fi
+
 	# ---- mem:chase_huge: the same ring on 2 MiB pages, and it says so ----
 	if [ $huge = yes ]; then
 		tap_expect "${s}chase_huge_runs" 0 '' -- \
