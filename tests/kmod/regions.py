@@ -4,6 +4,10 @@
 
 usage: regions.py [--table FILE] [--repeat R] MODULE.ko SOURCE.c...
 
+MODULE.ko may be any relocatable object that holds the fragment files'
+code: the module, or fragment objects joined with `ld -r` (make check's
+own tests of this checker).
+
 CB_BODY() gives each fragment NAME, per method TAG (p paoloni, l lfence,
 pn paoloni-nordtscp, ln lfence-nordtscp), two region functions,
 cb_short_TAG_NAME and cb_long_TAG_NAME, and cb_bodyref_NAME, the body
