@@ -155,8 +155,9 @@ cat /out/log.txt
 dmesg > /out/dmesg.txt
 cat /proc/sys/kernel/tainted > /out/tainted
 stty -F /dev/ttyS1 raw -echo
+# (gzip's exit is the port's last close, which waits until the UART has
+# sent every byte: nothing is lost to the poweroff)
 tar -cf - -C /out . | gzip -c > /dev/ttyS1
-sleep 1
 poweroff -f
 INIT
 chmod +x "$root/init"

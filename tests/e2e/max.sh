@@ -21,6 +21,27 @@ fi
 rt=$(info_get $CB/info preempt_rt)
 check "status idle after load" idle "$(cat $CB/status)"
 
+# A refused write says why in the log: at most 3 reasons in 5 s (the rate
+# limit, kmod/engine.c), so three here, the first refusals since boot, and
+# three more once the window is over (after the long run below): the log
+# has each of them once.
+refusals_logged() {	# refusals_logged FIRST LAST: items FIRST..LAST below
+	k=0
+	for w in "kdev:nosuch|run: no fragment 'kdev:nosuch'" \
+		 "alu sample=100|run: unknown key 'sample' (keys: samples " \
+		 "alu samples=ten|run: samples=ten: not a number in 1..100000000" \
+		 "loop:dec_jnz args=64,abc|run: args=: 'abc' is not a decimal number" \
+		 "alu,,base|run: an empty item in the selection" \
+		 "alu:add_dep/4|run: alu:add_dep takes no ARG"; do
+		k=$((k + 1))
+		[ $k -ge "$1" ] && [ $k -le "$2" ] || continue
+		check "write '${w%%|*}': EINVAL" EINVAL "$(run_write "${w%%|*}")"
+		check "write '${w%%|*}': the log says '${w#*|}'" 1 "$(dmesg | grep -cF "${w#*|}")"
+	done
+}
+refused_at=$(now)
+refusals_logged 1 3
+
 for k in version kernel vendor family model stepping model_name tsc_khz \
 	 constant_tsc nonstop_tsc rdtscp hypervisor smt_active \
 	 method_requested method_used samples ensembles warmup cpu max_mb; do
@@ -126,21 +147,11 @@ check "long run: last line present" "${LONG_ENS}00000" "$(lines $CB/loop/dec_jnz
 check "ministat-style input: no header, integers only" "" \
 	"$(grep -v '^[0-9][0-9]*$' $CB/alu/add_dep/cycles | head -n1)"
 check "cyclestat reads the live tree" 0 "$(cyclestat > /out/cyclestat.txt 2>&1; echo $?)"
+# the second three refusals (the first three are after insmod): a new
+# window of the rate limit, 6 s after the first opened
+while [ "$(awk -v t="$refused_at" '{ print ($1 < t + 6) }' /proc/uptime)" = 1 ]; do sleep 0.5; done
+refusals_logged 4 6
 check "garbage to run is EINVAL" EINVAL "$(run_write "nosuch")"
-# ... and the log says why, for each: at most 3 reasons in 5 s (rate-limited),
-# so a pause before each three
-k=0
-for w in "kdev:nosuch|run: no fragment 'kdev:nosuch'" \
-	 "alu sample=100|run: unknown key 'sample' (keys: samples " \
-	 "alu samples=ten|run: samples=ten: not a number in 1..100000000" \
-	 "loop:dec_jnz args=64,abc|run: args=: 'abc' is not a decimal number" \
-	 "alu,,base|run: an empty item in the selection" \
-	 "alu:add_dep/4|run: alu:add_dep takes no ARG"; do
-	[ $((k % 3)) = 0 ] && sleep 6
-	k=$((k + 1))
-	check "write '${w%%|*}': EINVAL" EINVAL "$(run_write "${w%%|*}")"
-	check "write '${w%%|*}': the log says '${w#*|}'" 1 "$(dmesg | grep -cF "${w#*|}")"
-done
 # The request corpus cyclebench-user answers too (runner/tests/
 # run.sh): one grammar (kmod/grammar.c), the same answers on both sides.
 n=0 bad=
