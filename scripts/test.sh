@@ -44,9 +44,8 @@ suite() {
 # module.  Slot 0 is this shell; with CB_TEST_JOBS >= 2, slot 1 starts
 # with kmod while slot 0 runs the userspace lanes, and the QEMU lanes go,
 # longest first, each to the least loaded slot; one in slot 0 waits for
-# kmod's end.  Seconds measured on the 2-core development machine, warm,
-# each lane beside another (2026-12-03): the userspace lanes about 530,
-# kmod 160.
+# kmod's end.  The estimates (load, lane_s) are seconds measured on the
+# 2-core development machine, warm, each lane beside another.
 read -r -a lanes <<< "${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}"
 jobs=${CB_TEST_JOBS:-$(nproc)}
 [ "$jobs" -ge 1 ] 2>/dev/null || { echo "test.sh: CB_TEST_JOBS=$jobs: want a number >= 1" >&2; exit 2; }
