@@ -66,7 +66,7 @@ run: deps
 test:
 	@scripts/deps.sh --check --kernels "$(KERNELS)" || \
 		$(SUDO) scripts/deps.sh --check --kernels "$(KERNELS)"
-	@$(MAKE) --no-print-directory all cyclestat-static build/cbpoke
+	@$(MAKE) --no-print-directory -j"$$(nproc)" all cyclestat-static build/cbpoke
 	@KERNELS="$(KERNELS)" scripts/test.sh
 
 check:
