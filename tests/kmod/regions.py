@@ -26,7 +26,9 @@ instruction and the fix):
   - the long region holds R copies, each the short region's instructions;
   - no body is empty but base:empty's (an empty one was deleted);
   - no body calls a kernel function known to sleep (msleep, mutex_lock,
-    schedule_timeout, vmalloc, ...: SLEEPERS below).
+    schedule_timeout, vmalloc, ...: SLEEPERS below);
+  - no two bodies share a C name, in one group or two (each body's
+    sampler and regions are named after it alone).
 A body that calls out-of-line code of a kernel option (CONFIG_DEBUG_LIST's
 __list_add_valid, KCOV, ftrace) gets a "note:" line, not a problem: that
 code is timed with it; and a problem of such a body names the option as
@@ -94,8 +96,9 @@ def run(cmd):
 
 
 def fragment_names(sources):
-    """body identifier -> group:name, from the sources' CB_BODY() lines."""
-    names = {}
+    """(body identifier -> group:name, body -> ["group:name (file)", ...]
+    for each definition), from the sources' CB_BODY() lines."""
+    names, files = {}, {}
     for path in sources:
         try:
             text = open(path).read()
@@ -104,8 +107,9 @@ def fragment_names(sources):
         g = re.search(r"^CB_(?:PORTABLE_)?GROUP\((\w+),", text, re.M)
         group = g.group(1) if g else "?"
         for m in re.finditer(r"^CB_BODY(?:_STATE)?\((\w+)", text, re.M):
-            names[m.group(1)] = "%s:%s" % (group, m.group(1))
-    return names
+            names.setdefault(m.group(1), "%s:%s" % (group, m.group(1)))
+            files.setdefault(m.group(1), []).append("%s:%s (%s)" % (group, m.group(1), path))
+    return names, files
 
 
 def symbols(ko):
@@ -277,7 +281,7 @@ def main(argv):
     if len(args) < 2 or table == "":
         die("usage: regions.py [--table FILE] [--repeat R] MODULE.ko SOURCE.c...")
     ko, sources = args[0], args[1:]
-    names = fragment_names(sources)
+    names, files = fragment_names(sources)
     funcs = functions(ko, symbols(ko))
     refs = {fn[len("cb_bodyref_"):]: reference(ins)
             for fn, ins in funcs.items() if fn.startswith("cb_bodyref_")}
@@ -285,6 +289,15 @@ def main(argv):
 
     def say(frag, where, what, fix):
         problems.append((frag, where, what, fix))
+
+    # The samplers, regions and marks are named after the body's C name
+    # alone, as are this check's table and the host's crash report
+    # (scripts/qemu-run.sh): two bodies of one name would be read as one.
+    for body, defs in sorted(files.items()):
+        if len(defs) > 1:
+            say(names[body], "its name",
+                "%s share the C name %s" % (" and ".join(defs), body),
+                "a body's name is a C name, one per module, whatever its group: rename all but one")
 
     # fragment -> {call: kernel option} for the out-of-line calls of a kernel
     # option found in its regions: said once, and beside its problems,

@@ -180,6 +180,15 @@ if [ "$copies_rc" = 0 ]; then
 			bad "object code check: $f: expected 8 clean regions, long = 16 x short; got $got: $(head -n3 $st-copies.out)"
 		fi
 	done
+	# a second group's body of the same C name: named, both of them
+	printf 'CB_GROUP(twin, "a second group");\nCB_BODY(mul_state)\n{\n}\n' > $st-twin.c
+	python3 tests/kmod/regions.py $st-copies/fragments.o $st-copies/kmod/fragments/*.c $st-twin.c > $st-twin.out 2>&1
+	twin_rc=$?
+	if [ $twin_rc = 1 ] && grep -q '^copies:mul_state: its name: copies:mul_state (.*copies.c) and twin:mul_state (.*twin.c) share the C name mul_state; ' $st-twin.out; then
+		ok "object code check: two bodies of one C name in two groups are named, both: $(cat $st-twin.out)"
+	else
+		bad "object code check: copies:mul_state and twin:mul_state share a C name: expected exit 1 and both named, got exit $twin_rc: $(head -n3 $st-twin.out)"
+	fi
 else
 	bad "checker self-test objects do not build: $(grep -m2 error $st-copies.log)"
 fi
