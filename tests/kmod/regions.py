@@ -96,9 +96,10 @@ def run(cmd):
 
 
 def fragment_names(sources):
-    """(body identifier -> group:name, body -> ["group:name (file)", ...]
-    for each definition), from the sources' CB_BODY() lines."""
-    names, files = {}, {}
+    """(body identifier -> group:name, body -> [(group:name, file), ...]
+    for each definition), from the sources' CB_BODY() lines; a body
+    defined twice is named by its first definition."""
+    files = {}
     for path in sources:
         try:
             text = open(path).read()
@@ -107,8 +108,8 @@ def fragment_names(sources):
         g = re.search(r"^CB_(?:PORTABLE_)?GROUP\((\w+),", text, re.M)
         group = g.group(1) if g else "?"
         for m in re.finditer(r"^CB_BODY(?:_STATE)?\((\w+)", text, re.M):
-            names.setdefault(m.group(1), "%s:%s" % (group, m.group(1)))
-            files.setdefault(m.group(1), []).append("%s:%s (%s)" % (group, m.group(1), path))
+            files.setdefault(m.group(1), []).append(("%s:%s" % (group, m.group(1)), path))
+    names = {body: defs[0][0] for body, defs in files.items()}
     return names, files
 
 
@@ -296,7 +297,7 @@ def main(argv):
     for body, defs in sorted(files.items()):
         if len(defs) > 1:
             say(names[body], "its name",
-                "%s share the C name %s" % (" and ".join(defs), body),
+                "%s share the C name %s" % (" and ".join("%s (%s)" % d for d in defs), body),
                 "a body's name is a C name, one per module, whatever its group: rename all but one")
 
     # fragment -> {call: kernel option} for the out-of-line calls of a kernel
