@@ -296,6 +296,11 @@ static int cb_parse_args(char *s, u64 *args, unsigned int *nr, char *why,
 
 static const struct cb_key_def cb_keys[CB_NR_KEYS] = CB_KEY_DEFS;
 
+const char *cb_key_help(enum cb_run_key k)
+{
+	return cb_keys[k].help;
+}
+
 /* The keys @side takes, space-separated, for messages. */
 static void cb_key_list(unsigned int side, char *buf, size_t len)
 {
@@ -480,13 +485,13 @@ int cb_req_parse(char *cmd, const struct cb_catalog *cat, struct cb_req *req,
 				return ret;
 		} else if (cb_keys[k].help) {
 			if (cb_parse_word(cat, k, val, req)) {
-				snprintf(why, len, "%s=%.32s: not a valid value (%s)",
+				snprintf(why, len, CB_WHY_WORD,
 					 cb_keys[k].name, val, cb_keys[k].help);
 				return -EINVAL;
 			}
 		} else {
 			if (cb_dec(val, &v) || v < cb_keys[k].lo || v > cb_keys[k].hi) {
-				snprintf(why, len, "%s=%.32s: not a number in %u..%u",
+				snprintf(why, len, CB_WHY_RANGE,
 					 cb_keys[k].name, val, cb_keys[k].lo, cb_keys[k].hi);
 				return -EINVAL;
 			}

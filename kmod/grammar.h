@@ -87,4 +87,14 @@ bool cb_default_arg_fits(const struct cb_fragment *frag, u64 arg,
 const char *cb_method_name(enum cb_method m);
 int cb_method_parse(const char *s, enum cb_method *m);
 
+/* A key's words, for a message; NULL for a number (struct cb_key_def). */
+const char *cb_key_help(enum cb_run_key k);
+
+/*
+ * Why a value was refused, the same for a run request and a module
+ * parameter: key, value, then the range or cb_key_help()'s words.
+ */
+#define CB_WHY_RANGE "%s=%.32s: not a number in %u..%u"
+#define CB_WHY_WORD "%s=%.32s: not a valid value (%s)"
+
 #endif /* CYCLEBENCH_GRAMMAR_H */

@@ -43,8 +43,10 @@ static int cb_param_set_uint(const char *val, const struct kernel_param *kp)
 	const struct cb_uint_param *p = kp->arg;
 	unsigned int v;
 
-	if (kstrtouint(val, 10, &v) || v < p->min || v > p->max)
+	if (kstrtouint(val, 10, &v) || v < p->min || v > p->max) {
+		cb_warn(CB_WHY_RANGE "\n", kp->name, val, p->min, p->max);
 		return -EINVAL;
+	}
 	*p->val = v;
 	return 0;
 }
@@ -153,7 +155,10 @@ enum cb_method cb_method_used(enum cb_method requested)
 
 static int cb_param_set_method(const char *val, const struct kernel_param *kp)
 {
-	return cb_method_parse(val, &cb_method);
+	if (!cb_method_parse(val, &cb_method))
+		return 0;
+	cb_warn(CB_WHY_WORD "\n", kp->name, val, cb_key_help(CB_KEY_METHOD));
+	return -EINVAL;
 }
 
 static int cb_param_get_method(char *buf, const struct kernel_param *kp)
@@ -181,7 +186,10 @@ static int cb_parse_cpu(const char *s, unsigned int *cpu)
 
 static int cb_param_set_cpu(const char *val, const struct kernel_param *kp)
 {
-	return cb_parse_cpu(val, &cb_cpu);
+	if (!cb_parse_cpu(val, &cb_cpu))
+		return 0;
+	cb_warn(CB_WHY_WORD "\n", kp->name, val, cb_key_help(CB_KEY_CPU));
+	return -EINVAL;
 }
 
 static const struct kernel_param_ops cb_cpu_ops = {
