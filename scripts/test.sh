@@ -24,18 +24,31 @@ tap=$top/build/tap
 rm -rf "$tap"
 lanes_run=() times=()
 
+# Each lane's CPU time (user + sys, its children's included) goes to
+# build/test-LANE.cpu, in TIMEFORMAT's words, for the summary
+TIMEFORMAT='%U %S'
+cpu_s() { awk '{ printf "%d", $1 + $2 + 0.5 }' "build/test-$1.cpu" 2>/dev/null || echo '?'; }
+
 # suite NAME CMD...: runs CMD with TAP_DIR=build/tap/NAME, shows its
-# output, keeps its exit status there; the time shown is CMD's own, or
-# $lane_secs where the lane ran beside and CMD only shows it
+# output, keeps its exit status there; the times shown are CMD's own, or,
+# where the lane ran beside and CMD only shows it, the lane's ($lane_secs
+# and its .cpu file)
 suite() {
 	local name=$1 t0=$SECONDS
 	shift
 	echo "### $name: $*"
 	mkdir -p "$tap/$name"
-	TAP_DIR=$tap/$name "$@" 2>&1 | tee "build/test-$name.log"
-	echo "${PIPESTATUS[0]}" > "$tap/$name/exit.rc"
+	if [ -n "${lane_secs:-}" ]; then
+		TAP_DIR=$tap/$name "$@" 2>&1 | tee "build/test-$name.log"
+		echo "${PIPESTATUS[0]}" > "$tap/$name/exit.rc"
+	else
+		{ time {
+			TAP_DIR=$tap/$name "$@" 2>&1 | tee "build/test-$name.log"
+			echo "${PIPESTATUS[0]}" > "$tap/$name/exit.rc"
+		}; } 2> "build/test-$name.cpu"
+	fi
 	lanes_run+=("$tap/$name")
-	times+=("$(printf '%-14s %5d s' "$name" "${lane_secs:-$((SECONDS - t0))}")")
+	times+=("$(printf '%-14s %5d s %6s CPU-s' "$name" "${lane_secs:-$((SECONDS - t0))}" "$(cpu_s "$name")")")
 }
 
 # The lanes: kmod (the static checks; its W=1 builds make every kernel's
@@ -72,7 +85,7 @@ lane() {
 	qemu-*) CB_KERNEL="${1#qemu-}" tests/e2e/run.sh ;;
 	esac
 }
-rm -f build/test-*.rc build/test-*.secs
+rm -f build/test-*.rc build/test-*.secs build/test-*.cpu
 if [ "$nslots" -ge 2 ]; then
 	# the guest tools every lane makes first: made once, before lanes race
 	make -s build/cbpoke build/failnth cyclestat-static > build/e2e-tools.log 2>&1
@@ -81,7 +94,7 @@ if [ "$nslots" -ge 2 ]; then
 		(
 			for k in ${slot[i]}; do
 				t0=$SECONDS
-				TAP_DIR=$tap/$k lane "$k" > "build/test-$k.bg" 2>&1
+				{ time TAP_DIR=$tap/$k lane "$k" > "build/test-$k.bg" 2>&1; } 2> "build/test-$k.cpu"
 				rc=$?
 				echo $((SECONDS - t0)) > "build/test-$k.secs"
 				echo $rc > "build/test-$k.rc"
@@ -116,6 +129,12 @@ for ((i = 1; i < nslots; i++)); do
 done
 
 echo
-echo "### summary: each lane's time, then its points (tests/tap/count)"
+echo "### summary: each lane's time (wall, then CPU), then its points (tests/tap/count)"
 printf '%s\n' "${times[@]}"
+# the whole run's CPU: this shell's children, the prelude's build included
+# (times in this shell: in a pipe or $(...) it would report a subshell's)
+times > build/test-times.txt
+awk -v w="$SECONDS" -v n="$(nproc)" 'function sec(t) { split(t, a, "m"); return a[1] * 60 + a[2] }
+	NR == 2 { c = sec($1) + sec($2); printf "%-14s %5d s %6d CPU-s (%.2f of %d CPUs busy)\n",
+		"all", w, c, c / (w ? w : 1), n }' build/test-times.txt
 tests/tap/count "${lanes_run[@]}"
