@@ -188,7 +188,8 @@ fi
 # crash_says: what the console says killed the guest, and in which
 # fragment: the kernel's first BUG/WARNING/panic line, and the fragment whose
 # sampler (cb_sample_NAME) or region (cb_short_M_NAME, cb_long_M_NAME) is in
-# the trace, named group:name from the sources.
+# the trace, named group:name from the sources.  Fails when the console
+# names nothing.
 crash_says() {
 	local why body frag src
 	# (|| true: under pipefail, grep -m1 closing the pipe early is no error)
@@ -196,7 +197,7 @@ crash_says() {
 		sed 's/[[:space:]]*$//') || true
 	body=$(tr -d '\r' < "$log" | grep -m1 -oE 'cb_(sample|short_[lp]n?|long_[lp]n?)_[a-z0-9_]+' |
 		sed -E 's/^cb_(sample|short_[lp]n?|long_[lp]n?)_//') || true
-	[ -n "$why" ] || return 0
+	[ -n "$why" ] || return 1
 	if [ -n "$body" ]; then
 		src=$(grep -lE "^CB_BODY(_STATE)?\($body[,)]" "$top"/kmod/fragments/*.c \
 			"$top"/tests/kmod/*.c 2>/dev/null | head -n1) || true
@@ -215,8 +216,7 @@ if ! tar -xzf "$work/out.tar.gz" -C "$out" 2>/dev/null || [ ! -e "$out/rc" ]; th
 		echo "qemu-run.sh: the kernel died while booting, before /init ran (nothing loaded yet); see $log" >&2
 		exit 3
 	fi
-	crash_says
-	echo "qemu-run.sh: the guest sent no results back; see $log" >&2
+	crash_says || echo "qemu-run.sh: the guest sent no results back; see $log" >&2
 	exit 1
 fi
 exit 0
