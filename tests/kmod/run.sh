@@ -109,8 +109,10 @@ if problems=$(python3 tests/kmod/regions.py --table build/cyclebench.regions \
 	# what is not a problem but timed with a body (a kernel option's calls)
 	echo "$problems" | grep '^note: ' | sed 's/^/# /'
 else
-	bad "object code: $(echo "$problems" | grep -vc '^note: ') problems (columns of build/cyclebench.regions: tests/kmod/regions.py --help):
-$(echo "$problems" | sed 's/^/  /')"
+	# the point, then a line per problem under it
+	mapfile -t lines <<< "$problems"
+	tap_not_ok "object code: $(echo "$problems" | grep -vc '^note: ') problems (columns of build/cyclebench.regions: tests/kmod/regions.py --help)" \
+		"${lines[@]}"
 fi
 empty=$(awk '$1 == "base:empty" && $3 == "short" { print $5 }' build/cyclebench.regions | sort -u | tr '\n' ' ')
 check_regions_in() { awk -v f="$2" '$1 == f && $6 == "clean"' "$1" | grep -c .; }
