@@ -42,10 +42,12 @@ suite() {
 		TAP_DIR=$tap/$name "$@" 2>&1 | tee "build/test-$name.log"
 		echo "${PIPESTATUS[0]}" > "$tap/$name/exit.rc"
 	else
-		{ time {
+		# (in a subshell: this shell's children's times would take in a
+		# lane beside that ended meanwhile)
+		( { time {
 			TAP_DIR=$tap/$name "$@" 2>&1 | tee "build/test-$name.log"
 			echo "${PIPESTATUS[0]}" > "$tap/$name/exit.rc"
-		}; } 2> "build/test-$name.cpu"
+		}; } 2> "build/test-$name.cpu" )
 	fi
 	lanes_run+=("$tap/$name")
 	times+=("$(printf '%-14s %5d s %6s CPU-s' "$name" "${lane_secs:-$((SECONDS - t0))}" "$(cpu_s "$name")")")
