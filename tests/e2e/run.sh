@@ -137,11 +137,12 @@ boot() {
 # command line runs on any lane):
 #  - 6.1, Debian 12's kernel: every suite, at full size (max's defaults,
 #    reliability's 10^8 samples, icount twice to compare the boots), and
-#    the gate's rates and the gate script's logic (ci-gate, gate): those
-#    are the harness's, not a kernel's.
-#  - 6.12 and 6.12-rt: every suite, the big runs at a tenth: what differs
-#    between kernels is the paths (kernel APIs, PREEMPT_RT's locks), which
-#    both sizes take.
+#    what is not a kernel's: a CPU model's (qemu64: no RDTSCP, the
+#    fallback methods; lfence: an EPYC model's LFENCE), the gate's rates
+#    and the gate script's logic (ci-gate, gate): the harness's.
+#  - 6.12 and 6.12-rt: every suite but those, the big runs at a tenth:
+#    what differs between kernels is the paths (kernel APIs, PREEMPT_RT's
+#    locks), which both sizes take.
 #  - 6.1-debug: the suites whose paths KASAN, lockdep, kmemleak and fault
 #    injection check (max, reliability, nmi, lifetime, cpus), then its
 #    own (debug, irqsoff), and icount compared with 6.1's.  The others
@@ -149,10 +150,10 @@ boot() {
 #    CPU model, rt a PREEMPT_RT kernel, copies the object-code checker,
 #    sleepy the host's report of a dead guest (the debug suite's bite
 #    checks DEBUG_ATOMIC_SLEEP's report itself); they cost 150 s there.
-suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus}
+suites=${*:-icount copies max reliability rt nmi lifetime sleepy cpus}
 case $series in
 *-debug) suites=${*:-max reliability nmi lifetime cpus debug irqsoff icount} ;;
-6.1) suites=${*:-$suites ci-gate gate} ;;
+6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus ci-gate gate} ;;
 esac
 # the big runs in full on one lane (max.sh, reliability.sh)
 size=light
