@@ -51,7 +51,7 @@ debug_suite() {
 		return
 	fi
 	local t0=$SECONDS
-	if ! "$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$d/cyclebench.ko" --out "$dir" \
+	if ! qemu_boot "$dir" --ko "$d/cyclebench.ko" \
 		--cpu max --smp 2 --timeout 900 "$top/tests/e2e/debug.sh" bite; then
 		bad "bite: the guest sent results back (see $dir/console.log)"
 		return

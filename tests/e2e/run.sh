@@ -82,6 +82,29 @@ test_module() {
 	fi
 }
 
+# qemu_boot DIR [qemu-run options] SCRIPT: qemu-run.sh into DIR (this
+# lane's kernel and module; a later --ko wins), its exit status.  When the
+# kernel died booting, before /init, nothing of ours had run (seen once in
+# 30 boots of 6.12-rt under TCG: an int3 of the kernel's own text
+# patching; once in the debug kernel: KASAN in an interrupt during
+# identify_cpu): one more boot, said out loud, and only the second boot's
+# messages shown.  Every boot of the lanes goes through here.
+qemu_boot() {
+	local dir=$1 rc=0
+	shift
+	mkdir -p "$(dirname "$dir")"
+	"$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --out "$dir" "$@" 2> "$dir.err" || rc=$?
+	if [ $rc = 3 ]; then
+		mv "$dir/console.log" "$dir.boot-crash.log"
+		echo "# $(basename "$dir"): the kernel died while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again"
+		rc=0
+		"$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --out "$dir" "$@" 2> "$dir.err" || rc=$?
+	fi
+	cat "$dir.err" >&2
+	rm -f "$dir.err"
+	return $rc
+}
+
 # boot NAME [qemu-run options] SCRIPT: one boot; the guest's TAP stream
 # goes to $TAP_DIR/NAME.tap, its failures shown here as they come.
 boot() {
@@ -90,16 +113,7 @@ boot() {
 	local dir=$out/$name
 	rm -rf "$dir"
 	local t0=$SECONDS rc=0
-	"$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --out "$dir" "$@" || rc=$?
-	if [ $rc = 3 ]; then
-		# The kernel died booting, before /init: nothing of ours had run
-		# (seen once in 30 boots of 6.12-rt under TCG: an int3 of the
-		# kernel's own text patching). One more boot, said out loud.
-		mv "$dir/console.log" "$out/$name.boot-crash.log"
-		echo "# $name: the kernel died while booting, before /init (nothing loaded; $out/$name.boot-crash.log): booting again"
-		rc=0
-		"$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --out "$dir" "$@" || rc=$?
-	fi
+	qemu_boot "$dir" "$@" || rc=$?
 	if [ $rc != 0 ]; then
 		bad "$name: the guest sent results back (see $dir/console.log)"
 		return
@@ -306,8 +320,8 @@ for s in $suites; do
 		sdir=$out/sleepy-ko
 		rm -rf "$out/sleepy"
 		srun=0
-		serr=$("$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$sdir/cyclebench.ko" \
-			--out "$out/sleepy" --timeout 300 "$top/tests/e2e/sleepy.sh" 2>&1 >/dev/null) || srun=$?
+		serr=$(qemu_boot "$out/sleepy" --ko "$sdir/cyclebench.ko" \
+			--timeout 300 "$top/tests/e2e/sleepy.sh" 2>&1 >/dev/null) || srun=$?
 		echo "$serr" | sed 's/^/# sleepy: /'
 		if [ $srun = 1 ]; then ok "sleepy: the guest died (qemu-run.sh exit 1)"
 		else bad "sleepy: the guest died: qemu-run.sh exit 1 expected, got $srun"; fi
