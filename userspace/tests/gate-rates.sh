@@ -4,15 +4,17 @@
 # gate-rates.sh CYCLESTAT DIR - the regression gate's error rates on runs
 # saved from one boot (or one machine, one day): DIR/r1 ... DIR/rN, N >= 10,
 # each a `cyclestat save` of "base,calib,loop:dec_jnz args=100,110" (calib:
-# compare then works in core cycles; without it, in ticks). POSIX sh
-# (busybox too): tests/e2e/gate.sh runs it in a TCG guest, make bench on
-# whatever runs it is given.
+# compare then works in core cycles; without it, in ticks). POSIX sh:
+# tests/e2e/run.sh gate runs it on the runs of a TCG guest
+# (tests/e2e/gate.sh), make bench on whatever runs it is given.
 #
 #   A/A: every pair of single runs (45), and 20 random splits five runs
 #        against five: how many compares report anything slower or faster.
 #   A/B: loop:dec_jnz/110 against /100 (10 % more work), five runs a side
 #        (one with --ensembles and --per-sample), 20 pairs: how many say
-#        slower, faster.
+#        slower, faster; and of them the 10 whose two sides come from the
+#        same runs (each run measured /100 and /110 side by side), where a
+#        clock that moved between runs moved both sides alike.
 #   Paired (where the runs ran interleave=1 with 16 or more ensembles):
 #        each run's ensembles side by side (--ensembles --paired); A/A even
 #        against odd ensembles, A/B /110 against /100 (see below).
@@ -20,8 +22,7 @@
 # For cyclestat compare as it is (runs are repetitions), with --ensembles
 # and with --per-sample (the U test over raw samples it replaced). Prints
 # one line per figure, then shell assignments (aa_runs=0 ...) for a caller.
-# (help.sh is not there when a QEMU guest runs this copy: tests/e2e/gate.sh)
-[ ! -r "$(dirname "$0")/../../scripts/help.sh" ] || . "$(dirname "$0")/../../scripts/help.sh"
+. "$(dirname "$0")/../../scripts/help.sh"
 set -u
 cs=$1
 dir=$2
@@ -84,6 +85,8 @@ for mode in runs ensembles per-sample; do
 	fi
 	slower=0
 	faster=0
+	same_slower=0
+	same_faster=0
 	n=0
 	i=0
 	while [ "$i" -lt 10 ]; do
@@ -108,13 +111,17 @@ for mode in runs ensembles per-sample; do
 			fi
 			slower=$((slower + $1))
 			faster=$((faster + $2))
+			if [ "$shift" = 0 ]; then
+				same_slower=$((same_slower + $1))
+				same_faster=$((same_faster + $2))
+			fi
 			n=$((n + 1))
 		done
 		i=$((i + 1))
 	done
 	[ "$mode" = runs ] && k="five runs" || k="one run"
-	echo "A/B +10% work, $mode: $slower slower, $faster faster in $n pairs ($k a side)"
-	vars="$vars ab_slow_$v=$slower ab_fast_$v=$faster"
+	echo "A/B +10% work, $mode: $slower slower, $faster faster in $n pairs ($k a side); of them, both sides from the same runs: $same_slower slower, $same_faster faster in $((n / 2))"
+	vars="$vars ab_slow_$v=$slower ab_fast_$v=$faster ab_slow_same_$v=$same_slower ab_fast_same_$v=$same_faster"
 done
 # Paired, within each run: with interleave=1, ensemble e of every result
 # ran side by side, so --ensembles --paired pairs what saw the same clock.
