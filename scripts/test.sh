@@ -29,6 +29,15 @@ lanes_run=() times=()
 TIMEFORMAT='%U %S'
 cpu_s() { awk '{ printf "%d", $1 + $2 + 0.5 }' "build/test-$1.cpu" 2>/dev/null || echo '?'; }
 
+# show NAME CMD...: CMD with TAP_DIR=build/tap/NAME, its output shown and
+# kept in build/test-NAME.log, its exit status in build/tap/NAME/exit.rc
+show() {
+	local name=$1
+	shift
+	TAP_DIR=$tap/$name "$@" 2>&1 | tee "build/test-$name.log"
+	echo "${PIPESTATUS[0]}" > "$tap/$name/exit.rc"
+}
+
 # suite NAME CMD...: runs CMD with TAP_DIR=build/tap/NAME, shows its
 # output, keeps its exit status there; the times shown are CMD's own, or,
 # where the lane ran beside and CMD only shows it, the lane's ($lane_secs
@@ -39,15 +48,11 @@ suite() {
 	echo "### $name: $*"
 	mkdir -p "$tap/$name"
 	if [ -n "${lane_secs:-}" ]; then
-		TAP_DIR=$tap/$name "$@" 2>&1 | tee "build/test-$name.log"
-		echo "${PIPESTATUS[0]}" > "$tap/$name/exit.rc"
+		show "$name" "$@"
 	else
 		# (in a subshell: this shell's children's times would take in a
 		# lane beside that ended meanwhile)
-		( { time {
-			TAP_DIR=$tap/$name "$@" 2>&1 | tee "build/test-$name.log"
-			echo "${PIPESTATUS[0]}" > "$tap/$name/exit.rc"
-		}; } 2> "build/test-$name.cpu" )
+		( { time show "$name" "$@"; } 2> "build/test-$name.cpu" )
 	fi
 	lanes_run+=("$tap/$name")
 	times+=("$(printf '%-14s %5d s %6s CPU-s' "$name" "${lane_secs:-$((SECONDS - t0))}" "$(cpu_s "$name")")")

@@ -91,16 +91,16 @@ test_module() {
 # identify_cpu): one more boot, said out loud, and only the second boot's
 # messages shown.  Every boot of the lanes goes through here.
 qemu_boot() {
-	local dir=$1 rc=0
+	local dir=$1 rc try
 	shift
 	mkdir -p "$(dirname "$dir")"
-	"$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --out "$dir" "$@" 2> "$dir.err" || rc=$?
-	if [ $rc = 3 ]; then
-		mv "$dir/console.log" "$dir.boot-crash.log"
-		echo "# $(basename "$dir"): the kernel died while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again"
+	for try in 1 2; do
 		rc=0
 		"$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --out "$dir" "$@" 2> "$dir.err" || rc=$?
-	fi
+		[ $rc = 3 ] && [ $try = 1 ] || break
+		mv "$dir/console.log" "$dir.boot-crash.log"
+		echo "# $(basename "$dir"): the kernel died while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again"
+	done
 	cat "$dir.err" >&2
 	rm -f "$dir.err"
 	return $rc
