@@ -114,8 +114,8 @@ qemu_boot() {
 # 1 A/A alarm in 20, at least 19 of 20 slower and none faster.  Where the
 # sides come from different runs, runs as repetitions cannot promise even
 # that: TCG's clock can move a dec/jnz loop 40 % between runs of a boot
-# while the add chain that calibrates them moves 4 % (CI run 1 of this
-# session: the last five runs of a boot against its first five, /110
+# while the add chain that calibrates them moves 4 % (a bare CI run,
+# 2026-12-03: the last five runs of a boot against its first five, /110
 # "faster"), so those are figures, not checks.
 gate_rates() {
 	local d=$1 r="$1/rates.txt" v
