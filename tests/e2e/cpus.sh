@@ -59,11 +59,14 @@ want=11
 check "setups: once a run for shared states and CPU 0, each ensemble for CPU 1's own" "$want 0" "$(calls)"
 check "the live tree passes the contract, cpuN/ included" ok \
 	"$(contract $CB | grep -q ': ok, ' && echo ok || contract $CB)"
-cyclestat save /tmp/saved > /tmp/save.out 2>&1
-check "cyclestat save copies it, cpuN/ included" "0 400" \
-	"$? $(lines /tmp/saved/contend/atomic_inc_shared/cpu1/cycles)"
-check "and the saved copy passes the contract" ok \
-	"$(contract /tmp/saved | grep -q ': ok, ' && echo ok || contract /tmp/saved)"
+# (cyclestat's copy: not on the debug lane, as in max.sh)
+if [ "$SLOW" = 1 ]; then
+	cyclestat save /tmp/saved > /tmp/save.out 2>&1
+	check "cyclestat save copies it, cpuN/ included" "0 400" \
+		"$? $(lines /tmp/saved/contend/atomic_inc_shared/cpu1/cycles)"
+	check "and the saved copy passes the contract" ok \
+		"$(contract /tmp/saved | grep -q ': ok, ' && echo ok || contract /tmp/saved)"
+fi
 check "no helper thread is left after the run" 0 "$(threads)"
 
 mark "contend on both CPUs checked"

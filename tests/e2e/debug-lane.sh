@@ -31,7 +31,7 @@ icount_vs_base() {
 # and the kernel log check.
 debug_suite() {
 	log_filter=alloc_reports
-	boot debug --cpu max --smp 2 --mem 1024 --timeout 1800 --add "$top/build/failnth" \
+	boot debug --smp 2 --mem 1024 --timeout 1800 --add "$top/build/failnth" \
 		"$top/tests/e2e/debug.sh"
 	log_filter='cat'
 	sed "s/^/# debug: /" "$out/debug/figures.txt" 2>/dev/null
@@ -52,7 +52,7 @@ debug_suite() {
 	fi
 	local t0=$SECONDS
 	if ! qemu_boot "$dir" --ko "$d/cyclebench.ko" \
-		--cpu max --smp 2 --timeout 900 "$top/tests/e2e/debug.sh" bite; then
+		--smp 2 --timeout 900 "$top/tests/e2e/debug.sh" bite; then
 		bad "bite: the guest sent results back (see $dir/console.log)"
 		return
 	fi

@@ -116,37 +116,64 @@ kmemleak_check() {
 	check "$1: kmemleak finds no leaked object of cyclebench's ($all in all)" 0 "$ours"
 }
 
-# check_straight REGIONS MIN: under icount, every fragment whose paoloni
-# short region is clean straight-line code in REGIONS (tests/kmod/regions.py's
-# table of the loaded module) reads long - short = 15 x its instructions in
-# every sample: its per-op figure is exactly its instructions / ops.  At
-# least MIN such bodies, each measured (a sweep: at its ARG 4096); one
-# timed once (no long region: base:empty) is left out.
 # long_minus_short DIR: the distinct cycles_long - cycles of DIR's samples,
 # space-separated (one value when every sample agrees)
 long_minus_short() {
 	paste "$1/cycles_long" "$1/cycles" | awk '{ print $1 - $2 }' | sort -u | tr '\n' ' '
 }
 
+# LMS_AWK: the awk functions both checks below use: kv(FILE) reads an info
+# file into k[]; lms(DIR) is long_minus_short's answer for DIR (the
+# distinct values in the order met, each followed by a space; a line
+# without its pair counts as 0).  One awk reads every result: a shell loop
+# forked a sed a file, 7 s of a debug kernel's icount boot.
+LMS_AWK='
+function kv(f,   l, i) {
+	delete k
+	while ((getline l < f) > 0)
+		if ((i = index(l, ": ")) > 0) k[substr(l, 1, i - 1)] = substr(l, i + 2)
+	close(f)
+}
+function lms(d,   s, l, rs, rl, v, out) {
+	delete seen
+	out = ""
+	while (1) {
+		rs = (getline s < (d "/cycles")) > 0
+		rl = (getline l < (d "/cycles_long")) > 0
+		if (!rs && !rl) break
+		v = (rl ? l : 0) - (rs ? s : 0)
+		if (!(v in seen)) { seen[v] = 1; out = out v " " }
+	}
+	close(d "/cycles"); close(d "/cycles_long")
+	return out
+}
+function exists(f,   x, r) { r = (getline x < f); close(f); return r >= 0 }'
+
+# check_straight REGIONS MIN: under icount, every fragment whose paoloni
+# short region is clean straight-line code in REGIONS (tests/kmod/regions.py's
+# table of the loaded module) reads long - short = 15 x its instructions in
+# every sample: its per-op figure is exactly its instructions / ops.  At
+# least MIN such bodies, each measured (a sweep: at its ARG 4096); one
+# timed once (no long region: base:empty) is left out.
 check_straight() {
-	n=0 bad=
-	while read -r frag method region copies insns verdict straight; do
-		[ "$method $region $verdict $straight" = "paoloni short clean yes" ] || continue
-		d=$(echo "$frag" | tr : /)
-		[ -e "$CB/$d/cycles" ] || d=$d/4096
+	out=$(awk -v cb="$CB" "$LMS_AWK"'
+	$2 " " $3 " " $6 " " $7 != "paoloni short clean yes" { next }
+	{
+		frag = $1; insns = $5; d = frag; gsub(":", "/", d); d = cb "/" d
+		if (!exists(d "/cycles")) d = d "/4096"
 		# timed once (no_long: base:empty), nothing to difference
-		[ -e "$CB/$d/cycles" ] && [ ! -e "$CB/$d/cycles_long" ] && continue
-		if [ ! -e "$CB/$d/cycles_long" ]; then	# (debugfs files have no size)
-			bad="$bad $frag:no-results"
-			continue
-		fi
-		got=$(long_minus_short "$CB/$d")
-		[ "$got" = "$((15 * insns)) " ] || bad="$bad $frag:$got!=15x$insns"
-		echo "straight-line $frag: $insns instructions a copy, ops $(info_get $CB/$d/info ops): per-op $insns/ops exactly" >> /out/figures.txt
-		n=$((n + 1))
-	done < "$1"
-	check_ge "straight-line bodies checked ($1)" "$2" "$n"
-	check "every straight-line body: long - short = 15 x its instructions, every sample" "" "$bad"
+		if (exists(d "/cycles") && !exists(d "/cycles_long")) next
+		if (!exists(d "/cycles_long")) { bad = bad " " frag ":no-results"; next }
+		got = lms(d)
+		if (got != (15 * insns) " ") bad = bad " " frag ":" got "!=15x" insns
+		kv(d "/info")
+		printf "straight-line %s: %s instructions a copy, ops %s: per-op %s/ops exactly\n",
+			frag, insns, k["ops"], insns >> "/out/figures.txt"
+		n++
+	}
+	END { printf "%d|%s", n, bad }' "$1")
+	check_ge "straight-line bodies checked ($1)" "$2" "${out%%|*}"
+	check "every straight-line body: long - short = 15 x its instructions, every sample" "" "${out#*|}"
 }
 
 # check_declared MIN: every result that ran and whose info declares insns
@@ -154,17 +181,17 @@ check_straight() {
 # the body executes): long - short = 15 x that, every sample, so its
 # per-op figure is insns / ops exactly.  At least MIN of them.
 check_declared() {
-	n=0 bad=
-	for i in $(find "$CB" -mindepth 3 -name info); do
-		d=${i%/info}
-		insns=$(info_get "$i" insns)
-		[ -n "$insns" ] && [ "$(info_get "$i" state)" = ok ] || continue
-		f=$(info_get "$i" name)
-		got=$(long_minus_short "$d")
-		[ "$got" = "$((15 * insns)) " ] || bad="$bad $f:$got!=15x$insns"
-		echo "declared $f: insns $insns, ops $(info_get "$i" ops): long - short = ${got% }" >> /out/figures.txt
-		n=$((n + 1))
-	done
-	check_ge "results with declared instructions checked" "$1" "$n"
-	check "every declared body: long - short = 15 x its declared instructions, every sample" "" "$bad"
+	out=$(find "$CB" -mindepth 3 -name info | awk "$LMS_AWK"'
+	{
+		kv($0)
+		if (k["insns"] == "" || k["state"] != "ok") next
+		got = lms(substr($0, 1, length($0) - 5))
+		if (got != (15 * k["insns"]) " ") bad = bad " " k["name"] ":" got "!=15x" k["insns"]
+		printf "declared %s: insns %s, ops %s: long - short = %s\n", k["name"], k["insns"],
+			k["ops"], substr(got, 1, length(got) - 1) >> "/out/figures.txt"
+		n++
+	}
+	END { printf "%d|%s", n, bad }')
+	check_ge "results with declared instructions checked" "$1" "${out%%|*}"
+	check "every declared body: long - short = 15 x its declared instructions, every sample" "" "${out#*|}"
 }
