@@ -15,13 +15,20 @@
 #                                     debug lane (the longest) boots beside
 #                                     the others.  A lane run beside is
 #                                     shown when it ends.
+#   scripts/test.sh --plan            which lanes each slot would run, in
+#                                     what order, and the estimated end of
+#                                     each; runs nothing
 . "$(dirname "$0")/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-mkdir -p build
+plan=0
+case ${1:-} in
+--plan) plan=1 ;;
+'') ;;
+*) echo "test.sh: unknown argument '$1' (--plan, or none; KERNELS= and CB_TEST_JOBS= pick what runs)" >&2; exit 2 ;;
+esac
 tap=$top/build/tap
-rm -rf "$tap"
 lanes_run=() times=()
 
 # Each lane's CPU time (user + sys, its children's included) goes to
@@ -59,47 +66,129 @@ suite() {
 }
 
 # The lanes: kmod (the static checks; its W=1 builds make every kernel's
-# module, which build-ko.sh then finds made), cyclestat, runner and
-# scripts (userspace), and a QEMU lane per kernel, which needs kmod's
-# module.  Slot 0 is this shell; with CB_TEST_JOBS >= 2, slot 1 starts
-# with kmod while slot 0 runs the userspace lanes, and the QEMU lanes go,
-# longest first, each to the least loaded slot; one in slot 0 waits for
-# kmod's end.  The estimates (load, lane_s) are seconds measured on the
-# 2-core development machine, warm, each lane beside another.
-read -r -a lanes <<< "${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}"
+# module, which build-ko.sh then finds made, and clean those trees first,
+# so no QEMU lane runs before kmod has ended), cyclestat, runner and
+# scripts (userspace), and a QEMU lane per kernel.  Slot 0 is this shell;
+# with CB_TEST_JOBS >= 2, slot 1 starts with kmod, and the other lanes go
+# where the last slot ends soonest: on two slots every split is tried
+# (slot 0: its userspace lanes, then its QEMU lanes once kmod has ended;
+# slot 1: kmod, then its lanes), on more each lane, longest first, goes
+# to the least loaded one.  A slot runs its QEMU lanes in KERNELS's order
+# (the debug lane's icount compares with 6.1's).  The estimates (lane_s)
+# are seconds measured on the 2-core development machine, warm, each
+# lane beside another, on a slow hour of its host (2026-12-04).
+read -r -a kernels <<< "${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}"
 jobs=${CB_TEST_JOBS:-$(nproc)}
 [ "$jobs" -ge 1 ] 2>/dev/null || { echo "test.sh: CB_TEST_JOBS=$jobs: want a number >= 1" >&2; exit 2; }
-lane_s() { case $1 in *-debug) echo 980 ;; 6.1) echo 670 ;; *) echo 300 ;; esac; }
-nslots=$((jobs < ${#lanes[@]} + 1 ? jobs : ${#lanes[@]} + 1))
+lane_s() {
+	case $1 in
+	kmod) echo 120 ;; cyclestat) echo 185 ;; runner) echo 160 ;; scripts) echo 115 ;;
+	qemu-*-debug) echo 850 ;; qemu-6.1) echo 490 ;; qemu-6.12-rt) echo 260 ;;
+	qemu-6.12) echo 135 ;; *) echo 300 ;;
+	esac
+}
+userspace=(cyclestat runner scripts)
+qemus=()
+for k in "${kernels[@]}"; do qemus+=("qemu-$k"); done
+others=("${userspace[@]}" "${qemus[@]}")
+nslots=$((jobs < ${#others[@]} + 1 ? jobs : ${#others[@]} + 1))
 [ "$nslots" -ge 1 ] || nslots=1
-# the userspace lanes, then kmod's
-load=(530) slot=()
-for ((i = 1; i < nslots; i++)); do load[i]=0; slot[i]=; done
-slot[0]=
-if [ "$nslots" -ge 2 ]; then slot[1]=kmod load[1]=160; fi
-for k in $(for l in "${lanes[@]}"; do echo "$(lane_s "$l") $l"; done | sort -rn | cut -d' ' -f2); do
-	best=0
-	for ((i = 1; i < nslots; i++)); do
-		[ "${load[i]}" -lt "${load[best]}" ] && best=$i
+# finish U Q I: when slot I ends with U s of userspace lanes and Q s of
+# QEMU lanes (slot 1 starts with kmod; elsewhere QEMU waits for its end)
+kmod_s=$(lane_s kmod)
+finish() {
+	if [ "$3" = 1 ]; then echo $((kmod_s + $1 + $2))
+	elif [ "$2" = 0 ]; then echo "$1"
+	else echo $(($1 > kmod_s ? $1 + $2 : kmod_s + $2)); fi
+}
+slot=()
+if [ "$nslots" = 1 ]; then
+	slot[0]="kmod ${others[*]}"
+elif [ "$nslots" = 2 ]; then
+	# every split: bit j of m set puts others[j] in slot 1
+	n=${#others[@]} best='' bestm=0
+	for ((m = 0; m < 1 << n; m++)); do
+		u=(0 0) q=(0 0)
+		for ((j = 0; j < n; j++)); do
+			i=$((m >> j & 1)) e=$(lane_s "${others[j]}")
+			if [[ ${others[j]} == qemu-* ]]; then q[i]=$((q[i] + e)); else u[i]=$((u[i] + e)); fi
+		done
+		s0=$(finish "${u[0]}" "${q[0]}" 0) s1=$(finish "${u[1]}" "${q[1]}" 1)
+		c=$((s0 > s1 ? s0 : s1))
+		if [ -z "$best" ] || [ "$c" -lt "$best" ]; then best=$c bestm=$m; fi
 	done
-	load[best]=$((load[best] + $(lane_s "$k")))
-	slot[best]="${slot[best]} qemu-$k"
+	slot[0]='' slot[1]=kmod
+	for ((j = 0; j < n; j++)); do
+		i=$((bestm >> j & 1))
+		slot[i]="${slot[i]} ${others[j]}"
+	done
+else
+	# longest first, each where it ends soonest
+	for ((i = 0; i < nslots; i++)); do u[i]=0 q[i]=0 slot[i]=''; done
+	slot[1]=kmod
+	for k in $(for l in "${others[@]}"; do echo "$(lane_s "$l") $l"; done | sort -rn | cut -d' ' -f2); do
+		e=$(lane_s "$k") best='' bi=0
+		for ((i = 0; i < nslots; i++)); do
+			if [[ $k == qemu-* ]]; then f=$(finish "${u[i]}" $((q[i] + e)) "$i")
+			else f=$(finish $((u[i] + e)) "${q[i]}" "$i"); fi
+			if [ -z "$best" ] || [ "$f" -lt "$best" ]; then best=$f bi=$i; fi
+		done
+		if [[ $k == qemu-* ]]; then q[bi]=$((q[bi] + e)); else u[bi]=$((u[bi] + e)); fi
+		slot[bi]="${slot[bi]} $k"
+	done
+fi
+# a slot's order: kmod, the userspace lanes, then the QEMU lanes in
+# KERNELS's order
+for ((i = 0; i < nslots; i++)); do
+	o=''
+	for k in kmod "${userspace[@]}" "${qemus[@]}"; do
+		case " ${slot[i]} " in *" $k "*) o="$o $k" ;; esac
+	done
+	slot[i]=${o# }
 done
+if [ $plan = 1 ]; then
+	for ((i = 0; i < nslots; i++)); do
+		[ -n "${slot[i]}" ] || continue
+		uu=0 qq=0 si=$i
+		case " ${slot[i]} " in *" kmod "*) si=1 ;; esac
+		for k in ${slot[i]}; do
+			[ "$k" = kmod ] && continue
+			if [[ $k == qemu-* ]]; then qq=$((qq + $(lane_s "$k"))); else uu=$((uu + $(lane_s "$k"))); fi
+		done
+		echo "slot $i: ${slot[i]} (ends after about $(finish $uu $qq $si) s)"
+	done
+	exit 0
+fi
+mkdir -p build
+rm -rf "$tap"
+
 # lane NAME: its command
 lane() {
 	case $1 in
 	kmod) tests/kmod/run.sh ;;
+	cyclestat) make --no-print-directory -C userspace test ;;
+	runner) make --no-print-directory -C runner test ;;
+	scripts) tests/host/run.sh ;;
 	qemu-*) CB_KERNEL="${1#qemu-}" tests/e2e/run.sh ;;
 	esac
+}
+# kmod_wait LANE: a QEMU lane outside kmod's slot waits for kmod's end
+kmod_wait() {
+	[[ $1 == qemu-* ]] || return 0
+	while [ "$nslots" -ge 2 ] && [ ! -e build/test-kmod.rc ] && kill -0 "${slotpid[1]}" 2>/dev/null; do
+		sleep 1
+	done
 }
 rm -f build/test-*.rc build/test-*.secs build/test-*.cpu
 if [ "$nslots" -ge 2 ]; then
 	# the guest tools every lane makes first: made once, before lanes race
 	make -s build/cbpoke build/failnth cyclestat-static > build/e2e-tools.log 2>&1
 	for ((i = 1; i < nslots; i++)); do
-		echo "### beside (CB_TEST_JOBS=$jobs):${slot[i]}; each shown when it ends"
+		[ -n "${slot[i]}" ] || continue
+		echo "### beside (CB_TEST_JOBS=$jobs): ${slot[i]}; each shown when it ends"
 		(
 			for k in ${slot[i]}; do
+				[ "$i" = 1 ] || kmod_wait "$k"
 				t0=$SECONDS
 				{ time TAP_DIR=$tap/$k lane "$k" > "build/test-$k.bg" 2>&1; } 2> "build/test-$k.cpu"
 				rc=$?
@@ -109,23 +198,16 @@ if [ "$nslots" -ge 2 ]; then
 		) &
 		slotpid[i]=$!
 	done
-else
-	suite kmod lane kmod
 fi
 bgstart=$SECONDS
-suite cyclestat make --no-print-directory -C userspace test
-suite runner make --no-print-directory -C runner test
-suite scripts tests/host/run.sh
 for k in ${slot[0]}; do
-	# kmod's builds first (slot 1's first lane)
-	while [ "$nslots" -ge 2 ] && [ ! -e build/test-kmod.rc ] && kill -0 "${slotpid[1]}" 2>/dev/null; do
-		sleep 1
-	done
+	kmod_wait "$k"
 	suite "$k" lane "$k"
 done
 for ((i = 1; i < nslots; i++)); do
+	[ -n "${slot[i]}" ] || continue
 	wait "${slotpid[i]}"
-	echo "### beside:${slot[i]}: ended $((SECONDS - bgstart)) s after they started"
+	echo "### beside: ${slot[i]}: ended $((SECONDS - bgstart)) s after they started"
 	for k in ${slot[i]}; do
 		# (its streams are in build/tap/$k already; a lane that left no
 		# status, killed say, exits 1 here)

@@ -11,14 +11,14 @@
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount copies max qemu64
 #                                   reliability rt nmi lfence lifetime
-#                                   sleepy cpus (default), ci-gate and gate (the
-#                                   regression gate's logic and rates: 6.1's
-#                                   default too), stress (the soak),
-#                                   debug (fault injection, kmemleak:
-#                                   6.1-debug's default too), irqsoff (the
+#                                   sleepy cpus, ci-gate and gate (the
+#                                   regression gate's logic and rates),
+#                                   stress (the soak), debug (fault
+#                                   injection, kmemleak), irqsoff (the
 #                                   irqsoff tracer against max_sample_us,
-#                                   under icount:
-#                                   6.1-debug's default too)
+#                                   under icount); without any, the
+#                                   kernel's lane ("What each lane runs"
+#                                   below)
 #
 # CB_KERNEL picks the kernel series (default 6.1; scripts/deps.sh --kernel
 # 6.12 sets up 6.12, --kernel 6.12-rt Debian's PREEMPT_RT 6.12, --kernel
@@ -201,9 +201,14 @@ boot() {
 #    what is not a kernel's: a CPU model's (qemu64: no RDTSCP, the
 #    fallback methods; lfence: an EPYC model's LFENCE), the gate's rates
 #    and the gate script's logic (ci-gate, gate): the harness's.
-#  - 6.12 and 6.12-rt: every suite but those, the big runs at a tenth:
-#    what differs between kernels is the paths (kernel APIs, PREEMPT_RT's
-#    locks), which both sizes take.
+#  - 6.12-rt: every suite but those and copies (the object-code
+#    checker's own bodies: 6.1's), the big runs at a tenth: what differs
+#    between kernels is the paths (kernel APIs, PREEMPT_RT's locks), which
+#    both sizes take.
+#  - 6.12: what the preemption model changes on that kernel (icount of
+#    its own build, rt's non-RT side, nmi, lifetime, sleepy, cpus); max
+#    and reliability take the same 6.12 APIs on 6.12-rt, the stricter
+#    model (every fragment of max also runs in rt's run here).
 #  - 6.1-debug: the suites whose paths KASAN, lockdep, kmemleak and fault
 #    injection check (max, reliability, nmi, lifetime, cpus), then its
 #    own (debug, irqsoff), and icount compared with 6.1's.  The others
@@ -211,8 +216,9 @@ boot() {
 #    CPU model, rt a PREEMPT_RT kernel, copies the object-code checker,
 #    sleepy the host's report of a dead guest (the debug suite's bite
 #    checks DEBUG_ATOMIC_SLEEP's report itself); they cost 150 s there.
-suites=${*:-icount copies max reliability rt nmi lifetime sleepy cpus}
+suites=${*:-icount max reliability rt nmi lifetime sleepy cpus}
 case $series in
+6.12) suites=${*:-icount rt nmi lifetime sleepy cpus} ;;
 *-debug) suites=${*:-max reliability nmi lifetime cpus debug irqsoff icount} ;;
 6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus ci-gate gate} ;;
 esac

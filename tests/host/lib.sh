@@ -55,6 +55,17 @@ expect_file() {
 
 summary() { tap_end; }
 
+# tracked_copy: a private copy of the checkout's tracked files, in a new
+# temporary directory (its path on stdout), for a test that asserts a
+# script changes no file: in make test other lanes write into the
+# checkout meanwhile.  tree_state DIR: every file under DIR with its sum.
+tracked_copy() {
+	_tc=$(mktemp -d) || return 1
+	(cd "$top" && git ls-files -z | xargs -0 cp --parents -p -t "$_tc") || return 1
+	echo "$_tc"
+}
+tree_state() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 md5sum); }
+
 # The shells the scripts under test must run under: bash and busybox ash.
 # CB_TEST_SHELLS overrides (space-separated; "busybox" means "busybox sh").
 test_shells() {

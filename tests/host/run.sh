@@ -27,7 +27,7 @@ top=$(cd "$dir/../.." && pwd)
 tap_lane run "$top/build/tap-host"
 
 if [ $# -eq 0 ]; then
-	set -- prepare-host ci-bare-metal workflow run help splat
+	set -- prepare-host ci-bare-metal workflow run help plan splat
 	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else

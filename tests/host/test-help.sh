@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test-help.sh - every script a user may run answers -h and --help with its
-# usage on stdout and exit 0, and does nothing else: the checkout's files
-# (git status, including ignored ones) are the same afterwards.
+# usage on stdout and exit 0, and does nothing else: every file of a
+# private copy of the checkout, where they run, is the same afterwards.
 . "$(dirname "$0")/lib.sh"
 
-cd "$top" || exit 1
+copy=$(tracked_copy) || { fail "a private copy of the checkout"; summary; exit 1; }
+cd "$copy" || exit 1
 scripts=$(ls scripts/*.sh tests/e2e/run.sh tests/e2e/gate-boots.sh tests/kmod/run.sh \
 	tests/host/run.sh runner/*.sh userspace/tests/bench.sh \
 	userspace/tests/gate-rates.sh userspace/tests/golden.sh userspace/tests/run.sh .ci/run |
 	grep -v -e '/help\.sh$' -e '/guest-run\.sh$')
-before=$(git status --porcelain --ignored 2>&1 | sort)
+before=$(tree_state .)
 for s in $scripts; do
 	for opt in -h --help; do
 		out=$(timeout 20 bash "$s" $opt 2>/dev/null) && rc=0 || rc=$?
@@ -19,5 +20,6 @@ for s in $scripts; do
 		expect_match "$s $opt: prints its usage (2 lines or more)" '.' "$(printf '%s\n' "$out" | sed -n 2p)"
 	done
 done
-expect_eq "--help changed no file in the checkout" "$before" "$(git status --porcelain --ignored 2>&1 | sort)"
+expect_eq "--help changed no file in the checkout" "$before" "$(tree_state .)"
+cd / && rm -rf "$copy"
 summary
