@@ -194,7 +194,8 @@ if [ $accel = kvm ] && ! boot kvm --timeout 300 2> /dev/null; then
 fi
 if [ $accel = tcg ]; then boot tcg --timeout 300 || true; fi
 if [ ! -e "$top/build/run/rc" ]; then
-	echo "run: the guest sent no results back; see build/run/console.log" >&2
+	# (qemu-run.sh has said why: the crash the console shows, the fragment
+	# it killed the guest in, or that nothing came back)
 	user_run || true
 	exit 1
 fi

@@ -67,14 +67,15 @@ suite() {
 
 # The lanes: kmod (the static checks; its W=1 builds make every kernel's
 # module, which build-ko.sh then finds made, and clean those trees first,
-# so no QEMU lane runs before kmod has ended), cyclestat, runner and
-# scripts (userspace), and a QEMU lane per kernel.  Slot 0 is this shell;
-# with CB_TEST_JOBS >= 2, slot 1 starts with kmod, and the other lanes go
-# where the last slot ends soonest: on two slots every split is tried
-# (slot 0: its userspace lanes, then its QEMU lanes once kmod has ended;
-# slot 1: kmod, then its lanes), on more each lane, longest first, goes
-# to the least loaded one.  A slot runs its QEMU lanes in KERNELS's order
-# (the debug lane's icount compares with 6.1's).  The estimates (lane_s)
+# so no QEMU lane runs before kmod has ended, nor scripts, whose make run
+# checks build the module in the checkout, kmod's first build), cyclestat,
+# runner and scripts (userspace), and a QEMU lane per kernel.  Slot 0 is
+# this shell; with CB_TEST_JOBS >= 2, slot 1 starts with kmod, and the
+# other lanes go where the last slot ends soonest: on two slots every
+# split is tried, on more each lane, longest first, goes where it ends
+# soonest.  A slot runs kmod, cyclestat and runner, then the lanes that
+# wait for kmod: scripts, then the QEMU lanes in KERNELS's order (the
+# debug lane's icount compares with 6.1's).  The estimates (lane_s)
 # are seconds measured on the 2-core development machine, warm, each
 # lane beside another, on a slow hour of its host (2026-12-04).
 read -r -a kernels <<< "${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}"
@@ -88,13 +89,17 @@ lane_s() {
 	esac
 }
 userspace=(cyclestat runner scripts)
+# after_kmod LANE: whether LANE waits for kmod's end: the QEMU lanes (their
+# modules), and scripts (make run's checks build the module in the
+# checkout, where kmod builds it from clean)
+after_kmod() { [[ $1 == qemu-* || $1 == scripts ]]; }
 qemus=()
 for k in "${kernels[@]}"; do qemus+=("qemu-$k"); done
 others=("${userspace[@]}" "${qemus[@]}")
 nslots=$((jobs < ${#others[@]} + 1 ? jobs : ${#others[@]} + 1))
 [ "$nslots" -ge 1 ] || nslots=1
-# finish U Q I: when slot I ends with U s of userspace lanes and Q s of
-# QEMU lanes (slot 1 starts with kmod; elsewhere QEMU waits for its end)
+# finish U Q I: when slot I ends with U s of lanes free to start and Q s
+# of lanes that wait for kmod (slot 1 starts with kmod)
 kmod_s=$(lane_s kmod)
 finish() {
 	if [ "$3" = 1 ]; then echo $((kmod_s + $1 + $2))
@@ -111,7 +116,7 @@ elif [ "$nslots" = 2 ]; then
 		u=(0 0) q=(0 0)
 		for ((j = 0; j < n; j++)); do
 			i=$((m >> j & 1)) e=$(lane_s "${others[j]}")
-			if [[ ${others[j]} == qemu-* ]]; then q[i]=$((q[i] + e)); else u[i]=$((u[i] + e)); fi
+			if after_kmod "${others[j]}"; then q[i]=$((q[i] + e)); else u[i]=$((u[i] + e)); fi
 		done
 		s0=$(finish "${u[0]}" "${q[0]}" 0) s1=$(finish "${u[1]}" "${q[1]}" 1)
 		c=$((s0 > s1 ? s0 : s1))
@@ -129,16 +134,16 @@ else
 	for k in $(for l in "${others[@]}"; do echo "$(lane_s "$l") $l"; done | sort -rn | cut -d' ' -f2); do
 		e=$(lane_s "$k") best='' bi=0
 		for ((i = 0; i < nslots; i++)); do
-			if [[ $k == qemu-* ]]; then f=$(finish "${u[i]}" $((q[i] + e)) "$i")
+			if after_kmod "$k"; then f=$(finish "${u[i]}" $((q[i] + e)) "$i")
 			else f=$(finish $((u[i] + e)) "${q[i]}" "$i"); fi
 			if [ -z "$best" ] || [ "$f" -lt "$best" ]; then best=$f bi=$i; fi
 		done
-		if [[ $k == qemu-* ]]; then q[bi]=$((q[bi] + e)); else u[bi]=$((u[bi] + e)); fi
+		if after_kmod "$k"; then q[bi]=$((q[bi] + e)); else u[bi]=$((u[bi] + e)); fi
 		slot[bi]="${slot[bi]} $k"
 	done
 fi
-# a slot's order: kmod, the userspace lanes, then the QEMU lanes in
-# KERNELS's order
+# a slot's order: kmod, the userspace lanes (scripts last), then the
+# QEMU lanes in KERNELS's order
 for ((i = 0; i < nslots; i++)); do
 	o=''
 	for k in kmod "${userspace[@]}" "${qemus[@]}"; do
@@ -153,7 +158,7 @@ if [ $plan = 1 ]; then
 		case " ${slot[i]} " in *" kmod "*) si=1 ;; esac
 		for k in ${slot[i]}; do
 			[ "$k" = kmod ] && continue
-			if [[ $k == qemu-* ]]; then qq=$((qq + $(lane_s "$k"))); else uu=$((uu + $(lane_s "$k"))); fi
+			if after_kmod "$k"; then qq=$((qq + $(lane_s "$k"))); else uu=$((uu + $(lane_s "$k"))); fi
 		done
 		echo "slot $i: ${slot[i]} (ends after about $(finish $uu $qq $si) s)"
 	done
@@ -172,9 +177,9 @@ lane() {
 	qemu-*) CB_KERNEL="${1#qemu-}" tests/e2e/run.sh ;;
 	esac
 }
-# kmod_wait LANE: a QEMU lane outside kmod's slot waits for kmod's end
+# kmod_wait LANE: such a lane outside kmod's slot waits for kmod's end
 kmod_wait() {
-	[[ $1 == qemu-* ]] || return 0
+	after_kmod "$1" || return 0
 	while [ "$nslots" -ge 2 ] && [ ! -e build/test-kmod.rc ] && kill -0 "${slotpid[1]}" 2>/dev/null; do
 		sleep 1
 	done
