@@ -98,28 +98,34 @@ for k in "${kernels[@]}"; do qemus+=("qemu-$k"); done
 others=("${userspace[@]}" "${qemus[@]}")
 nslots=$((jobs < ${#others[@]} + 1 ? jobs : ${#others[@]} + 1))
 [ "$nslots" -ge 1 ] || nslots=1
-# finish U Q I: when slot I ends with U s of lanes free to start and Q s
-# of lanes that wait for kmod (slot 1 starts with kmod)
+# finish U Q I: sets fin to when slot I ends with U s of lanes free to
+# start and Q s of lanes that wait for kmod (slot 1 starts with kmod)
 kmod_s=$(lane_s kmod)
 finish() {
-	if [ "$3" = 1 ]; then echo $((kmod_s + $1 + $2))
-	elif [ "$2" = 0 ]; then echo "$1"
-	else echo $(($1 > kmod_s ? $1 + $2 : kmod_s + $2)); fi
+	if [ "$3" = 1 ]; then fin=$((kmod_s + $1 + $2))
+	elif [ "$2" = 0 ]; then fin=$1
+	else fin=$(($1 > kmod_s ? $1 + $2 : kmod_s + $2)); fi
 }
+n=${#others[@]} est=() wk=()
+for ((j = 0; j < n; j++)); do
+	est[j]=$(lane_s "${others[j]}") wk[j]=0
+	if after_kmod "${others[j]}"; then wk[j]=1; fi
+done
 slot=()
 if [ "$nslots" = 1 ]; then
 	slot[0]="kmod ${others[*]}"
 elif [ "$nslots" = 2 ]; then
 	# every split: bit j of m set puts others[j] in slot 1
-	n=${#others[@]} best='' bestm=0
+	best='' bestm=0
 	for ((m = 0; m < 1 << n; m++)); do
 		u=(0 0) q=(0 0)
 		for ((j = 0; j < n; j++)); do
-			i=$((m >> j & 1)) e=$(lane_s "${others[j]}")
-			if after_kmod "${others[j]}"; then q[i]=$((q[i] + e)); else u[i]=$((u[i] + e)); fi
+			i=$((m >> j & 1))
+			if ((wk[j])); then q[i]=$((q[i] + est[j])); else u[i]=$((u[i] + est[j])); fi
 		done
-		s0=$(finish "${u[0]}" "${q[0]}" 0) s1=$(finish "${u[1]}" "${q[1]}" 1)
-		c=$((s0 > s1 ? s0 : s1))
+		finish "${u[0]}" "${q[0]}" 0; s0=$fin
+		finish "${u[1]}" "${q[1]}" 1
+		c=$((s0 > fin ? s0 : fin))
 		if [ -z "$best" ] || [ "$c" -lt "$best" ]; then best=$c bestm=$m; fi
 	done
 	slot[0]='' slot[1]=kmod
@@ -131,15 +137,15 @@ else
 	# longest first, each where it ends soonest
 	for ((i = 0; i < nslots; i++)); do u[i]=0 q[i]=0 slot[i]=''; done
 	slot[1]=kmod
-	for k in $(for l in "${others[@]}"; do echo "$(lane_s "$l") $l"; done | sort -rn | cut -d' ' -f2); do
-		e=$(lane_s "$k") best='' bi=0
+	for j in $(for ((jj = 0; jj < n; jj++)); do echo "${est[jj]} $jj"; done | sort -rn | cut -d' ' -f2); do
+		best='' bi=0
 		for ((i = 0; i < nslots; i++)); do
-			if after_kmod "$k"; then f=$(finish "${u[i]}" $((q[i] + e)) "$i")
-			else f=$(finish $((u[i] + e)) "${q[i]}" "$i"); fi
-			if [ -z "$best" ] || [ "$f" -lt "$best" ]; then best=$f bi=$i; fi
+			if ((wk[j])); then finish "${u[i]}" $((q[i] + est[j])) "$i"
+			else finish $((u[i] + est[j])) "${q[i]}" "$i"; fi
+			if [ -z "$best" ] || [ "$fin" -lt "$best" ]; then best=$fin bi=$i; fi
 		done
-		if after_kmod "$k"; then q[bi]=$((q[bi] + e)); else u[bi]=$((u[bi] + e)); fi
-		slot[bi]="${slot[bi]} $k"
+		if ((wk[j])); then q[bi]=$((q[bi] + est[j])); else u[bi]=$((u[bi] + est[j])); fi
+		slot[bi]="${slot[bi]} ${others[j]}"
 	done
 fi
 # a slot's order: kmod, the userspace lanes (scripts last), then the
@@ -160,7 +166,8 @@ if [ $plan = 1 ]; then
 			[ "$k" = kmod ] && continue
 			if after_kmod "$k"; then qq=$((qq + $(lane_s "$k"))); else uu=$((uu + $(lane_s "$k"))); fi
 		done
-		echo "slot $i: ${slot[i]} (ends after about $(finish $uu $qq $si) s)"
+		finish $uu $qq $si
+		echo "slot $i: ${slot[i]} (ends after about $fin s)"
 	done
 	exit 0
 fi
