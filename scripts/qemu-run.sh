@@ -24,6 +24,10 @@
 #                   6.1 forces 1: it hangs bringing up a second CPU there)
 #   --mem MB        guest memory (default 512)
 #   --timeout S     wall-clock limit for the whole boot (default 600)
+#   --boot-timeout S  the kernel must reach /init within S s (default
+#                   300, some ten times the slowest boot seen, the debug
+#                   kernel's beside another guest): a kernel that hangs
+#                   while booting counts as one that died there (exit 3)
 #   --ko FILE       the module (default ./cyclebench.ko)
 #   --cyclestat F   a static cyclestat (default userspace/cyclestat.static)
 #   --add FILE      copy FILE into the guest's / (repeatable)
@@ -38,15 +42,15 @@
 #
 # Exit status: 0 when results came back (whatever they say), 1 when none
 # did (look at the console log), 2 on a usage error, 3 when the kernel
-# died while booting, before /init ran (nothing of the test had started:
-# no module loaded; worth one more boot).  QEMU's own status means
+# died or hung while booting, before /init ran (nothing of the test had
+# started: no module loaded; worth one more boot).  QEMU's own status means
 # nothing: it is 0 after a panic too.
 set -euo pipefail
 
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-out= icount=0 cpu=max smp='' mem=512 timeout=600 accel=tcg quiet=0 monitor=
+out= icount=0 cpu=max smp='' mem=512 timeout=600 boot_timeout=300 accel=tcg quiet=0 monitor=
 ko=$top/cyclebench.ko
 cyclestat=$top/userspace/cyclestat.static
 abi=
@@ -72,6 +76,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--boot-timeout) boot_timeout=$2; shift 2 ;;
 	--ko) ko=$2; shift 2 ;;
 	--cyclestat) cyclestat=$2; shift 2 ;;
 	--add) adds+=("$2"); shift 2 ;;
@@ -182,11 +187,31 @@ rm -f "$log" "$out/rc"
 # report belongs with QEMU's own messages, not on the user's terminal.  The
 # "|| true" inside keeps the subshell from exec'ing timeout itself: it
 # must be the one that waits, and reports, and exits normally.
+# The boot's watchdog: no "/init started" on the console within
+# boot_timeout seconds, and QEMU (the one whose -initrd is this boot's) is
+# stopped.  (Once in some 40 full runs the debug kernel printed nothing
+# after SeaBIOS and sat idle until the suite's 1800 s timeout.)
+: > "$work/booting"
+(
+	end=$((SECONDS + boot_timeout))
+	while [ -e "$work/booting" ]; do
+		if tr -d '\r' < "$log" 2>/dev/null | grep -q 'qemu-run: /init started'; then exit 0; fi
+		if [ $SECONDS -ge $end ]; then
+			: > "$work/boot-hang"
+			pkill -f -- "-initrd $work/initrd.gz" || true
+			exit 0
+		fi
+		sleep 1
+	done
+) &
+watchdog=$!
 if [ $quiet = 1 ]; then
 	( timeout "$timeout" "${qemu[@]}" < /dev/null > "$log" 2>&1 || true ) 2>> "$log"
 else
 	( timeout "$timeout" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$log" || true ) 2>> "$log"
 fi
+rm -f "$work/booting"
+wait "$watchdog" || true
 # crash_says: what the console says killed the guest, and in which
 # fragment: the kernel's first BUG/WARNING/panic line, and the fragment whose
 # sampler (cb_sample_NAME) or region (cb_short_M_NAME, cb_long_M_NAME) is in
@@ -211,6 +236,10 @@ crash_says() {
 	fi
 }
 
+if [ -e "$work/boot-hang" ]; then
+	echo "qemu-run.sh: the kernel did not reach /init in $boot_timeout s: it hung while booting (nothing loaded yet); see $log" >&2
+	exit 3
+fi
 if ! tar -xzf "$work/out.tar.gz" -C "$out" 2>/dev/null || [ ! -e "$out/rc" ]; then
 	# (unanchored, \r stripped: kernel lines may share the console's line)
 	if ! tr -d '\r' < "$log" | grep -q 'qemu-run: /init started' &&

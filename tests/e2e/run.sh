@@ -94,10 +94,12 @@ cpu_max=max,-erms,-fsrm
 
 # qemu_boot DIR [qemu-run options] SCRIPT: qemu-run.sh into DIR (this
 # lane's kernel, module and CPU; a later --ko or --cpu wins), its exit
-# status.  When the kernel died booting, before /init, nothing of ours
+# status.  When the kernel died or hung booting, before /init, nothing of ours
 # had run (seen once in 30 boots of 6.12-rt under TCG: an int3 of the
 # kernel's own text patching; once in the debug kernel: KASAN in an
-# interrupt during identify_cpu): one more boot, said out loud, and only
+# interrupt during identify_cpu; once the debug kernel hung silently
+# after SeaBIOS, which qemu-run.sh's boot watchdog now stops after 300 s):
+# one more boot, said out loud, and only
 # the second boot's messages shown.  Every boot of the lanes goes through
 # here.
 qemu_boot() {
@@ -109,7 +111,7 @@ qemu_boot() {
 		"$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --cpu "$cpu_max" --out "$dir" "$@" 2> "$dir.err" || rc=$?
 		[ $rc = 3 ] && [ $try = 1 ] || break
 		mv "$dir/console.log" "$dir.boot-crash.log"
-		echo "# $(basename "$dir"): the kernel died while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again"
+		echo "# $(basename "$dir"): the kernel died or hung while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again"
 	done
 	cat "$dir.err" >&2
 	rm -f "$dir.err"
@@ -394,6 +396,18 @@ for s in $suites; do
 		# of the sleep is expected there; any other splat still fails.
 		log_filter=sleep_reports boot sleepy-survive --ko "$sdir/cyclebench.ko" \
 			"$top/tests/e2e/sleepy.sh" survive
+		# A kernel that never reaches /init (here: given 1 s to) is
+		# stopped by qemu-run.sh's boot watchdog and called a death while
+		# booting (exit 3, which qemu_boot retries), not left to the
+		# suite's timeout.
+		t0=$SECONDS hrc=0
+		herr=$("$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --cpu "$cpu_max" \
+			--boot-timeout 1 --out "$out/boot-hang" "$top/tests/e2e/sleepy.sh" 2>&1 >/dev/null) || hrc=$?
+		if [ $hrc = 3 ] && echo "$herr" | grep -q "did not reach /init in 1 s: it hung while booting"; then
+			ok "boot watchdog: a kernel not at /init in --boot-timeout is stopped, exit 3 ($((SECONDS - t0)) s)"
+		else
+			bad "boot watchdog: expected exit 3 and 'did not reach /init in 1 s', got exit $hrc: $herr"
+		fi
 		;;
 	debug) debug_suite ;;
 	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus gate stress debug irqsoff)" ;;
