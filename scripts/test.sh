@@ -67,9 +67,10 @@ suite() {
 
 # The lanes: kmod (the static checks; its W=1 builds make every kernel's
 # module, which build-ko.sh then finds made, and clean those trees first,
-# so no QEMU lane runs before kmod has ended, nor scripts, whose make run
-# checks build the module in the checkout, kmod's first build), cyclestat,
-# runner and scripts (userspace), and a QEMU lane per kernel.  Slot 0 is
+# so no QEMU lane runs before kmod has ended; nor does scripts, whose make
+# run checks build the module in the checkout, where kmod builds it from
+# clean), cyclestat, runner and scripts (userspace), and a QEMU lane per
+# kernel.  Slot 0 is
 # this shell; with CB_TEST_JOBS >= 2, slot 1 starts with kmod, and the
 # other lanes go where the last slot ends soonest: on two slots every
 # split is tried, on more each lane, longest first, goes where it ends
