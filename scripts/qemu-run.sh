@@ -195,7 +195,7 @@ rm -f "$log" "$out/rc"
 (
 	end=$((SECONDS + boot_timeout))
 	while [ -e "$work/booting" ]; do
-		if tr -d '\r' < "$log" 2>/dev/null | grep -q 'qemu-run: /init started'; then exit 0; fi
+		if tr -d '\r' 2>/dev/null < "$log" | grep -q 'qemu-run: /init started'; then exit 0; fi
 		if [ $SECONDS -ge $end ]; then
 			: > "$work/boot-hang"
 			pkill -f -- "-initrd $work/initrd.gz" || true
