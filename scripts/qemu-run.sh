@@ -181,12 +181,6 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 log=$out/console.log
 [ "$accel" = tcg ] || log=$out/console-$accel.log
 rm -f "$log" "$out/rc"
-# In a subshell whose stderr is the log: when QEMU dies of a signal (nested
-# KVM: an assertion, SIGABRT), timeout dies of it too, and the shell that
-# waited reports "Aborted (core dumped) timeout ..." on its stderr.  That
-# report belongs with QEMU's own messages, not on the user's terminal.  The
-# "|| true" inside keeps the subshell from exec'ing timeout itself: it
-# must be the one that waits, and reports, and exits normally.
 # The boot's watchdog: no "/init started" on the console within
 # boot_timeout seconds, and QEMU (the one whose -initrd is this boot's) is
 # stopped.  (Once in some 40 full runs the debug kernel printed nothing
@@ -205,6 +199,12 @@ rm -f "$log" "$out/rc"
 	done
 ) &
 watchdog=$!
+# In a subshell whose stderr is the log: when QEMU dies of a signal (nested
+# KVM: an assertion, SIGABRT), timeout dies of it too, and the shell that
+# waited reports "Aborted (core dumped) timeout ..." on its stderr.  That
+# report belongs with QEMU's own messages, not on the user's terminal.  The
+# "|| true" inside keeps the subshell from exec'ing timeout itself: it
+# must be the one that waits, and reports, and exits normally.
 if [ $quiet = 1 ]; then
 	( timeout "$timeout" "${qemu[@]}" < /dev/null > "$log" 2>&1 || true ) 2>> "$log"
 else
