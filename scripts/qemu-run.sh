@@ -141,7 +141,10 @@ done
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 
-cat > "$root/init" <<'INIT'
+# what /init puts on the console first: the boot is over, ours has begun
+started='qemu-run: /init started'
+# (unquoted: $started is filled in here, the guest's own \$ are escaped)
+cat > "$root/init" <<INIT
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 export PATH=/bin:/sbin
@@ -149,13 +152,13 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
-echo "qemu-run: /init started"
+echo "$started"
 dmesg -n 1
 cd /
 set --
-while read -r a; do set -- "$@" "$a"; done < /args
-sh /test.sh "$@" > /out/log.txt 2>&1
-echo $? > /out/rc
+while read -r a; do set -- "\$@" "\$a"; done < /args
+sh /test.sh "\$@" > /out/log.txt 2>&1
+echo \$? > /out/rc
 cat /out/log.txt
 dmesg > /out/dmesg.txt
 cat /proc/sys/kernel/tainted > /out/tainted
@@ -181,6 +184,10 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 log=$out/console.log
 [ "$accel" = tcg ] || log=$out/console-$accel.log
 rm -f "$log" "$out/rc"
+# reached_init: whether the console shows $started (unanchored, \r
+# stripped: kernel lines may share the console's line; silent before QEMU
+# has made the log)
+reached_init() { tr -d '\r' 2>/dev/null < "$log" | grep -q "$started"; }
 # The boot's watchdog: no "/init started" on the console within
 # boot_timeout seconds, and QEMU (the one whose -initrd is this boot's) is
 # stopped.  (Once in some 40 full runs the debug kernel printed nothing
@@ -189,7 +196,7 @@ rm -f "$log" "$out/rc"
 (
 	end=$((SECONDS + boot_timeout))
 	while [ -e "$work/booting" ]; do
-		if tr -d '\r' 2>/dev/null < "$log" | grep -q 'qemu-run: /init started'; then exit 0; fi
+		if reached_init; then exit 0; fi
 		if [ $SECONDS -ge $end ]; then
 			: > "$work/boot-hang"
 			pkill -f -- "-initrd $work/initrd.gz" || true
@@ -241,8 +248,7 @@ if [ -e "$work/boot-hang" ]; then
 	exit 3
 fi
 if ! tar -xzf "$work/out.tar.gz" -C "$out" 2>/dev/null || [ ! -e "$out/rc" ]; then
-	# (unanchored, \r stripped: kernel lines may share the console's line)
-	if ! tr -d '\r' < "$log" | grep -q 'qemu-run: /init started' &&
+	if ! reached_init &&
 		grep -q 'Kernel panic' "$log"; then
 		echo "qemu-run.sh: the kernel died while booting, before /init ran (nothing loaded yet); see $log" >&2
 		exit 3
