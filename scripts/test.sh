@@ -112,9 +112,11 @@ for ((j = 0; j < n; j++)); do
 	est[j]=$(lane_s "${others[j]}") wk[j]=0
 	if after_kmod "${others[j]}"; then wk[j]=1; fi
 done
-slot=()
+# at[j]: the slot others[j] runs in
+slot=() at=()
 if [ "$nslots" = 1 ]; then
 	slot[0]="kmod ${others[*]}"
+	for ((j = 0; j < n; j++)); do at[j]=0; done
 elif [ "$nslots" = 2 ]; then
 	# every split: bit j of m set puts others[j] in slot 1
 	best='' bestm=0
@@ -131,7 +133,7 @@ elif [ "$nslots" = 2 ]; then
 	done
 	slot[0]='' slot[1]=kmod
 	for ((j = 0; j < n; j++)); do
-		i=$((bestm >> j & 1))
+		i=$((bestm >> j & 1)) at[j]=$i
 		slot[i]="${slot[i]} ${others[j]}"
 	done
 else
@@ -146,7 +148,7 @@ else
 			if [ -z "$best" ] || [ "$fin" -lt "$best" ]; then best=$fin bi=$i; fi
 		done
 		if ((wk[j])); then q[bi]=$((q[bi] + est[j])); else u[bi]=$((u[bi] + est[j])); fi
-		slot[bi]="${slot[bi]} ${others[j]}"
+		slot[bi]="${slot[bi]} ${others[j]}" at[j]=$bi
 	done
 fi
 # a slot's order: kmod, the userspace lanes (scripts last), then the
@@ -163,9 +165,9 @@ if [ $plan = 1 ]; then
 		[ -n "${slot[i]}" ] || continue
 		uu=0 qq=0 si=$i
 		case " ${slot[i]} " in *" kmod "*) si=1 ;; esac
-		for k in ${slot[i]}; do
-			[ "$k" = kmod ] && continue
-			if after_kmod "$k"; then qq=$((qq + $(lane_s "$k"))); else uu=$((uu + $(lane_s "$k"))); fi
+		for ((j = 0; j < n; j++)); do
+			[ "${at[j]}" = "$i" ] || continue
+			if ((wk[j])); then qq=$((qq + est[j])); else uu=$((uu + est[j])); fi
 		done
 		finish $uu $qq $si
 		echo "slot $i: ${slot[i]} (ends after about $fin s)"
