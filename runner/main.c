@@ -394,11 +394,12 @@ int main(int argc, char **argv)
 	}
 	for (unsigned int i = 0; i < req.nr; i++) {
 		const struct cb_result *r = &req.res[i];
+		u64 per = (r->frag->no_long ? 1 : 2) * sizeof(u64);
 
-		/* (and with cpus=, each CPU's arrays and release times) */
-		bytes += (u64)req.samples * req.ensembles * 8 *
-			 (req.nr_cpus > 1 ? req.nr_cpus * (r->frag->no_long ? 2 : 3) :
-			  (r->frag->no_long ? 1 : 2));
+		/* with cpus=, each CPU's arrays, release times and rounds (engine.c) */
+		if (req.nr_cpus > 1)
+			per = req.nr_cpus * (per + sizeof(u64) + sizeof(unsigned int));
+		bytes += (u64)req.samples * req.ensembles * per;
 		if (!r->frag->arg_bytes)
 			continue;
 		if (req.interleave && r->frag->setup && !r->frag->setup_each_ensemble)

@@ -207,6 +207,12 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	tap_expect "${s}a_bad_args_value_is_refused" 2 "args=: 'abc' is not a decimal number" -- $B -o "$o" mem:chase args=4096,abc
 	tap_expect "${s}a_bad_long_repeat_is_refused" 2 'long_repeat=7: not a valid value (auto or one of { 16, 64, 256, 1024 })' -- $B -o "$o" long_repeat=7
 	tap_expect "${s}a_run_over_max_mb_is_refused" 2 'over max_mb=1' -- $B -o "$o" mem:chase/4194304 max_mb=1
+	# what engine.c allocates: 10^6 samples of 8 bytes (one region); on
+	# two CPUs, each CPU's 8, its release time's 8 and its round's 4
+	tap_expect "${s}the_refusal_counts_each_array" 2 'the run needs 8 MiB, over max_mb=1' -- $B -o "$o" base:empty samples=1000000 ensembles=1 references=0 max_mb=1
+	if [ "$(nproc)" -ge 2 ]; then
+		tap_expect "${s}the_refusal_counts_each_cpus_array" 2 'the run needs 39 MiB, over max_mb=1' -- $B -o "$o" base:empty cpus=0-1 samples=1000000 ensembles=1 references=0 max_mb=1
+	fi
 	tap_expect "${s}an_empty_output_name_is_refused" 2 'usage:' -- $B -o '' alu
 	tap_expect "${s}an_unknown_option_is_refused" 2 'usage:' -- $B --frobnicate
 	tap_expect "${s}an_unknown_option_is_named" 2 "unknown option '--frobnicate'" -- $B --frobnicate
