@@ -87,8 +87,12 @@ struct cb_env {
  * (and sets .sleeps_on_rt: the slab allocator's locks sleep there).
  * Keep C code in the region with CB_OPAQUE() on its inputs and results; a
  * result nobody reads is deleted, an input the compiler can see is
- * computed once, before the loop.  It may clobber any general-purpose
- * register.
+ * computed once, before the loop, and a body of constants is computed at
+ * build time (the object-code check refuses it as "folded to a constant").
+ * Its asm may clobber any general-purpose register but %r15, %rbp and
+ * %rsp: the harness keeps the state pointer in %r15, and a body that
+ * clobbers it makes the compiler save and restore it inside the timed
+ * window (the check names the clobber).
  *
  * It also defines cb_sample_@name(), the fragment's sampler (the body
  * inlined into one sampling loop per method), and cb_bodyref_@name(), the
@@ -142,8 +146,11 @@ static __always_inline void cb_state_##name(typeof(type) *st)
  *
  * A volatile asm that may change @x: the compiler can neither compute what
  * follows from @x ahead of time (hoisting it out of the sampling loop) nor
- * drop what produced @x.  Costs no instruction.  OPTIMIZER_HIDE_VAR() is
- * not volatile: a body whose result is unused is deleted with it.
+ * drop what produced @x.  On a local, which lives in a register, it costs
+ * no instruction; on an lvalue in memory (a state field, a global) it
+ * costs a load before and a store after, which are then timed too.
+ * OPTIMIZER_HIDE_VAR() is not volatile: a body whose result is unused is
+ * deleted with it.
  */
 #define CB_OPAQUE(x)	({ asm volatile("" : "+r" (x)); })
 
@@ -247,11 +254,14 @@ struct cb_fragment {
 
 /**
  * CB_ARGS() - the argument list of a table entry.
- * @_array: a const u64 array.
+ * @_array: a const u64 array, declared where the table can see its length:
+ *	a pointer does not compile (__must_be_array(), as in ARRAY_SIZE()),
+ *	where sizeof would silently give one argument.
  */
 #define CB_ARGS(_array)							\
 	.args = _array,							\
-	.nr_args = sizeof(_array) / sizeof((_array)[0])
+	.nr_args = sizeof(_array) / sizeof((_array)[0]) +		\
+		   __must_be_array(_array)
 
 /**
  * CB_FRAGMENT() - a table entry for the fragment whose body is CB_BODY(@_name).

@@ -242,8 +242,10 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 
 /*
  * Broken harnesses, built only by tests/kmod/run.sh to show that the
- * object-code check catches them: a body called through a pointer, and a
- * register spilled to the stack inside the region.  Never loaded.
+ * object-code check catches them: a body called through a pointer, a
+ * register spilled to the stack inside the region, and a long region whose
+ * copies are not kept apart (the mark between them no barrier, so the
+ * compiler may share a load between copies).  Never loaded.
  */
 #ifdef CB_TEST_BROKEN_HARNESS_POINTER
 #define __CB_SHORT(direct, ptr)	READ_ONCE((ptr))(st)
@@ -251,6 +253,11 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 #else
 #define __CB_SHORT(direct, ptr)	direct(st)
 #define __CB_PTR(ptr, ref)	struct cb_ctx
+#endif
+#ifdef CB_TEST_BROKEN_HARNESS_MERGE
+#define __CB_COPY_MARK(st)	({ asm volatile("cb_lc_%=:" : : "r" (st)); })
+#else
+#define __CB_COPY_MARK(st)	__CB_MARK("lc", st)
 #endif
 #ifdef CB_TEST_BROKEN_HARNESS_SPILL
 #define __CB_TEST_SPILL()	({ asm volatile("mov %%rbx, 8(%%rsp)" ::: "memory"); })
@@ -267,7 +274,7 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 static __always_inline void twice(void *st)				\
 {									\
 	__VA_ARGS__(st);						\
-	__CB_MARK("lc", st);						\
+	__CB_COPY_MARK(st);						\
 	__VA_ARGS__(st);						\
 }
 

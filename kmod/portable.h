@@ -46,7 +46,11 @@ typedef int64_t s64;
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* The kernel's ARRAY_SIZE(): a pointer, not an array, fails to compile. */
+#define __must_be_array(a)						\
+	((int)sizeof(struct { int : (-!!__builtin_types_compatible_p(	\
+		__typeof__(a), __typeof__(&(a)[0]))); }))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]) + __must_be_array(a))
 
 /* The kernel's max(): each argument evaluated once. */
 #define max(a, b) ({				\

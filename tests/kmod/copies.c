@@ -8,6 +8,9 @@
  * between the long region's copies, the compiler computes the product once
  * and the other copies are register moves.  copies:mul_const has constant
  * inputs made opaque: each copy must keep its own two multiplies.
+ * copies:load_state is one load through the state: each copy must keep its
+ * own load (a copy that reuses the first's value is a register move, the
+ * same mnemonic without the memory operand).
  */
 #include "cyclebench.h"
 
@@ -19,6 +22,17 @@ struct mul_state {
 CB_BODY_STATE(mul_state, struct mul_state)
 {
 	u64 x = st->a * st->b;
+
+	CB_OPAQUE(x);
+}
+
+struct load_state {
+	u64 a;
+};
+
+CB_BODY_STATE(load_state, struct load_state)
+{
+	u64 x = st->a;
 
 	CB_OPAQUE(x);
 }
@@ -37,6 +51,7 @@ CB_BODY(mul_const)
 static const struct cb_fragment copies_fragments[] = {
 	CB_FRAGMENT(mul_state, 1, "one imul of two state fields"),
 	CB_FRAGMENT(mul_const, 2, "two dependent imuls of opaque constants"),
+	CB_FRAGMENT(load_state, 1, "one load of a state field"),
 };
 
 CB_GROUP(copies, copies_fragments);

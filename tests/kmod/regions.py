@@ -22,13 +22,21 @@ instruction and the fix):
   - outside the body, only the protocol: at most 4 instructions, no call,
     return, push, pop or stack access but the start timestamp's 2 stores;
   - the short region holds exactly the reference's instructions (the same
-    mnemonics, in order);
-  - the long region holds R copies, each the short region's instructions;
+    mnemonics, in order, each operand of the same kind: register, memory,
+    immediate or target; the registers themselves may differ);
+  - the long region holds R copies, each the short region's instructions
+    (every copy that differs is named: a load that a copy shares with the
+    one before it becomes a register move, the same mnemonic);
   - no body is empty but base:empty's (an empty one was deleted);
+  - no C body (one without asm of its own) is folded: nothing but
+    immediate moves (the compiler computed it at build time), or fewer
+    instructions than its table line declares (.insns) for a straight one;
   - no body calls a kernel function known to sleep (msleep, mutex_lock,
     schedule_timeout, vmalloc, ...: SLEEPERS below);
   - no two bodies share a C name, in one group or two (each body's
     sampler and regions are named after it alone).
+A problem around a body whose asm clobbers %r15, %rbp or %rsp (registers
+the harness keeps) names that clobber as its cause.
 A body that calls out-of-line code of a kernel option (CONFIG_DEBUG_LIST's
 __list_add_valid, KCOV, ftrace) gets a "note:" line, not a problem: that
 code is timed with it; and a problem of such a body names the option as
@@ -95,22 +103,79 @@ def run(cmd):
         die("%s failed: %s" % (" ".join(cmd), e))
 
 
-def fragment_names(sources):
-    """(body identifier -> group:name, body -> [(group:name, file), ...]
-    for each definition), from the sources' CB_BODY() lines; a body
-    defined twice is named by its first definition."""
-    files = {}
+def body_source(text, at):
+    """The C between the braces of the body whose CB_BODY() line ends at
+    @at (comments already out)."""
+    i = text.find("{", at)
+    if i < 0:
+        return ""
+    depth = 0
+    for j in range(i, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[j], 0)
+        if depth == 0:
+            return text[i + 1:j]
+    return text[i + 1:]
+
+
+def declared_insns(text):
+    """body -> (insns, insns_per_arg), where its table line declares them
+    (CB_FRAGMENT_INSNS() or .insns = N after CB_FRAGMENT_FIELDS())."""
+    out = {}
+    for m in re.finditer(r"CB_FRAGMENT_INSNS\(\s*(\w+)\s*,[^,]+,\s*(\d+)\s*,", text):
+        out[m.group(1)] = (int(m.group(2)), 0)
+    for m in re.finditer(r"CB_FRAGMENT_FIELDS\(\s*(\w+)\s*,", text):
+        entry = text[m.end():]
+        end = re.search(r"CB_FRAGMENT|^\};", entry, re.M)
+        entry = entry[:end.start()] if end else entry
+        n = re.search(r"\.insns\s*=\s*\(?\s*(\d+)", entry)
+        per = re.search(r"\.insns_per_arg\s*=\s*\(?\s*(\d+)", entry)
+        if n:
+            out[m.group(1)] = (int(n.group(1)), int(per.group(1)) if per else 0)
+    return out
+
+
+class Body:
+    """What the source says of one body: its first definition's group:name,
+    every definition [(group:name, file)], whether it is C (no asm of its
+    own), the registers its asm clobbers that the harness needs, and its
+    declared instructions (None: not declared)."""
+
+    def __init__(self):
+        self.defs, self.c, self.clobbers, self.insns = [], False, [], None
+
+    @property
+    def name(self):
+        return self.defs[0][0]
+
+
+# the registers the harness keeps for itself inside a region (harness.h:
+# the state pointer in %r15, the frame and stack pointers)
+HARNESS_REGS = ("r15", "rbp", "rsp")
+
+
+def read_bodies(sources):
+    """body identifier -> Body, from the sources' CB_BODY() lines and
+    tables; a body defined twice is named by its first definition."""
+    bodies = {}
     for path in sources:
         try:
             text = open(path).read()
         except OSError as e:
             die("%s: %s" % (path, e.strerror))
+        text = re.sub(r"//[^\n]*", " ", re.sub(r"/\*.*?\*/", " ", text, flags=re.S))
         g = re.search(r"^CB_(?:PORTABLE_)?GROUP\((\w+),", text, re.M)
         group = g.group(1) if g else "?"
-        for m in re.finditer(r"^CB_BODY(?:_STATE)?\((\w+)", text, re.M):
-            files.setdefault(m.group(1), []).append(("%s:%s" % (group, m.group(1)), path))
-    names = {body: defs[0][0] for body, defs in files.items()}
-    return names, files
+        insns = declared_insns(text)
+        for m in re.finditer(r"^CB_BODY(?:_STATE)?\((\w+)[^\n]*", text, re.M):
+            b = bodies.setdefault(m.group(1), Body())
+            b.defs.append(("%s:%s" % (group, m.group(1)), path))
+            if len(b.defs) > 1:
+                continue
+            src = body_source(text, m.end())
+            b.c = not re.search(r"\basm\b|__asm__", src)
+            b.clobbers = [r for r in HARNESS_REGS if re.search(r'"%%?%s"' % r, src)]
+            b.insns = insns.get(m.group(1))
+    return bodies
 
 
 def symbols(ko):
@@ -222,8 +287,71 @@ def region(insns):
     return outside, copies
 
 
-def mnemonics(seq):
-    return [op for op, _ in seq]
+def operand_kinds(op, arg):
+    """Each operand's kind: i immediate, r register, m memory, t a jump's or
+    call's target."""
+    if op.startswith(("j", "call", "loop")):
+        return ("t",)
+    parts, depth, cur = [], 0, ""
+    for ch in arg:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    out = []
+    for p in (x.strip().lstrip("*") for x in parts):
+        if not p:
+            continue
+        if p.startswith("$"):
+            out.append("i")
+        elif p.startswith("%") and ":" not in p:
+            out.append("r")
+        else:
+            out.append("m")	# (%r15), 0x8(%rsp), %gs:0x0, an address
+    return tuple(out)
+
+
+def shapes(seq):
+    """What two copies of a body must share: the mnemonics in order and
+    each operand's kind (a load merged into a register move keeps its
+    mnemonic, mov, but not its memory operand).  Registers may differ."""
+    return [(op, operand_kinds(op, arg)) for op, arg in seq]
+
+
+def folded(ref, b):
+    """What a C body's reference shows the compiler computed at build time,
+    or None: all of it (nothing but immediate moves and zeroing xors), or
+    part of it (fewer instructions than the table declares, for a
+    straight body)."""
+    if not b.c or not ref:
+        return None
+    imm = all((re.match(r"mov(abs)?[bwlq]?$", op) and arg.startswith("$")) or
+              (op.startswith("xor") and len({x.strip() for x in arg.split(",")}) == 1)
+              for op, arg in ref)
+    if imm:
+        return "folded to a constant: the compiler computed it at build time, so the " \
+               "regions time nothing; it holds only `%s`" % show(ref)
+    straight = all(not re.match(r"(j|call|ret|loop|rep)", op) for op, _ in ref)
+    if b.insns and not b.insns[1] and straight and len(ref) < b.insns[0]:
+        return "partly folded: the compiler computed some of it at build time; it " \
+               "holds %d instructions where its table line declares %d (.insns): `%s`" % (
+                   len(ref), b.insns[0], show(ref[:4]))
+    return None
+
+
+def spans(ks):
+    """[2, 3, 4, 7] -> '2-4, 7'"""
+    out, i = [], 0
+    while i < len(ks):
+        j = i
+        while j + 1 < len(ks) and ks[j + 1] == ks[j] + 1:
+            j += 1
+        out.append(str(ks[i]) if i == j else "%d-%d" % (ks[i], ks[j]))
+        i = j + 1
+    return ", ".join(out)
 
 
 def show(seq):
@@ -233,7 +361,7 @@ def show(seq):
 def diff_words(got, want):
     """What got has that want lacks, and what it lacks, as instructions."""
     extra, missing = [], []
-    sm = difflib.SequenceMatcher(a=mnemonics(want), b=mnemonics(got),
+    sm = difflib.SequenceMatcher(a=shapes(want), b=shapes(got),
                                  autojunk=False)
     for tag, a0, a1, b0, b1 in sm.get_opcodes():
         if tag in ("replace", "insert"):
@@ -282,7 +410,7 @@ def main(argv):
     if len(args) < 2 or table == "":
         die("usage: regions.py [--table FILE] [--repeat R] MODULE.ko SOURCE.c...")
     ko, sources = args[0], args[1:]
-    names, files = fragment_names(sources)
+    bodies = read_bodies(sources)
     funcs = functions(ko, symbols(ko))
     refs = {fn[len("cb_bodyref_"):]: reference(ins)
             for fn, ins in funcs.items() if fn.startswith("cb_bodyref_")}
@@ -291,13 +419,24 @@ def main(argv):
     def say(frag, where, what, fix):
         problems.append((frag, where, what, fix))
 
+    def blame(b, fix):
+        """The fix, or the body's own clobber of a harness register where it
+        has one: then the compiler saves and reloads that register inside
+        the timed window, which reads like a broken harness."""
+        if not b.clobbers:
+            return fix
+        return ("the body's asm clobbers %s, which the harness keeps for itself (the "
+                "state pointer, the frame and stack pointers), so the compiler saves and "
+                "restores it inside the timed window: use another register"
+                % ", ".join("%" + r for r in b.clobbers))
+
     # The samplers, regions and marks are named after the body's C name
     # alone, as are this check's table and the host's crash report
     # (scripts/qemu-run.sh): two bodies of one name would be read as one.
-    for body, defs in sorted(files.items()):
-        if len(defs) > 1:
-            say(names[body], "its name",
-                "%s share the C name %s" % (" and ".join("%s (%s)" % d for d in defs), body),
+    for body, b in sorted(bodies.items()):
+        if len(b.defs) > 1:
+            say(b.name, "its name",
+                "%s share the C name %s" % (" and ".join("%s (%s)" % d for d in b.defs), body),
                 "a body's name is a C name, one per module, whatever its group: rename all but one")
 
     # fragment -> {call: kernel option} for the out-of-line calls of a kernel
@@ -312,7 +451,8 @@ def main(argv):
             continue
         kind, tag, body = m.groups()
         seen.add(body)
-        frag = names.get(body, "?:" + body)
+        b = bodies.get(body, Body())
+        frag = b.name if b.defs else "?:" + body
         where = "%s region (%s)" % (kind, TAGS[tag])
         r = region(funcs[fn])
         verdict = []
@@ -327,11 +467,12 @@ def main(argv):
         if bad:
             verdict.append("harness")
             say(frag, where, "the harness put `%s` next to the body" % show(bad[:3]),
-                "the sampler is broken, not your body (tests/kmod/run.sh builds such harnesses on purpose)")
+                blame(b, "the sampler is broken, not your body (tests/kmod/run.sh builds "
+                      "such harnesses on purpose)"))
         elif len(outside) > 4:
             verdict.append("outside")
             say(frag, where, "%d protocol instructions around the body, at most 4: `%s`"
-                % (len(outside), show(outside)), "the sampler is broken, not your body")
+                % (len(outside), show(outside)), blame(b, "the sampler is broken, not your body"))
         ref = refs.get(body)
         want = 1 if kind == "short" else repeat
         if ref is None:
@@ -346,14 +487,19 @@ def main(argv):
             verdict.append("deleted")
             say(frag, "its body", "the compiler deleted it (no instruction between the marks)",
                 "the result is unused: CB_OPAQUE(result) after computing it")
-        elif kind == "short" and mnemonics(copies[0]) != mnemonics(ref):
+        elif folded(ref, b):
+            verdict.append("folded")
+            say(frag, "its body", folded(ref, b),
+                "CB_OPAQUE() its inputs before computing (and its result after), "
+                "so the work is done at run time, in the region")
+        elif kind == "short" and shapes(copies[0]) != shapes(ref):
             extra, missing = diff_words(copies[0], ref)
             verdict.append("moved")
             spills = stack(extra)
             calls = [x for x in extra if x[0].startswith("call")]
             if spills:
                 say(frag, where, "stack access `%s`, not in the body alone" % show(spills[:2]),
-                    "the compiler spilled a register: use fewer live values or clobbers")
+                    blame(b, "the compiler spilled a register: use fewer live values or clobbers"))
             elif calls:
                 say(frag, where, "a call `%s` the body alone does not make" % show(calls[:2]),
                     "the body went through a pointer or out of line: keep it __always_inline")
@@ -365,20 +511,29 @@ def main(argv):
                 say(frag, where, "`%s` of the body alone is not in the region" % show(missing[:3]),
                     "the compiler computed it before the region (hoisted): CB_OPAQUE() its inputs")
         elif kind == "long":
-            short = mnemonics(ref)
+            # every copy that differs, those that differ alike in one line
+            short, odd = shapes(ref), {}
             for k, c in enumerate(copies):
-                if mnemonics(c) == short:
+                if shapes(c) == short:
                     continue
                 extra, missing = diff_words(c, ref)
-                verdict.append("copy%d" % (k + 1))
-                if missing:
-                    say(frag, where, "copy %d of %d lacks `%s`" % (k + 1, len(copies), show(missing[:3])),
+                odd.setdefault((show(extra[:3]), show(missing[:3])), []).append(k + 1)
+            if odd:
+                verdict.append("copies")
+            for (extra, missing), ks in odd.items():
+                one = len(ks) == 1
+                which = "%s %s of %d" % ("copy" if one else "copies", spans(ks), len(copies))
+                hold, lack = ("holds", "lacks") if one else ("hold", "lack")
+                if missing and extra:
+                    say(frag, where, "%s %s `%s` where one body has `%s`"
+                        % (which, hold, extra, missing),
                         "the copies shared work (merged): CB_OPAQUE() its inputs and result")
-                if extra:
-                    say(frag, where, "copy %d of %d has `%s` that one body lacks"
-                        % (k + 1, len(copies), show(extra[:3])),
+                elif missing:
+                    say(frag, where, "%s %s `%s`" % (which, lack, missing),
+                        "the copies shared work (merged): CB_OPAQUE() its inputs and result")
+                else:
+                    say(frag, where, "%s %s `%s` that one body lacks" % (which, hold, extra),
                         "the compiler moved work between copies: CB_OPAQUE() the value")
-                break
         sleeps = sorted({x[1] for x in ins if x[0].startswith(("call", "jmp"))
                          and x[1] in SLEEPERS})
         if sleeps and kind == "short":
@@ -399,9 +554,9 @@ def main(argv):
         rows.append((frag, TAGS[tag], kind, len(copies), len(ins),
                      ",".join(dict.fromkeys(verdict)) or "clean",
                      "yes" if straight else "no"))
-    for body, frag in sorted(names.items()):
+    for body, b in sorted(bodies.items()):
         if body not in seen:
-            say(frag, "the object code", "no sampler for this body",
+            say(b.name, "the object code", "no sampler for this body",
                 "is it in its group's table, and its group in CB_GROUPS in Kbuild?")
     if table:
         with open(table, "w") as f:

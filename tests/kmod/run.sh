@@ -133,10 +133,14 @@ fi
 #  - copies:mul_state (an input read through the state) keeps its multiply
 #    in every copy: 16 times the short region's instructions;
 #  - copies:mul_const (opaque constants) builds them in every copy;
+#  - copies:load_state keeps its own load in every copy;
 #  - a harness that calls the body through a pointer, one that spills
-#    around it, a body the compiler hoists and a body that calls msleep()
+#    around it, one whose long region lets copies share a load (merge), a
+#    body the compiler hoists, bodies it folds to a constant
+#    (tests/kmod/folded.c), a body that clobbers the harness's %r15
+#    (tests/kmod/clobber.c) and a body that calls msleep()
 #    (tests/kmod/sleepy.c) are each reported, for exactly the bodies they
-#    break, by name.
+#    break, by name, with the cause.
 # The samplers are all in the fragment files (harness.h's macros), so a
 # test needs only its two fragment objects, compiled by kbuild with the
 # module's flags, not the harness's C files (five modules' worth took a
@@ -160,13 +164,15 @@ selftest() {	# NAME FILE MAKE-ARGS...: build the test's objects in build/kmod-se
 		(cd "$dir" && ld -r -o fragments.o $objs)
 }
 st=build/kmod-selftest
-# the five tests build side by side (each a small kbuild run, most of it
+# the tests build side by side (each a small kbuild run, most of it
 # kbuild's own start): checked one by one below
-for broken in pointer spill; do
+for broken in pointer spill merge; do
 	selftest $broken tests/kmod/copies.c CB_GROUPS="base copies" \
 		KCFLAGS=-DCB_TEST_BROKEN_HARNESS_$(echo $broken | tr a-z A-Z) &
 done
 selftest hoist tests/kmod/hoist.c CB_GROUPS="base hoist" &
+selftest folded tests/kmod/folded.c CB_GROUPS="base fold" &
+selftest clobber tests/kmod/clobber.c CB_GROUPS="base clobber" &
 selftest sleepy tests/kmod/sleepy.c CB_GROUPS="base sleepy" &
 selftest copies tests/kmod/copies.c CB_GROUPS="base copies"
 copies_rc=$?
@@ -174,7 +180,7 @@ wait
 if [ "$copies_rc" = 0 ]; then
 	python3 tests/kmod/regions.py --table $st-copies.regions $st-copies/fragments.o \
 		$st-copies/kmod/fragments/*.c > $st-copies.out 2>&1
-	for f in copies:mul_state copies:mul_const; do
+	for f in copies:mul_state copies:mul_const copies:load_state; do
 		got=$(awk -v f=$f '$1 == f && $6 == "clean" { n[$3] += $5 } END { print n["short"] + 0, n["long"] + 0 }' $st-copies.regions)
 		if [ "$(check_regions_in $st-copies.regions $f)" = 8 ] && [ "${got#* }" -eq $((16 * ${got% *})) ] && [ "${got% *}" -gt 0 ]; then
 			ok "object code check: $f is clean, the long region 16 times the short ($got instructions over 4 methods)"
@@ -194,11 +200,21 @@ if [ "$copies_rc" = 0 ]; then
 else
 	bad "checker self-test objects do not build: $(grep -m2 error $st-copies.log)"
 fi
-for broken in pointer spill hoist sleepy; do
+# broken NAME: what its report must say besides the bodies' names
+for broken in pointer spill merge hoist folded clobber sleepy; do
+	why=
 	case $broken in
 	hoist) want="hoist:hoisted" ;;
 	sleepy) want="sleepy:msleep_1" ;;	# a body that calls msleep()
-	*) want="base:empty copies:mul_const copies:mul_state" ;;
+	folded) want="fold:imul3 fold:imul3_insns"
+		why='^fold:imul3: its body: folded to a constant: .* it holds only `mov \$0xe1,%eax`; CB_OPAQUE\(\) its inputs' ;;
+	clobber) want="clobber:r15"
+		why='^clobber:r15: short region .*; the body.s asm clobbers %r15, which the harness keeps' ;;
+	# every copy that reuses the first one's load: the same mnemonic
+	# (mov), a register where the body has memory
+	merge) want="copies:load_state copies:mul_const copies:mul_state"
+		why='^copies:load_state: long region .*: copies 2-15 of 16 hold `mov %r[a-z0-9]*,%r[a-z0-9]*` where one body has `mov \(%r15\),%r[a-z0-9]*`' ;;
+	*) want="base:empty copies:load_state copies:mul_const copies:mul_state" ;;
 	esac
 	if [ ! -e $st-$broken/fragments.o ]; then
 		bad "broken harness '$broken': does not build: $(grep -m2 error $st-$broken.log)"
@@ -206,12 +222,35 @@ for broken in pointer spill hoist sleepy; do
 	fi
 	python3 tests/kmod/regions.py $st-$broken/fragments.o $st-$broken/kmod/fragments/*.c > $st-$broken.out 2>&1
 	got=$(grep -oE '^[a-z0-9_]+:[a-z0-9_]+' $st-$broken.out | sort -u | tr '\n' ' ')
-	if [ "$got" = "$want " ]; then
-		ok "object code check bites: '$broken' is reported for exactly the bodies it breaks ($want): $(head -n1 $st-$broken.out)"
-	else
+	if [ "$got" != "$want " ]; then
 		bad "object code check with '$broken': expected [$want], reported [$got]"
+	elif [ -n "$why" ] && ! grep -qE "$why" $st-$broken.out; then
+		bad "object code check with '$broken': no line matches /$why/: $(head -n3 $st-$broken.out)"
+	else
+		ok "object code check bites: '$broken' is reported for exactly the bodies it breaks ($want): $(grep -m1 -E "${why:-.}" $st-$broken.out)"
 	fi
 done
+
+# CB_ARGS() takes an array, whose length the table can see: a pointer
+# (sizeof would give one argument) does not compile.  The portable build
+# (the runner's) checks it natively in a second; the kernel's ARRAY_SIZE()
+# is the same check.
+args_table() {	# ARRAY: a group whose one entry's arguments are CB_ARGS(ARRAY)
+	printf '%s\n' '#include "cyclebench.h"' \
+		'static const u64 sizes[] = { 64, 4096 };' \
+		'static const u64 *const sizes_ptr = sizes;' \
+		'CB_BODY(nothing)' '{' '}' \
+		'static const struct cb_fragment t_fragments[] = {' \
+		"	{ CB_FRAGMENT_FIELDS(nothing, 1, \"x\"), CB_ARGS($1) }," '};' \
+		'CB_GROUP(t, t_fragments);'
+}
+if args_table sizes | cc -std=gnu11 -fsyntax-only -Ikmod -x c - 2> build/kmod-args.log &&
+   ! args_table sizes_ptr | cc -std=gnu11 -fsyntax-only -Ikmod -x c - >> build/kmod-args.log 2>&1 &&
+   grep -q 'negative width' build/kmod-args.log; then
+	ok "CB_ARGS(): an array compiles, a pointer does not (it would give one argument)"
+else
+	bad "CB_ARGS(): expected an array to compile and a pointer to fail (negative width): $(grep -m2 -E 'error|warning' build/kmod-args.log)"
+fi
 
 # The PMU counter arithmetic (kmod/timing.h), natively: the RDPMC path
 # needs a PMU, which neither this machine's QEMU nor most VMs have.
