@@ -24,7 +24,8 @@ struct cb_meet;
  * @out_long: @n deltas of the long region, or NULL not to time it.
  * @n: samples to keep.
  * @warmup: samples run first and thrown away.
- * @limit: TSC ticks; two first samples over it end the call with -ETIME.
+ * @limit: TSC ticks, the longest one sample (both regions) may hold
+ *	interrupts off: see __CB_SAMPLE_LOOP().
  * @method: the timing method; never one that needs RDTSCP without it.
  * @cpu: the CPU the run is bound to.
  * @done: samples kept before this call, for the status file.
@@ -171,11 +172,14 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
  * Expanded once per method inside each fragment's sampler.  Interrupts
  * and preemption are off for one sample (short and long region) at a
  * time, never longer, and never longer than ctx->limit: the long region
- * runs only when (1 + CB_LONG_REPEAT) times the short one fits (else the
- * sample is taken again; 8 times in a row is -ETIME), and before the
- * first sample with interrupts off, the short region runs with them on,
- * up to 3 times, to refuse a body that could not fit at all (the first
- * run of new code can be slow: an emulator translates it).
+ * runs only when (1 + CB_LONG_REPEAT) times the short one fits, and a
+ * sample whose two regions together took longer than ctx->limit (copies
+ * dearer than the body alone) is not kept; either way the sample is taken
+ * again, and 8 times in a row is -ETIME, so no more than 8 samples in a
+ * row can overrun.  Before the first sample with interrupts off, the
+ * short region runs with them on, up to 3 times, to refuse a body that
+ * could not fit at all (the first run of new code can be slow: an
+ * emulator translates it).
  */
 #define __CB_SAMPLE_LOOP(ctx, tag, suffix)				\
 ({									\
@@ -219,7 +223,6 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 			__i--;						\
 			continue;					\
 		}							\
-		__over = 0;						\
 		if (__ctx->out_long)					\
 			__dl = cb_long_##tag##suffix(st, __ctx); \
 		__cb_sample_end(__ctx, __i);				\
@@ -231,6 +234,16 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 			break;						\
 		}							\
 		__cb_irq_done();					\
+		if (__d + __dl > __ctx->limit) {			\
+			/* held them off too long: never again in a row */ \
+			if (++__over == 8) {				\
+				__ret = -ETIME;				\
+				break;					\
+			}						\
+			__i--;						\
+			continue;					\
+		}							\
+		__over = 0;						\
 		if (__i >= __ctx->warmup) {				\
 			__ctx->out[__i - __ctx->warmup] = __d;		\
 			if (__ctx->out_long)				\

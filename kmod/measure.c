@@ -178,7 +178,7 @@ void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
 	    ret != -ETIMEDOUT)
 		job->failed = req->slot[i];
 	if (ret == -ETIME)
-		cb_warn("%s:%s%s: refused: one sample (the body, and %u copies after it) would hold interrupts off over max_sample_us (%llu TSC ticks); shorten the body or its ARG, or reload with a larger max_sample_us (at most %u)\n",
+		cb_warn("%s:%s%s: refused: one sample (the body, and %u copies after it) would hold interrupts off over max_sample_us (%llu TSC ticks), or did so 8 times in a row; shorten the body or its ARG, or reload with a larger max_sample_us (at most %u)\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
 			arg, CB_LONG_REPEAT, job->limit,
 			CB_MAX_SAMPLE_US);

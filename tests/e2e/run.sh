@@ -67,17 +67,23 @@ echo "# e2e-$series: kernel $abi, module $ko"
 . "$top/tests/e2e/debug-lane.sh"
 log_filter='cat'
 
-# test_module NAME FILE: a module of base and the test group FILE
-# (tests/kmod/NAME.c, group NAME) for this series, in $out/NAME-ko.
+# test_module NAME FILE...: a module of base and the test groups FILE...
+# (tests/kmod/GROUP.c, each group named after its file) for this series,
+# in $out/NAME-ko.
 test_module() {
-	local dir=$out/$1-ko
+	local dir=$out/$1-ko groups=base f
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -r "$top/Kbuild" "$top/kmod" "$dir"/
 	rm -f "$dir"/kmod/fragments/*.c
-	cp "$top/kmod/fragments/base.c" "$top/$2" "$dir"/kmod/fragments/
+	cp "$top/kmod/fragments/base.c" "$dir"/kmod/fragments/
+	shift
+	for f in "$@"; do	# each FILE's group is named after it
+		cp "$top/$f" "$dir"/kmod/fragments/
+		groups="$groups $(basename "$f" .c)"
+	done
 	if ! make -C "$("$top/scripts/kdir.sh" --kernel "$series")" M="$dir" \
-		CB_GROUPS="base $1" modules > "$dir/build.log" 2>&1; then
+		CB_GROUPS="$groups" modules > "$dir/build.log" 2>&1; then
 		bad "$1: the test module builds (see $dir/build.log)"
 		return 1
 	fi
@@ -358,8 +364,9 @@ for s in $suites; do
 		sed "s/^/# $s: /" "$out/$s/figures.txt" "$out/$s/times.txt" 2>/dev/null
 		;;
 	copies)
-		# the object-code check's own bodies, under icount
-		if test_module copies tests/kmod/copies.c; then
+		# the object-code check's own bodies, under icount, and a body
+		# whose long region overruns the interrupts-off bound
+		if test_module copies tests/kmod/copies.c tests/kmod/overrun.c; then
 			python3 "$top/tests/kmod/regions.py" --table "$out/copies-ko/regions.txt" \
 				"$out/copies-ko/cyclebench.ko" "$out"/copies-ko/kmod/fragments/*.c \
 				> "$out/copies-ko/regions.out" 2>&1
