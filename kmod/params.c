@@ -91,7 +91,7 @@ static struct cb_uint_param cb_max_sample_us_param = {
 	.val = &cb_max_sample_us, .min = 1, .max = CB_MAX_SAMPLE_US,
 };
 module_param_cb(max_sample_us, &cb_uint_ops, &cb_max_sample_us_param, 0444);
-MODULE_PARM_DESC(max_sample_us, "longest a sample may hold interrupts off (protocol, short and long region), in microseconds; a body that would take longer is refused with -ETIME before it runs with interrupts off (1..1000000, default 50000)");
+MODULE_PARM_DESC(max_sample_us, "longest a sample may hold interrupts off (protocol, short and long region), in microseconds; a body that would take longer is refused with -ETIME before it runs with interrupts off, or once 8 samples in a row took longer (1..1000000, default 50000)");
 
 /*
  * A cpus= run's CPUs meet before every sample; one that has not come
