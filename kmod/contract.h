@@ -35,6 +35,21 @@
 #define CB_DEF_ENSEMBLES 10U
 #define CB_DEF_WARMUP 100U
 #define CB_DEF_MAX_MB 256U
+/*
+ * Ensemble by ensemble across the results: calib:add_chain's ensemble e
+ * runs beside every other result's, so a clock that a busy host moves is
+ * divided out ensemble by ensemble (cyclestat pairs them).
+ */
+#define CB_DEF_INTERLEAVE true
+
+/*
+ * The references every figure leans on, which cyclebench-user's and
+ * cyclestat run's references=1 (the default) add to any selection: the
+ * timing protocol's cost (net figures), and the core clock measured twice,
+ * by chains of two latencies on two ports (core cycles, and whether a
+ * busy host disturbed that measure).
+ */
+#define CB_REFERENCES "base:empty,calib:add_chain,calib:imul_chain"
 
 /*
  * The long region's lengths cyclebench-user builds and long_repeat= may

@@ -27,7 +27,7 @@ void cb_req_defaults(struct cb_req *req)
 	req->warmup = d.warmup;
 	req->method = d.method;
 	req->pmu = true;
-	req->interleave = false;
+	req->interleave = CB_DEF_INTERLEAVE;
 	req->cpu = d.cpu;
 	req->max_mb = d.max_mb;
 }

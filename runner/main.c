@@ -62,10 +62,11 @@ static void usage(const char *why)
 		"             max_mb=N (256: largest sample and buffer memory),\n"
 		"             long_repeat=auto|16|64|256|1024 (copies of the body in the\n"
 		"             long region; auto: enough for the difference to span\n"
-		"             a few hundred TSC steps), interleave=0|1 (1: ensemble by\n"
-		"             ensemble across the results, so all see the same core\n"
-		"             clocks where turbo moves them; 0, the module's order),\n"
-		"             references=0|1 (1: base:empty and calib:add_chain run\n"
+		"             a few hundred TSC steps), interleave=0|1 (1, the default:\n"
+		"             ensemble by ensemble across the results, so all see the\n"
+		"             same core clocks where turbo or a busy host moves them;\n"
+		"             0: each result's ensembles in a row),\n"
+		"             references=0|1 (1: base:empty and the calib chains run\n"
 		"             whatever the selection, for net figures and core cycles),\n"
 		"             sweep=cpus (with cpus=: the run on the first 1, 2, 4 ...\n"
 		"             of them in turn and on all; a tree each, DIR/k1 ...)\n"
@@ -317,6 +318,7 @@ int main(int argc, char **argv)
 	parsed.ensembles = CB_DEF_ENSEMBLES;
 	parsed.warmup = CB_DEF_WARMUP;
 	parsed.max_mb = CB_DEF_MAX_MB;
+	parsed.interleave = CB_DEF_INTERLEAVE;
 	parsed.references = true;
 	cat.groups = cb_user_groups;
 	cat.nr_groups = cb_nr_user_groups;
@@ -335,7 +337,7 @@ int main(int argc, char **argv)
 	 * timing overhead (net figures) and the core clock (core cycles).
 	 */
 	if (parsed.references) {
-		char refs[] = "base:empty,calib:add_chain";
+		char refs[] = CB_REFERENCES;
 
 		if (cb_req_select(refs, NULL, 0, &cat, &parsed, why, sizeof(why)))
 			die("%s", why);

@@ -38,12 +38,11 @@ static int usage(const char *fmt, ...)
 static const struct cb_key_def run_keys[CB_NR_KEYS] = CB_KEY_DEFS;
 
 /*
- * The references every run measures beside its selection (what the
- * runner's references=1 adds too): the overhead of the timing protocol
- * (net figures) and the clock (core cycles), from the same run.
+ * The references every run measures beside its selection (contract.h's,
+ * what the runner's references=1 adds too), from the same run.
  * references=0, cyclestat's own key, leaves them out.
  */
-static const char references[] = "base:empty,calib:add_chain";
+static const char references[] = CB_REFERENCES;
 
 /* cyclestat's own key, never written to the run file */
 static int is_references(const char *arg)

@@ -3,7 +3,11 @@
  * calib: the core clock, measured.  A chain of dependent register adds
  * retires one add per core cycle on every x86 core since the P6, so its
  * per-op cost in TSC ticks is the TSC ticks per core cycle: cyclestat turns
- * ticks into core cycles with it ("core cycles (calibrated)").
+ * ticks into core cycles with it ("core cycles (calibrated)").  A chain of
+ * dependent imuls (3 cycles each on every x86 core since the Pentium Pro,
+ * Zen and Golden Cove alike) runs on another port: cyclestat checks the
+ * first against it, since a neighbour on a shared host slows the 1-cycle
+ * add chain more than code of other latencies.
  */
 #include "cyclebench.h"
 
@@ -15,9 +19,19 @@ CB_BODY(add_chain)
 		     ::: "rax");
 }
 
+CB_BODY(imul_chain)
+{
+	asm volatile(".rept 64\n\t"
+		     "imul %%rax, %%rax\n\t"
+		     ".endr"
+		     ::: "rax");
+}
+
 static const struct cb_fragment calib_fragments[] = {
 	CB_FRAGMENT_INSNS(add_chain, 64, 64,
 			  "64 dependent adds: ticks per op = ticks per core cycle"),
+	CB_FRAGMENT_INSNS(imul_chain, 64, 64,
+			  "64 dependent imuls: ticks per op = 3 x ticks per core cycle"),
 };
 
 CB_PORTABLE_GROUP(calib, calib_fragments);

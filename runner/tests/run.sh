@@ -155,13 +155,15 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	fi
 	tap_expect "${s}args_pick_the_arguments" 0 '' -- $B -q --force -o "$T/args" mem:chase args=8192,4096 samples=10 ensembles=2
 	tap_check "${s}args_results_in_table_order" sh -c \
-		"[ \"\$(cut -d' ' -f1 '$T/args/fragments' | tr '\n' ' ')\" = 'base:empty calib:add_chain mem:chase/4096 mem:chase/8192 ' ]"
+		"[ \"\$(cut -d' ' -f1 '$T/args/fragments' | tr '\n' ' ')\" = 'base:empty calib:add_chain calib:imul_chain mem:chase/4096 mem:chase/8192 ' ]"
 	tap_expect "${s}long_repeat_can_be_fixed" 0 '' -- $B -q --force -o "$T/r16" alu long_repeat=16 samples=10 ensembles=2
 	tap_check "${s}long_repeat_fixed_is_in_every_info" sh -c \
 		"[ \$(grep -l '^long_repeat: 16$' '$T/r16'/alu/*/info | wc -l) = 3 ] && grep -q '^long_repeat: 16$' '$T/r16/info'"
 	tap_expect "${s}interleave_runs_ensembles_across_results" 0 '' -- $B -q --force -o "$T/il" alu,calib,loop:dec_jnz/8,mem:chase/4096 interleave=1 samples=10 ensembles=3
 	tap_check "${s}an_interleaved_tree_passes_the_contract" sh tests/contract.sh "$T/il"
-	tap_check "${s}info_says_interleave" sh -c "grep -q '^interleave: yes$' '$T/il/info' && grep -q '^interleave: no$' '$T/all/info'"
+	tap_check "${s}info_says_interleave_the_default" sh -c "grep -q '^interleave: yes$' '$T/il/info' && grep -q '^interleave: yes$' '$T/all/info'"
+	tap_expect "${s}interleave_0_runs_results_in_a_row" 0 '' -- $B -q --force -o "$T/il0" alu:add_dep interleave=0 samples=10 ensembles=2
+	tap_check "${s}info_says_interleave_no" grep -q '^interleave: no$' "$T/il0/info"
 	tap_expect "${s}a_bad_interleave_is_refused" 2 'interleave=2: not a number in 0..1' -- $B -o "$o" interleave=2
 	cp -r "$T/args" "$T/args.kept"
 	tap_expect "${s}a_named_tree_is_kept_without_force" 2 "holds results already; replace them with --force" -- \
@@ -170,10 +172,10 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	rm -rf "$T/args.kept"
 	tap_expect "${s}a_second_run_with_force_replaces_the_tree" 0 '' -- $B -q --force -o "$T/args" alu:add_dep samples=10 ensembles=2
 	tap_check "${s}nothing_of_the_first_run_stays" sh -c \
-		"[ ! -e '$T/args/mem' ] && [ \$(wc -l < '$T/args/fragments') = 3 ] && ! ls -d '$T'/args.* 2>/dev/null"
+		"[ ! -e '$T/args/mem' ] && [ \$(wc -l < '$T/args/fragments') = 4 ] && ! ls -d '$T'/args.* 2>/dev/null"
 	# the references run whatever the selection, unless turned off
 	tap_check "${s}references_run_whatever_the_selection" sh -c \
-		"[ -s '$T/args/base/empty/cycles' ] && [ -s '$T/args/calib/add_chain/cycles_long' ]"
+		"[ -s '$T/args/base/empty/cycles' ] && [ -s '$T/args/calib/add_chain/cycles_long' ] && [ -s '$T/args/calib/imul_chain/cycles_long' ]"
 	tap_expect "${s}references_0_runs_the_selection_alone" 0 '' -- \
 		$B -q --force -o "$T/noref" alu:add_dep references=0 samples=10 ensembles=2
 	tap_check "${s}references_0_leaves_them_out" sh -c "[ \$(wc -l < '$T/noref/fragments') = 1 ]"

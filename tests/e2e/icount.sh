@@ -108,13 +108,16 @@ check "a failing setup: nothing set up, nothing torn down" "$s0 $t0" \
 	"$(info_get $CB/info setup_calls) $(info_get $CB/info teardown_calls)"
 check "after a failing setup: a run works" ok "$(run_write "loop:dec_jnz/4 samples=10 ensembles=2")"
 check "after a failing setup: state ok" ok "$(info_get $CB/loop/dec_jnz/4/info state)"
+check "a run without interleave= is interleaved (the default)" yes \
+	"$(info_get $CB/loop/dec_jnz/4/info interleave)"
 
 # interleave=1: ensemble by ensemble across the results. Under icount the
 # counts are the same as in order, sample for sample; the order shows in
 # which setup a fault lands (mem:chase sets up before every ensemble: the
 # 2nd setup is /4096's second in order, /8192's first interleaved).
 C=$CB/mem/chase
-check "run mem:chase args=4096,8192 in order" ok "$(run_write "mem:chase args=4096,8192 samples=10 ensembles=3")"
+check "run mem:chase args=4096,8192 in order" ok \
+	"$(run_write "mem:chase args=4096,8192 samples=10 ensembles=3 interleave=0")"
 cp $C/4096/cycles /tmp/seq4096
 cp $C/8192/cycles_long /tmp/seq8192
 check "info in order: interleave no" no "$(info_get $C/8192/info interleave)"
