@@ -103,13 +103,16 @@ static int yes(const struct cs_input *in, const struct cs_frag *fr, const char *
  * noise is narrower than a step) on the step nearest its true centre, up
  * to half a step away; long - short adds two such errors, up to a whole
  * step, and every ensemble shares them, so their spread cannot show them.
- * Only where info records a step (tsc_step: 26 ticks on this project's
- * EPYC); a step of 1 (icount's exact instruction counts) adds nothing.
+ * The step info records (tsc_step: 26 ticks on this project's EPYC), or
+ * where that is 1 or absent the one the samples show (cs_step_of()); a
+ * step of 1 (icount's exact instruction counts) adds nothing.
  */
 static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
 {
 	uint64_t step = info_num(in, fr, "tsc_step", 1);
 
+	if (step < 2)
+		step = fr->step;	/* what the samples show */
 	return step < 2 ? 0 : (long double)step /
 			      ((long double)(fr->perop.repeat - 1) * fr->ops);
 }
