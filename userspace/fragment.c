@@ -461,6 +461,7 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 		if (cs_info_u64(&fr->info, NULL, "tsc_step", &step, &ignored) || !step)
 			step = 1;
 		fr->step = step > 1 ? step : cs_step_of(&c);
+		cs_far_of(&c, &fr->raw, fr->step);
 		cs_histogram_of(&c, &fr->raw, fr->step, &fr->hist);
 	}
 	if (!ordered && cs_ensemble_one(&c, &fr->raw, &fr->ens)) {

@@ -12,7 +12,8 @@
  *		sorted samples of smallest range (the first such on ties) until
  *		three or fewer remain; then 1: it, 2: their mean, 3: the mean of
  *		the closer pair, or the middle one when both gaps are equal
- *   far	samples above Q3 + 3 IQR (p75 + 3 (p75 - p25))
+ *   far	samples above Q3 + 3 IQR (p75 + 3 max(p75 - p25, step)), step
+ *		the TSC's (cs_far_of(); 1 tick where none is known)
  *
  * Sums are taken in 128 bits (and the sum of squares in 192), so no 64-bit
  * input overflows them. The figures of a distribution are read from its
@@ -486,8 +487,6 @@ void cs_figures_of(const struct cs_counts *c, struct cs_figs *f)
 {
 	uint64_t n = c->n;
 	u128 sum = sum_of(c), m2;
-	size_t above;
-	s128 t;
 
 	memset(f, 0, sizeof(*f));
 	f->n = n;
@@ -505,10 +504,23 @@ void cs_figures_of(const struct cs_counts *c, struct cs_figs *f)
 	f->p99 = pct(c, 99);
 	f->mad = mad_of(c, m2);
 	f->hsm = hsm_of(c);
-	/* far: 100 x > 100 (Q3 + 3 (Q3 - Q1)) = 4 Q3num - 3 Q1num */
-	t = 4 * f->p75.num - 3 * f->p25.num;
-	above = first_above(c, 100, t);
-	f->far = above < c->len ? n - rank_of(c, above) : 0;
+	cs_far_of(c, f, 1);
+}
+
+/*
+ * far: samples above Q3 + 3 IQR, the IQR at least @step ticks: where most
+ * samples share one step of a TSC that moves in 27s the IQR is 0, and
+ * every sample one step up would be "far".  In hundredths, as p25 and p75.
+ */
+void cs_far_of(const struct cs_counts *c, struct cs_figs *f, uint64_t step)
+{
+	s128 iqr = f->p75.num - f->p25.num;
+	size_t above;
+
+	if (iqr < (s128)step * 100)
+		iqr = (s128)step * 100;
+	above = first_above(c, 100, f->p75.num + 3 * iqr);
+	f->far = above < c->len ? c->n - rank_of(c, above) : 0;
 }
 
 /* v in any order, n >= 1; sorts v */

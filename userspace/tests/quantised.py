@@ -146,4 +146,32 @@ print("# the same trees recording tsc_step: 1: %d/%d covered" % (hits1, trials))
 tap.point(hits1 >= 0.94 * trials,
           "quantised:a_recorded_step_of_1_yields_to_the_step_in_the_samples (%d of %d)" % (hits1, trials),
           "%d of %d intervals contain the true cost, want >= 94 %%" % (hits1, trials))
+
+# far: a base:empty as the busy EPYC gives it, 8000 samples at 2 steps, 2000
+# one step up, one interrupt; the IQR is 0, and a sample one step up is no
+# outlier.  Recorded step and the samples' step alike; the brief says of n.
+top = tempfile.mkdtemp()
+try:
+    xs = [54] * 8000 + [81] * 2000 + [20000]
+    rnd.shuffle(xs)
+    for sub, step in (("rec", "tsc_step: 27\n"), ("none", "")):
+        d = os.path.join(top, sub, "base", "empty")
+        os.makedirs(d)
+        with open(os.path.join(d, "cycles"), "w") as f:
+            f.write("\n".join(map(str, xs)) + "\n")
+        with open(os.path.join(d, "info"), "w") as f:
+            f.write("name: base:empty\nops: 1\nstate: ok\nensembles: 1\nsamples: 10001\n" + step)
+    for sub in ("rec", "none"):
+        p = subprocess.run([tool, "--format", "json", os.path.join(top, sub)], capture_output=True, text=True)
+        g = json.loads(p.stdout)["inputs"][0]["fragments"][0]["raw"] if not p.returncode else {}
+        tap.point(g.get("far_outliers") == 1,
+                  "quantised:far_is_no_sample_one_step_up (%s)" % ("tsc_step: 27" if sub == "rec" else
+                                                                   "the samples' step"),
+                  "want far_outliers 1 of 10001, got %s" % g.get("far_outliers", p.stderr.strip()))
+    p = subprocess.run([tool, "--brief", os.path.join(top, "rec")], capture_output=True, text=True)
+    tap.point(any(line.startswith("base:empty") and line.split()[-1] == "1/10001"
+                  for line in p.stdout.splitlines()),
+              "quantised:brief_shows_far_of_n", "want far/n 1/10001, got: %s" % p.stdout.strip())
+finally:
+    shutil.rmtree(top)
 sys.exit(tap.done())
