@@ -141,7 +141,7 @@ struct cs_figs {
 	uint64_t min, max;
 	struct cs_q mean, median, p1, p5, p25, p75, p95, p99, mad, hsm;
 	long double sd;
-	uint64_t far;	/* samples above Q3 + 3 IQR */
+	uint64_t far;	/* samples above Q3 + 3 IQR, the IQR at least a step */
 };
 
 /* Paoloni's ensemble metrics. */
@@ -233,6 +233,7 @@ struct cs_frag {
 	struct cs_figs raw;
 	struct cs_ens ens;
 	struct cs_hist hist;
+	uint64_t step;		/* the TSC's step: info's tsc_step, else the samples' */
 };
 
 /* a listed fragment without data, and why (none, skipped, aborted, failed) */
@@ -364,6 +365,8 @@ void cs_histogram(const uint64_t *sorted, size_t n, const struct cs_figs *f,
 		  struct cs_hist *h);
 void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, uint64_t step,
 		     struct cs_hist *h);
+uint64_t cs_step_of(const struct cs_counts *c);
+void cs_far_of(const struct cs_counts *c, struct cs_figs *f, uint64_t step);
 double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 double cs_mannwhitney_of(const struct cs_counts *a, const struct cs_counts *b);
 int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *err);

@@ -457,10 +457,12 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 		uint64_t step = 1;
 		struct cs_err ignored;
 
-		/* a step the tree records (cyclebench-user's tsc_step), else 1 */
+		/* a step the tree records (tsc_step), else the samples' (cs_step_of()) */
 		if (cs_info_u64(&fr->info, NULL, "tsc_step", &step, &ignored) || !step)
 			step = 1;
-		cs_histogram_of(&c, &fr->raw, step, &fr->hist);
+		fr->step = step > 1 ? step : cs_step_of(&c);
+		cs_far_of(&c, &fr->raw, fr->step);
+		cs_histogram_of(&c, &fr->raw, fr->step, &fr->hist);
 	}
 	if (!ordered && cs_ensemble_one(&c, &fr->raw, &fr->ens)) {
 		cs_seterr(err, loc->cycles, 0, "out of memory");

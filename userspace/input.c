@@ -98,16 +98,22 @@ static int yes(const struct cs_input *in, const struct cs_frag *fr, const char *
 }
 
 /*
- * half the TSC step in per-op ticks: what long - short cannot resolve.
- * Only where info records a step (cyclebench-user's tsc_step; 26 ticks on
- * this project's EPYC): a tree without one (the module's, and QEMU's
- * icount, whose ticks are exact instruction counts) keeps its t-interval.
+ * one TSC step in per-op ticks: what the median's long - short can be off
+ * by.  A region's median is a whole number of steps, locked (when the
+ * noise is narrower than a step) on the step nearest its true centre, up
+ * to half a step away; long - short adds two such errors, up to a whole
+ * step, and every ensemble shares them, so their spread cannot show them.
+ * The step info records (tsc_step: 26 ticks on this project's EPYC), or
+ * where that is 1 or absent the one the samples show (cs_step_of()); a
+ * step of 1 (icount's exact instruction counts) adds nothing.
  */
-static long double quantum_half(const struct cs_input *in, const struct cs_frag *fr)
+static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
 {
 	uint64_t step = info_num(in, fr, "tsc_step", 1);
 
-	return step < 2 ? 0 : (long double)step / 2 /
+	if (step < 2)
+		step = fr->step;	/* what the samples show */
+	return step < 2 ? 0 : (long double)step /
 			      ((long double)(fr->perop.repeat - 1) * fr->ops);
 }
 
@@ -115,9 +121,12 @@ static long double quantum_half(const struct cs_input *in, const struct cs_frag 
  * The per-op interval carries what the figure carries (cyclestat(1),
  * "intervals"):
  *  - the spread over ensembles: infer.c's t-interval;
- *  - the TSC's resolution: every ensemble's long - short is a whole number
- *    of steps, so when they all agree the cost is known to half a step of
- *    (R - 1) ops, not exactly: no half-width under that;
+ *  - the TSC's resolution: no half-width under one step of (R - 1) ops
+ *    (quantum()).  The larger of the two, not their sum: where the noise
+ *    is wider than a step the medians move between steps from ensemble to
+ *    ensemble, and the rounding becomes spread the t-interval measures;
+ *    where it is narrower they lock, the spread is nil, and the step bounds
+ *    the error;
  *  - the calibration's own error, for a figure in core cycles: with
  *    interleave (calib:add_chain's ensemble e ran beside this one's), the
  *    t-interval of the per-ensemble ratios, which carries both spreads and
@@ -140,12 +149,12 @@ static int hold_intervals(struct cs_input *in)
 
 		if (!fr->perop.ok || e->n < 2)
 			continue;
-		h = fmaxl((e->hi - e->lo) / 2, quantum_half(in, fr));
+		h = fmaxl((e->hi - e->lo) / 2, quantum(in, fr));
 		e->lo = v - h;
 		e->hi = v + h;
 		if (!strcmp(fr->name, "calib:add_chain")) {
 			calib = fr;
-			cq = quantum_half(in, fr) / v;
+			cq = quantum(in, fr) / v;
 		}
 	}
 	for (size_t i = 0; i < in->nfrag; i++) {
@@ -170,7 +179,7 @@ static int hold_intervals(struct cs_input *in)
 		}
 		if (!fr->perop.ok || e->n < 2 || cs_core_calib(fr) <= 0 || fr == calib)
 			continue;
-		floor = quantum_half(in, fr) / c + fabsl(vc) * cq;
+		floor = quantum(in, fr) / c + fabsl(vc) * cq;
 		paired = calib && calib->perop.ok && calib->perop.med.n == e->n &&
 			 yes(in, fr, "interleave") && yes(in, calib, "interleave");
 		for (uint64_t j = 0; paired && j < e->n; j++)
@@ -286,7 +295,7 @@ static void calib_from_tree(const char *path, struct cs_frag *fr)
 			/* its relative half-width, no narrower than its quantum */
 			fr->calib_rel = c.perop.med.n < 2 ? 0 :
 					fmaxl((c.perop.med.hi - c.perop.med.lo) / 2,
-					      quantum_half(&one, &c)) / v;
+					      quantum(&one, &c)) / v;
 		}
 		cs_frag_free(&c);
 	}

@@ -417,8 +417,8 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 	}
 	fprintf(f, "%s# %s\n# per op in %s, 95%% interval\n", first ? "" : "\n", in->path,
 		unit ? unit : "ticks");
-	fprintf(f, "%-*s  %9s  %-21s  %9s  %5s\n", w, "fragment", "per op", "95% interval",
-		"median", "far");
+	fprintf(f, "%-*s  %9s  %-21s  %9s  %11s\n", w, "fragment", "per op", "95% interval",
+		"median", "far/n");
 	for (size_t j = 0; j < in->nfrag; j++) {
 		const struct cs_frag *fr = &in->frag[j];
 		const char *basis;
@@ -434,11 +434,13 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		else
 			snprintf(ci, sizeof(ci), "%s..%s", num(b2, sizeof(b2), e->lo / sc, 3, 0),
 				 num(b3, sizeof(b3), e->hi / sc, 3, 0));
-		fprintf(f, "%-*s  %9s  %-21s  %9s  %5llu\n", w, fr->name, b1, ci,
-			cs_fmt_q(b2, sizeof(b2), fr->raw.median, 1), (unsigned long long)fr->raw.far);
+		snprintf(b3, sizeof(b3), "%llu/%llu", (unsigned long long)fr->raw.far,
+			 (unsigned long long)fr->raw.n);
+		fprintf(f, "%-*s  %9s  %-21s  %9s  %11s\n", w, fr->name, b1, ci,
+			cs_fmt_q(b2, sizeof(b2), fr->raw.median, 1), b3);
 	}
-	fprintf(f, "median: ticks a sample; far: samples beyond 3 IQR\nall figures: cyclestat %s\n",
-		in->path);
+	fprintf(f, "median: ticks a sample; far/n: of n samples, those above Q3 + 3 IQR, the IQR\n"
+		"at least one TSC step\nall figures: cyclestat %s\n", in->path);
 }
 
 static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin)

@@ -12,7 +12,8 @@
  *		sorted samples of smallest range (the first such on ties) until
  *		three or fewer remain; then 1: it, 2: their mean, 3: the mean of
  *		the closer pair, or the middle one when both gaps are equal
- *   far	samples above Q3 + 3 IQR (p75 + 3 (p75 - p25))
+ *   far	samples above Q3 + 3 IQR (p75 + 3 max(p75 - p25, step)), step
+ *		the TSC's (cs_far_of(); 1 tick where none is known)
  *
  * Sums are taken in 128 bits (and the sum of squares in 192), so no 64-bit
  * input overflows them. The figures of a distribution are read from its
@@ -486,8 +487,6 @@ void cs_figures_of(const struct cs_counts *c, struct cs_figs *f)
 {
 	uint64_t n = c->n;
 	u128 sum = sum_of(c), m2;
-	size_t above;
-	s128 t;
 
 	memset(f, 0, sizeof(*f));
 	f->n = n;
@@ -505,10 +504,23 @@ void cs_figures_of(const struct cs_counts *c, struct cs_figs *f)
 	f->p99 = pct(c, 99);
 	f->mad = mad_of(c, m2);
 	f->hsm = hsm_of(c);
-	/* far: 100 x > 100 (Q3 + 3 (Q3 - Q1)) = 4 Q3num - 3 Q1num */
-	t = 4 * f->p75.num - 3 * f->p25.num;
-	above = first_above(c, 100, t);
-	f->far = above < c->len ? n - rank_of(c, above) : 0;
+	cs_far_of(c, f, 1);
+}
+
+/*
+ * far: samples above Q3 + 3 IQR, the IQR at least @step ticks: where most
+ * samples share one step of a TSC that moves in 27s the IQR is 0, and
+ * every sample one step up would be "far".  In hundredths, as p25 and p75.
+ */
+void cs_far_of(const struct cs_counts *c, struct cs_figs *f, uint64_t step)
+{
+	s128 iqr = f->p75.num - f->p25.num;
+	size_t above;
+
+	if (iqr < (s128)step * 100)
+		iqr = (s128)step * 100;
+	above = first_above(c, 100, f->p75.num + 3 * iqr);
+	f->far = above < c->len ? c->n - rank_of(c, above) : 0;
 }
 
 /* v in any order, n >= 1; sorts v */
@@ -518,6 +530,41 @@ void cs_figures(uint64_t *v, size_t n, struct cs_figs *f)
 
 	cs_sort(v, n);
 	cs_figures_of(&c, f);
+}
+
+/*
+ * The clock's step as the samples show it: the largest s (2 to 1000, as
+ * cb_tsc_step_of() tries) that at least 90 % of the samples off the most
+ * common value are a multiple of s away from it, where at least 20 are off
+ * it; else 1.  Every sample is a difference of two reads, so a TSC that
+ * moves in steps of 27 leaves them all multiples of 27 apart, while the
+ * step recorded at load (90 % of 4000 back-to-back reads) can miss it when
+ * the machine is busy.  A wrong candidate fails within its first tenth.
+ */
+uint64_t cs_step_of(const struct cs_counts *c)
+{
+	size_t mode = 0;
+	uint64_t off;
+
+	for (size_t i = 1; i < c->len; i++)
+		if (cnt(c, i) > cnt(c, mode))
+			mode = i;
+	off = c->n - cnt(c, mode);
+	if (off < 20)
+		return 1;
+	for (uint64_t s = 1000; s > 1; s--) {
+		uint64_t miss = 0;
+
+		for (size_t i = 0; i < c->len && miss <= off / 10; i++) {
+			uint64_t d = c->v[i] > c->v[mode] ? c->v[i] - c->v[mode] : c->v[mode] - c->v[i];
+
+			if (d % s)
+				miss += cnt(c, i);
+		}
+		if (miss <= off / 10)
+			return s;
+	}
+	return 1;
 }
 
 /*

@@ -49,6 +49,20 @@ def hsm(a):
     return v[1]
 
 
+def step_of(a):
+    """oracle.step_of() in numpy, for a million distinct values"""
+    v, k = np.unique(a, return_counts=True)
+    mode = v[np.argmax(k)]
+    off = len(a) - k.max()
+    if off < 20:
+        return 1
+    d = np.abs(v - mode)
+    for s in range(1000, 1, -1):
+        if k[d % s != 0].sum() <= off // 10:
+            return s
+    return 1
+
+
 def numpy_figs(xs):
     a = np.sort(np.asarray(xs, dtype=np.int64))
     f = a.astype(np.float64)
@@ -57,7 +71,7 @@ def numpy_figs(xs):
     r = {"n": len(a), "min": int(a[0]), "max": int(a[-1]), "mean": np.mean(f),
          "median": med, "sd": float(np.std(f, ddof=1)) if len(a) > 1 else None,
          "mad": np.median(np.abs(f - med)), "hsm": hsm(a),
-         "far_outliers": int(np.sum(f > q3 + 3 * (q3 - q1)))}
+         "far_outliers": int(np.sum(f > q3 + 3 * max(q3 - q1, step_of(a))))}
     for p, v in zip(PCTS, np.percentile(f, PCTS)):
         r["p%d" % p] = v
     return r

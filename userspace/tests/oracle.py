@@ -148,6 +148,35 @@ def hsm(xs):
     return Fraction(v[1])
 
 
+def step_of(xs):
+    """the clock's step as the samples show it (cyclestat's cs_step_of()):
+    the largest s up to 1000 that 90 % of the samples off the most common
+    value (the smallest such on ties) are a multiple of s away from, where
+    20 or more are off it; else 1"""
+    count = {}
+    for x in xs:
+        count[x] = count.get(x, 0) + 1
+    mode = min(count, key=lambda v: (-count[v], v))
+    off = len(xs) - count[mode]
+    if off < 20:
+        return 1
+    for s in range(1000, 1, -1):
+        miss = 0
+        for v, k in count.items():
+            miss += k if abs(v - mode) % s else 0
+            if miss > off // 10:
+                break
+        else:
+            return s
+    return 1
+
+
+def far(xs, q1, q3, step=None):
+    """samples above Q3 + 3 IQR, the IQR at least the clock's step"""
+    iqr = max(q3 - q1, step_of(xs) if step is None else step)
+    return sum(1 for x in xs if x > q3 + 3 * iqr)
+
+
 def exact_figs(xs):
     s = sorted(xs)
     n = len(s)
@@ -172,7 +201,7 @@ def exact_figs(xs):
     q1, q3 = pct(25), pct(75)
     f = {"n": n, "min": s[0], "max": s[-1], "mean": mean, "median": med, "sd": sd,
          "mad": Fraction(mad), "hsm": hsm(s),
-         "far_outliers": sum(1 for x in s if x > q3 + 3 * (q3 - q1))}
+         "far_outliers": far(s, q1, q3)}
     for p in PCTS:
         f["p%d" % p] = Fraction(pct(p))
     return f
@@ -187,7 +216,7 @@ def numpy_figs(xs):
     f = {"n": len(xs), "min": int(a.min()), "max": int(a.max()), "mean": np.mean(a),
          "median": med, "sd": float(np.std(a, ddof=1)) if len(xs) > 1 else None,
          "mad": np.median(np.abs(a - med)), "hsm": float(hsm(sorted(xs))),
-         "far_outliers": int(np.sum(a > q3 + 3 * (q3 - q1)))}
+         "far_outliers": int(np.sum(a > q3 + 3 * max(q3 - q1, step_of(xs))))}
     for p, v in zip(PCTS, q):
         f["p%d" % p] = v
     return f

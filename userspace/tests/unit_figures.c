@@ -340,6 +340,57 @@ TEST(histogram_bins_are_a_multiple_of_the_tsc_step)
 	cs_counts_free(&c);
 }
 
+/*
+ * The step in the samples: 27s with a +1 now and then (under a tenth of
+ * those off the mode), as a busy EPYC VM gives; a TSC that counts every
+ * tick; too few samples off the mode to say.
+ */
+TEST(the_samples_show_the_tsc_step)
+{
+	uint64_t v[3000];
+	struct cs_counts c;
+
+	for (size_t i = 0; i < 3000; i++)
+		v[i] = 27 * (98 + xorshift() % 3) + (i % 20 == 0);
+	EXPECT_TRUE(cs_counts_of(v, 3000, &c) == 0);
+	EXPECT_EQ_U64(cs_step_of(&c), 27);
+	cs_counts_free(&c);
+	for (size_t i = 0; i < 3000; i++)
+		v[i] = 1000 + xorshift() % 50;
+	EXPECT_TRUE(cs_counts_of(v, 3000, &c) == 0);
+	EXPECT_EQ_U64(cs_step_of(&c), 1);
+	cs_counts_free(&c);
+	for (size_t i = 0; i < 3000; i++)
+		v[i] = i < 19 ? 81 : 54;
+	EXPECT_TRUE(cs_counts_of(v, 3000, &c) == 0);
+	EXPECT_EQ_U64(cs_step_of(&c), 1);
+	cs_counts_free(&c);
+}
+
+/*
+ * far on a TSC in steps of 27: 8000 samples at 54, 2000 one step up at 81,
+ * one disturbance at 20000.  p25 = p75 = 54, so the IQR is 0; with the IQR
+ * taken as at least one step the fence is 54 + 3 x 27 = 135: far is the
+ * disturbance alone.  With a step of 1 tick the fence is 57.
+ */
+TEST(far_takes_the_iqr_as_at_least_one_step)
+{
+	static uint64_t v[10001];
+	struct cs_counts c;
+	struct cs_figs f;
+
+	for (size_t i = 0; i < 10001; i++)
+		v[i] = i < 8000 ? 54 : i < 10000 ? 81 : 20000;
+	EXPECT_TRUE(cs_counts_of(v, 10001, &c) == 0);
+	cs_figures_of(&c, &f);
+	EXPECT_STREQ(q3(f.p25), "54.000");
+	EXPECT_STREQ(q3(f.p75), "54.000");
+	EXPECT_EQ_U64(f.far, 2001);
+	cs_far_of(&c, &f, 27);
+	EXPECT_EQ_U64(f.far, 1);
+	cs_counts_free(&c);
+}
+
 /* every figure of a counted table equals the one of the sorted samples */
 static void expect_same_figures(int *_failed, const uint64_t *src, size_t n)
 {
