@@ -252,6 +252,16 @@ struct cs_input {
 	size_t nfrag;
 	int has_overhead;
 	struct cs_q overhead;		/* median of base:empty */
+	/*
+	 * The calibration's cross-check (input.c): ticks per core cycle by
+	 * calib:add_chain and by calib:imul_chain, whether they were compared,
+	 * and their gap relative to the first where it is beyond their noise
+	 * (0 where they agree); every figure in core cycles carries the gap.
+	 */
+	long double calib_add, calib_imul, calib_gap;
+	int calib_checked;
+	/* figures in core cycles from a run not interleaved: within-run intervals */
+	size_t within_run;
 };
 
 /* the per-result data files of tree version 2, all optional but cycles */

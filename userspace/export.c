@@ -16,6 +16,25 @@
 
 /* ---- JSON ---- */
 
+/*
+ * The calibration's cross-check (input.c): null where it was not made (no
+ * calib:imul_chain, an emulated clock), else both chains' ticks per core
+ * cycle and the gap every figure in core cycles carries (0: they agree).
+ */
+static void json_calib_check(FILE *f, const struct cs_input *in)
+{
+	char b[3][40];
+
+	if (!in->calib_checked) {
+		fputs("    \"calibration_check\": null,\n", f);
+		return;
+	}
+	fprintf(f, "    \"calibration_check\": {\"add_chain\": %s, \"imul_chain\": %s, "
+		"\"gap\": %s, \"disturbed\": %s},\n",
+		cs_fmt_d(b[0], 40, (double)in->calib_add), cs_fmt_d(b[1], 40, (double)in->calib_imul),
+		cs_fmt_d(b[2], 40, (double)in->calib_gap), in->calib_gap > 0 ? "true" : "false");
+}
+
 static void json_info(FILE *f, const struct cs_info *info)
 {
 	fputc('{', f);
@@ -207,8 +226,10 @@ void cs_print_json(const struct cs_opts *o, struct cs_input *in, size_t nin)
 		cs_json_str(f, in[i].path);
 		fputs(", \"info\": ", f);
 		json_info(f, &in[i].info);
-		fprintf(f, ", \"overhead_median\": %s,\n    \"fragments\": [\n",
-			in[i].has_overhead ? cs_fmt_qm(b, sizeof(b), in[i].overhead) : "null");
+		fprintf(f, ", \"overhead_median\": %s,\n", in[i].has_overhead ?
+			cs_fmt_qm(b, sizeof(b), in[i].overhead) : "null");
+		json_calib_check(f, &in[i]);
+		fputs("    \"fragments\": [\n", f);
 		for (size_t j = 0; j < in[i].nfrag; j++) {
 			json_frag(f, o, &in[i], &in[i].frag[j]);
 			fputs(j + 1 < in[i].nfrag ? ",\n" : "\n", f);

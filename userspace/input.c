@@ -132,10 +132,51 @@ static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
  *    t-interval of the per-ensemble ratios, which carries both spreads and
  *    the clock's drift across ensembles; else the calibration's relative
  *    half-width added to the figure's.  Either way no narrower than both
- *    quanta.
+ *    quanta.  Where calib:imul_chain of the same run disagrees with it
+ *    beyond their noise (cross_check()), the gap is added too.
  * Kept in ticks (lo, hi), so that a division by calib gives the interval
  * in core cycles wherever it is shown.
  */
+
+/* imul r64, r64: 3 core cycles on every x86 core since the Pentium Pro */
+#define CS_IMUL_LATENCY 3
+
+/*
+ * The calibration checked against a second clock of the same run: a chain
+ * of imuls (3 core cycles each, another port) beside the chain of adds
+ * (one cycle).  A neighbour on a busy host slows the two unequally (the
+ * 1-cycle add chain more); where their ticks per core cycle differ by more
+ * than both intervals' noise together, the relative gap is how far the
+ * calibration can be off: in->calib_gap, which every figure in core cycles
+ * then carries.  Only for a real core clock (not an emulator's).
+ */
+static void cross_check(struct cs_input *in, const struct cs_frag *calib)
+{
+	const struct cs_frag *imul = NULL;
+	long double c1, c2, h1, h2;
+
+	for (size_t i = 0; i < in->nfrag; i++)
+		if (!strcmp(in->frag[i].name, "calib:imul_chain"))
+			imul = &in->frag[i];
+	if (!calib || !imul || !calib->perop.ok || !imul->perop.ok ||
+	    calib->perop.med.n < 2 || imul->perop.med.n < 2 ||
+	    cs_core_calib(calib) <= 0 || cs_core_calib(imul) <= 0 ||
+	    !same_key(calib, imul, "run_id") || !same_key(calib, imul, "method"))
+		return;
+	c1 = cs_q_ld(calib->perop.med.value);
+	c2 = cs_q_ld(imul->perop.med.value) / CS_IMUL_LATENCY;
+	h1 = (calib->perop.med.hi - calib->perop.med.lo) / 2;
+	h2 = (imul->perop.med.hi - imul->perop.med.lo) / 2 / CS_IMUL_LATENCY;
+	if (c1 <= 0 || c2 <= 0)
+		return;
+	in->calib_add = c1;
+	in->calib_imul = c2;
+	in->calib_checked = 1;
+	/* relative to the smaller: a figure over c1 then reaches the one over c2 */
+	if (fabsl(c1 - c2) > sqrtl(h1 * h1 + h2 * h2))
+		in->calib_gap = fabsl(c1 - c2) / fminl(c1, c2);
+}
+
 static int hold_intervals(struct cs_input *in)
 {
 	const struct cs_frag *calib = NULL;
@@ -157,6 +198,7 @@ static int hold_intervals(struct cs_input *in)
 			cq = quantum(in, fr) / v;
 		}
 	}
+	cross_check(in, calib);
 	for (size_t i = 0; i < in->nfrag; i++) {
 		struct cs_frag *fr = &in->frag[i];
 		struct cs_est *e = &fr->perop.med;
@@ -173,7 +215,7 @@ static int hold_intervals(struct cs_input *in)
 			struct cs_est *n = &fr->netop;
 			long double nv = cs_q_ld(n->value) / c;
 
-			h = (n->hi - n->lo) / 2 / c + fabsl(nv) * fr->calib_rel;
+			h = (n->hi - n->lo) / 2 / c + fabsl(nv) * (fr->calib_rel + in->calib_gap);
 			n->lo = (nv - h) * c;
 			n->hi = (nv + h) * c;
 		}
@@ -197,7 +239,10 @@ static int hold_intervals(struct cs_input *in)
 			free(x);
 		} else {
 			h = fmaxl((e->hi - e->lo) / 2 / c + fabsl(vc) * fr->calib_rel, floor);
+			/* the clock may have moved between calib's ensembles and these */
+			in->within_run += !yes(in, fr, "interleave");
 		}
+		h += fabsl(vc) * in->calib_gap;
 		e->lo = (vc - h) * c;
 		e->hi = (vc + h) * c;
 	}

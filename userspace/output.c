@@ -121,6 +121,24 @@ static void column(char (*cell)[NCOL][CELL], size_t n, int c, const long double 
 }
 
 /*
+ * What the calibration's cross-check found (input.c), under a table whose
+ * figures are in core cycles: a gap beyond the two chains' noise, marked;
+ * intervals from a run not interleaved, said to be within-run only.
+ */
+static void print_calib_check(FILE *f, const struct cs_input *in)
+{
+	if (in->calib_gap > 0)
+		fprintf(f, "! calibration disturbed: calib:add_chain reads %.4Lf ticks a core cycle,\n"
+			"  calib:imul_chain %.4Lf (%.2Lf %% apart, beyond their noise): a busy host\n"
+			"  moved the clock; every interval in core cycles is widened by that gap\n",
+			in->calib_add, in->calib_imul, 100 * in->calib_gap);
+	if (in->within_run)
+		fprintf(f, "! not interleaved (interleave=0): the intervals in core cycles are within-run\n"
+			"  only, blind to a clock that moved between calib:add_chain and the others;\n"
+			"  interleave=1 (the default) pairs every ensemble with calib's\n");
+}
+
+/*
  * The PMU counters where the module read them: per op by the two-length
  * difference where each region has its own (core cycles, instructions,
  * ref cycles and their IPC), else medians per sample and IPC over all.
@@ -363,7 +381,9 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 			cs_fmt_q(b2, sizeof(b2), in->overhead, 1));
 	if (calib)
 		fprintf(f, "core cyc.: core cycles (calibrated) by calib:add_chain of the same run, one\n"
-			"core cycle per add\n");
+			"core cycle per add%s\n", in->calib_checked && !in->calib_gap ?
+			"; calib:imul_chain (3 a cycle) agrees" : "");
+	print_calib_check(f, in);
 	if (emul)
 		fprintf(f, "emul. ticks: measured under an emulator (QEMU TCG), whose TSC follows the\n"
 			"host's clock: not any core's cycles, so nothing is calibrated\n");
@@ -439,6 +459,7 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		fprintf(f, "%-*s  %9s  %-21s  %9s  %11s\n", w, fr->name, b1, ci,
 			cs_fmt_q(b2, sizeof(b2), fr->raw.median, 1), b3);
 	}
+	print_calib_check(f, in);
 	fprintf(f, "median: ticks a sample; far/n: of n samples, those above Q3 + 3 IQR, the IQR\n"
 		"at least one TSC step\nall figures: cyclestat %s\n", in->path);
 }

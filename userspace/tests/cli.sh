@@ -486,7 +486,7 @@ echo idle > "$T/live/status"
 ) &
 fake=$!
 tap_expect run_prints_the_summary_of_the_selection 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run alu samples=50 ensembles=4 interleave=1 pmu=off
-tap_check run_writes_the_request_with_the_references sh -c "grep -qx 'alu,base:empty,calib:add_chain samples=50 ensembles=4 interleave=1 pmu=off' '$T/request'"
+tap_check run_writes_the_request_with_the_references sh -c "grep -qx 'alu,base:empty,calib:add_chain,calib:imul_chain samples=50 ensembles=4 interleave=1 pmu=off' '$T/request'"
 tap_check run_shows_only_the_selection sh -c "! grep -q '^loop:' '$T/out' && grep -q '^alu:add_dep .* net ' '$T/out'"
 tap_check run_without_a_tty_shows_no_progress sh -c "! grep -q '%' '$T/err'"
 if command -v script > /dev/null; then

@@ -38,6 +38,7 @@ for build in native sanitize; do
 	suite $build counts "$PYN" tests/counts.py $cs tests/data
 	suite $build inference "$PYN" tests/inference.py $cs
 	suite $build quantised "$PYN" tests/quantised.py $cs
+	suite $build calibration "$PYN" tests/calibration.py $cs
 	suite $build cli env PYTHON="$PYN" sh tests/cli.sh $cs
 	suite $build golden sh tests/golden.sh $cs
 done
