@@ -329,6 +329,28 @@ static int on_cpu(struct cs_loc *loc, size_t n, int cpu)
 	return 0;
 }
 
+/*
+ * The net figure's interval carries the TSC step as the per-op one does:
+ * it is the difference of two medians (the result's, base:empty's), each a
+ * whole number of steps, so it is known to a whole step over ops at best,
+ * however alike the ensembles are.
+ */
+static void hold_net_step(struct cs_input *in)
+{
+	for (size_t i = 0; i < in->nfrag; i++) {
+		struct cs_frag *fr = &in->frag[i];
+		struct cs_est *n = &fr->netop;
+		uint64_t step = info_num(in, fr, "tsc_step", 1);
+		long double v = cs_q_ld(n->value), h;
+
+		if (step < 2 || n->n < 2 || isnan(n->lo))
+			continue;
+		h = fmaxl((n->hi - n->lo) / 2, (long double)step / fr->ops);
+		n->lo = v - h;
+		n->hi = v + h;
+	}
+}
+
 int cs_load_input(const char *path, struct cs_input *in, struct cs_err *err)
 {
 	return cs_load_input_cpu(path, -1, in, err);
@@ -379,6 +401,7 @@ int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_
 		cs_seterr(err, path, 0, "out of memory");
 		goto fail;
 	}
+	hold_net_step(in);
 	if (n == 1 && in->nfrag == 1 && in->frag[0].calib <= 0 &&
 	    strcmp(in->frag[0].name, "calib:add_chain"))
 		calib_from_tree(path, &in->frag[0]);

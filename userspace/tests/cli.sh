@@ -253,6 +253,14 @@ tap_check compare_several_runs_say_nothing_of_ensembles sh -c "! grep -q 'cannot
 tap_check compare_one_run_setup_ensemble_counts_each_ensemble grep -q '^mem:.*/4096  *4/4 ' "$T/out"
 tap_check compare_says_ensembles_cannot_show_between_run_spread grep -q 'cannot show the spread between runs' "$T/out"
 
+# ---- a long region promised is a long region read; net figures say so ----
+cp -r "$DATA/tree2" "$T/nolong"; rm "$T/nolong/alu/add_dep/cycles_long"
+tap_expect missing_cycles_long_where_info_promises_it_is_an_error 2 \
+	"$T/nolong/alu/add_dep/cycles_long: missing, but .*info says 'long_repeat: 8'" -- "$CS" "$T/nolong"
+tap_expect brief_labels_a_net_figure_net 0 '^loop:dec_jnz_100  *2.024  2.019..2.029 net ' -- "$CS" --brief "$DATA/tree"
+tap_check brief_says_what_net_is grep -q '^net: no long region, (median - base:empty' "$T/out"
+tap_check brief_leaves_two_length_unmarked sh -c "! '$CS' --brief '$DATA/tree2' | grep -q '^alu:add_dep .* net '"
+
 # ---- JSON ----
 "$CS" --format json --hist "$DATA/tree" > "$T/j.json"
 tap_check json_parses "$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$T/j.json"

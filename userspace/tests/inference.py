@@ -147,6 +147,18 @@ try:
     check(close(g["value"], 26 * 30 / 28, 1e-12) and close(g["hi"] - g["value"], q, 1e-9) and
           close(g["value"] - g["lo"], q, 1e-9),
           "inference:identical_ensembles_are_known_to_half_a_tsc_step", "want +-%.6g, got %s" % (q, g))
+    # a net figure (no long region) is a difference of two medians, each a
+    # whole number of steps: known to a whole step over ops, not exactly
+    d = os.path.join(top, "netstep")
+    frag_dir(d, "base:empty", 5, 10, [1000] * 50, ops=1)
+    frag_dir(d, "alu:x", 5, 10, [1026] * 50, ops=4)
+    for n_ in ("base:empty", "alu:x"):
+        add_info(d, n_, "tsc_step: 26\n")
+    c = run("--format", "json", d)["inputs"][0]["fragments"]
+    g = {f["name"]: f for f in c}["alu:x"]["cost"]
+    check(g["basis"] == "net" and close(g["per_op"]["value"], 6.5, 1e-12) and
+          close(g["per_op"]["hi"] - 6.5, 6.5, 1e-9) and close(6.5 - g["per_op"]["lo"], 6.5, 1e-9),
+          "inference:net_interval_carries_a_whole_tsc_step", "want net 6.5 +- 6.5, got %s" % g)
     # a spread wider than the step keeps its t-interval
     long = [1000 + 26 * 30 + 26 * 4 * (j % 2) for j in range(5) for _ in range(10)]
     frag_dir(d, "alu:y", 5, 10, [1000] * 50, long, 8, 4)
