@@ -37,8 +37,6 @@
 
 #include "cyclestat.h"
 
-#define CONF 0.95
-
 #include "compare.h"
 
 static const struct cs_frag *find(const struct cs_input *in, const char *name, int any)
@@ -177,10 +175,35 @@ static const char *basis_of(const struct side *s, size_t ns, const char *name, i
 	return perop ? "per-op" : net ? "net" : "raw";
 }
 
+/* a shift of the figures over BASE's median: +-inf where that is 0 */
+static double rel(long double v, long double base)
+{
+	return base ? (double)(v / fabsl(base)) : v > 0 ? INFINITY : v < 0 ? -INFINITY : 0;
+}
+
+/*
+ * The change and its interval relative to BASE's median, from the shift
+ * in c->t; an interval that covers with probability 0 (one repetition a
+ * side) is none.
+ */
+static void relative(struct cmp *c, long double base)
+{
+	c->change = rel(c->t.est, base);
+	c->lo = c->t.level > 0 ? rel(c->t.lo, base) : NAN;
+	c->hi = c->t.level > 0 ? rel(c->t.hi, base) : NAN;
+}
+
 static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need)
 {
 	double thr = o->threshold, h, m;
 
+	/* from nothing to something: no relative threshold can call it same */
+	if (c->mb == 0 && c->mn != 0) {
+		c->verdict = c->mn > 0 ? "slower" : "faster";
+		c->fails = c->mn > 0;
+		snprintf(c->reason, sizeof(c->reason), "from 0 to %.4Lg", c->mn);
+		return;
+	}
 	if (c->nb < need || c->nn < need) {
 		c->verdict = "not enough runs";
 		snprintf(c->reason, sizeof(c->reason), "%zu, need %u", c->nb < c->nn ? c->nb : c->nn,
@@ -332,14 +355,10 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		c->verdict = "error";
 	} else if (pos) {
 		c->change = (double)expm1l(c->t.est);
-		c->lo = (double)expm1l(c->t.lo);
-		c->hi = (double)expm1l(c->t.hi);
+		c->lo = c->t.level > 0 ? (double)expm1l(c->t.lo) : NAN;
+		c->hi = c->t.level > 0 ? (double)expm1l(c->t.hi) : NAN;
 	} else {
-		long double d = fabsl(c->mb);
-
-		c->change = d ? (double)(c->t.est / d) : c->t.est ? INFINITY : 0;
-		c->lo = d ? (double)(c->t.lo / d) : c->t.lo ? -INFINITY : 0;
-		c->hi = d ? (double)(c->t.hi / d) : c->t.hi ? INFINITY : 0;
+		relative(c, c->mb);
 	}
 	free(x);
 	free(y);

@@ -197,6 +197,7 @@ static const char *const cs_counter_names[CS_NCOUNTERS] = {
 /* Hodges-Lehmann shift of new against base, its interval, the U test */
 struct cs_shift {
 	long double est, lo, hi;
+	double level;	/* the interval's coverage: below conf where n is too small for it */
 	double p;
 	double min_p;	/* the smallest p these sizes can give */
 	int exact;

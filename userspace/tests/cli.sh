@@ -261,6 +261,16 @@ tap_expect brief_labels_a_net_figure_net 0 '^loop:dec_jnz_100  *2.024  2.019..2.
 tap_check brief_says_what_net_is grep -q '^net: no long region, (median - base:empty' "$T/out"
 tap_check brief_leaves_two_length_unmarked sh -c "! '$CS' --brief '$DATA/tree2' | grep -q '^alu:add_dep .* net '"
 
+# ---- every interval says the level it has: 3 v 3 is min..max of 9 differences, 90 % ----
+for v in 100 110 120 105 115 125; do printf '%s\n' $v > "$T/r$v.cycles"; done
+tap_expect compare_3_v_3_table_labels_its_interval_90pct 0 'r100.cycles  *3/3 .*..+25.0 (90%) ' -- \
+	"$CS" compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
+tap_check compare_says_what_a_lower_level_means grep -q "^(N%): that interval's level" "$T/out"
+tap_expect compare_3_v_3_tap_labels_its_interval_90pct 0 '\] 90%, p=' -- \
+	"$CS" --format tap compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
+tap_expect compare_3_v_3_csv_has_the_level 0 ',0.9$' -- \
+	"$CS" --format csv compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
+
 # ---- JSON ----
 "$CS" --format json --hist "$DATA/tree" > "$T/j.json"
 tap_check json_parses "$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$T/j.json"
