@@ -31,6 +31,7 @@
  *
  * Calls fragment.c, ranks.c and fmt.c.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,8 +235,14 @@ static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need)
 	}
 }
 
-/* every raw sample of NAME on one side, pooled into one table (the old test) */
-static int pool(const struct side *s, const char *name, int any, struct cs_counts *out)
+/*
+ * every sample of NAME on one side, pooled into one table (the old test):
+ * the raw samples, or with @r (per-op) each sample's long - short, as
+ * 2^63 + the difference (it may be negative; only order and differences
+ * are used)
+ */
+static int pool(const struct side *s, const char *name, int any, int perop,
+		struct cs_counts *out)
 {
 	struct cs_tally t;
 	struct cs_samples all = { .tally = &t };
@@ -245,8 +252,27 @@ static int pool(const struct side *s, const char *name, int any, struct cs_count
 		return -1;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cs_frag *fr = find(&s->in[i], name, any);
+		struct cs_samples sh = { 0 }, lg = { 0 };
+		char *lp = NULL;
+		int bad = 0;
 
-		if (fr && cs_read_cycles(fr->path, &all, &err)) {
+		if (!fr)
+			continue;
+		if (!perop) {
+			bad = cs_read_cycles(fr->path, &all, &err);
+		} else if (asprintf(&lp, "%.*scycles_long", (int)(strlen(fr->path) - strlen("cycles")),
+				    fr->path) < 0) {
+			cs_seterr(&err, fr->path, 0, "out of memory");
+			bad = 1;
+		} else {
+			bad = cs_read_cycles(fr->path, &sh, &err) || cs_read_cycles(lp, &lg, &err);
+			for (size_t j = 0; !bad && j < sh.n && j < lg.n; j++)
+				bad = cs_samples_push(&all, (uint64_t)1 << 63 ^ (lg.v[j] - sh.v[j]));
+		}
+		cs_samples_free(&sh);
+		cs_samples_free(&lg);
+		free(lp);
+		if (bad) {
 			cs_perror(&err);
 			cs_samples_free(&all);
 			cs_tally_free(&t);
@@ -267,33 +293,60 @@ static long double median(const struct cs_counts *c)
 	return ((long double)cs_counts_at(c, c->n / 2 - 1) + cs_counts_at(c, c->n / 2)) / 2;
 }
 
+/* per-op per sample where every tree has cycles_long with one R and ops */
+static int samples_per_op(const struct side *s, const char *name, int any, uint64_t *r)
+{
+	const struct cs_frag *first = NULL;
+
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < s[k].n; i++) {
+			const struct cs_frag *fr = find(&s[k].in[i], name, any);
+
+			if (!fr)
+				continue;
+			if (!first)
+				first = fr;
+			if (!fr->perop.ok || fr->perop.repeat != first->perop.repeat ||
+			    fr->ops != first->ops || strcmp(fr->path + strlen(fr->path) -
+							    strlen("/cycles"), "/cycles"))
+				return 0;
+		}
+	*r = first ? first->perop.repeat : 0;
+	return first != NULL;
+}
+
 /*
  * --per-sample: the test compare used before repetitions, kept to measure
- * what it got wrong: Mann-Whitney U over every raw sample as if they were
- * independent, and the change of the raw medians; slower/faster when
- * p < alpha and the change is beyond the threshold.
+ * what it got wrong: Mann-Whitney U over every sample as if they were
+ * independent, and the Hodges-Lehmann shift with its interval (normal
+ * approximation). The figure is what the per-run table shows where every
+ * tree has a long region: each sample's long - short over R - 1 (the
+ * two-length cost of the body; the short region alone would hide a change
+ * of the body in the overhead); else the raw sample.
  */
 static void compare_samples(const struct cs_opts *o, struct side *s, const char *name, int any,
 			    struct cmp *c)
 {
 	struct cs_counts x = { 0 }, y = { 0 };
+	uint64_t r = 0;
+	int perop = samples_per_op(s, name, any, &r);
+	long double off = perop ? 0x1p63L : 0, per = perop ? r - 1 : 1;
 
-	c->basis = "raw";
+	c->basis = perop ? "per-op" : "raw";
 	c->reps = "samples";
 	c->change = c->lo = c->hi = NAN;
-	if (pool(&s[0], name, any, &x) || pool(&s[1], name, any, &y)) {
+	if (pool(&s[0], name, any, perop, &x) || pool(&s[1], name, any, perop, &y) ||
+	    cs_shift_of_tables(&x, &y, CONF, &c->t)) {
 		c->verdict = "error";
 		goto out;
 	}
 	c->nb = x.n;
 	c->nn = y.n;
-	c->mb = median(&x);
-	c->mn = median(&y);
-	c->change = c->mb ? (double)((c->mn - c->mb) / c->mb) : 0;
+	c->mb = (median(&x) - off) / per;
+	c->mn = (median(&y) - off) / per;
 	c->t.p = cs_mannwhitney_of(&x, &y);
-	c->verdict = c->t.p < o->alpha && c->change > o->threshold ? "slower" :
-		     c->t.p < o->alpha && c->change < -o->threshold ? "faster" : "same";
-	c->fails = c->verdict[1] == 'l';
+	relative(c, c->mb * per);
+	decide(o, c, 1);
 out:
 	cs_counts_free(&x);
 	cs_counts_free(&y);

@@ -418,6 +418,8 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 unsigned int cs_min_reps(double alpha);
 int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r);
 unsigned int cs_min_pairs(double alpha);
+int cs_shift_of_tables(const struct cs_counts *x, const struct cs_counts *y, double conf,
+		       struct cs_shift *r);
 
 /* contention.c: a sweep=cpus directory's steps side by side */
 int cs_print_contention(const struct cs_opts *o, const char *path, char **steps,

@@ -271,6 +271,28 @@ tap_expect compare_3_v_3_tap_labels_its_interval_90pct 0 '\] 90%, p=' -- \
 tap_expect compare_3_v_3_csv_has_the_level 0 ',0.9$' -- \
 	"$CS" --format csv compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
 
+# ---- compare --per-sample: the per-op cost, as the table shows it, with its interval ----
+# each sample: 1000 + noise in the short region, 1000 + 7 x 4 ops x cost in
+# the long one (R 8); NEW's body costs 10 % more, its short region the same
+persample() {
+	mkdir -p "$1/alu/x"
+	printf 'name: alu:x\nops: 4\nstate: ok\nensembles: 2\nsamples: 500\nrun_id: 1\nmethod: paoloni\nlong_repeat: 8\n' > "$1/alu/x/info"
+	awk -v s="$2" 'BEGIN { srand(s); for (i = 0; i < 1000; i++) printf "%d\n", 1000 + int(rand() * 20) }' > "$1/alu/x/cycles"
+	awk -v s="$2" -v c="$3" 'BEGIN { srand(s + 7); for (i = 0; i < 1000; i++) printf "%d\n", 1000 + 28 * c + int(rand() * 20) }' > "$1/alu/x/cycles_long"
+}
+persample "$T/ps-base" 1 10
+persample "$T/ps-new" 2 11
+tap_expect compare_per_sample_sees_a_10pct_per_op_change 1 '^alu:x .* slower$' -- \
+	"$CS" compare --per-sample "$T/ps-base" "$T/ps-new"
+"$CS" --format json compare --per-sample "$T/ps-base" "$T/ps-new" > "$T/ps.json"
+tap_check compare_per_sample_compares_per_op_with_an_interval "$PY" -c "
+import json, sys
+f = json.load(open(sys.argv[1]))['fragments'][0]
+assert f['basis'] == 'per-op' and f['repetitions'] == 'samples', f
+assert 0.09 < f['change_lo'] < f['change'] < f['change_hi'] < 0.11, f
+assert f['confidence'] == 0.95 and f['base_median'] == 280 / 7, f
+" "$T/ps.json"
+
 # ---- JSON ----
 "$CS" --format json --hist "$DATA/tree" > "$T/j.json"
 tap_check json_parses "$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$T/j.json"
