@@ -443,6 +443,35 @@ static const char *absent_state(const struct side *s, const char *name)
 	return "missing";
 }
 
+/*
+ * Single-fragment inputs are paired whatever their names (two cycles
+ * files have none but their paths); where a tree's info names two
+ * different fragments, say so (--strict: refuse).  Returns how many differ.
+ */
+static int other_names(const struct cs_opts *o, const struct side *s)
+{
+	const char *first = NULL, *fpath = NULL;
+	int found = 0;
+
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++) {
+			const char *v = cs_info_get(&s[sd].in[i].frag[0].info, "name");
+
+			if (v && !first) {
+				first = v;
+				fpath = s[sd].path[i];
+			}
+			if (!v || !strcmp(v, first))
+				continue;
+			found++;
+			if (!o->quiet || o->strict)
+				fprintf(stderr, "cyclestat: %s: %s holds %s, but %s holds %s: one fragment an input, they are compared as one%s\n",
+					o->strict ? "error" : "warning", fpath, first, s[sd].path[i], v,
+					o->strict ? " (--strict)" : "; --strict refuses them");
+		}
+	return found;
+}
+
 int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, size_t nnew)
 {
 	struct side s[2] = { { base, nbase, NULL }, { new, nnew, NULL } };
@@ -468,11 +497,27 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 			if (cs_load_input(s[sd].path[i], &s[sd].in[i], &err))
 				goto fail;
 	}
+	{
+		unsigned char *hit = calloc(o->nfilter + 1, 1);
+		int warned = 0;
+
+		for (int sd = 0; sd < 2; sd++)
+			for (size_t i = 0; i < s[sd].n; i++) {
+				warned += cs_input_warn(o, &s[sd].in[i]);
+				if (hit)
+					cs_filter_hits(o, &s[sd].in[i], hit);
+			}
+		if (!hit || cs_filter_misses(o, hit) || (warned && o->strict)) {
+			free(hit);
+			goto out;
+		}
+		free(hit);
+	}
 	/* inputs that are each one fragment pair whatever their names */
 	for (int sd = 0; sd < 2; sd++)
 		for (size_t i = 0; i < s[sd].n; i++)
 			any &= s[sd].in[i].nfrag == 1 && !s[sd].in[i].nabsent;
-	if (cs_cmp_mismatches(o, s) && o->strict) {
+	if ((cs_cmp_mismatches(o, s) + (any ? other_names(o, s) : 0)) && o->strict) {
 		ret = 2;
 		goto out;
 	}

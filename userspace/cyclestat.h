@@ -230,13 +230,14 @@ struct cs_frag {
 	long double calib_rel;	/* its 95 % half-width over it (quantum included) */
 	int emulated;		/* measured under an emulator: emulated ticks */
 	uint64_t dropped;	/* samples left out by --undisturbed */
+	int unflagged;		/* --undisturbed, but no flags file: nothing could be */
 	uint64_t measured;	/* samples in the files, before that */
 	struct cs_figs raw;
 	struct cs_ens ens;
 	struct cs_hist hist;
 };
 
-/* a listed fragment without data, and why (none, skipped, aborted, failed) */
+/* a listed fragment without data, and why (none, skipped, aborted, failed, missing) */
 struct cs_absent {
 	char *name;
 	const char *state;
@@ -343,6 +344,7 @@ int cs_safe_name(const char *c, size_t len);
 int cs_locate(const char *path, struct cs_loc **loc, size_t *nloc,
 	      struct cs_info *top, struct cs_err *err);
 void cs_locs_free(struct cs_loc *loc, size_t n);
+int cs_listed_missing(const char *path, char ***names, size_t *n);
 int cs_read_file(const char *path, char **buf, size_t *len, size_t max, struct cs_err *err);
 void cs_seterr(struct cs_err *err, const char *file, unsigned long long line,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -378,6 +380,11 @@ int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
 /* a cpus= tree's results as CPU @cpu saw them (its cpuN/ arrays); -1: the tree's own */
 int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_err *err);
 void cs_input_free(struct cs_input *in);
+/* what an input left out that its user asked for, said on stderr: how many */
+int cs_input_warn(const struct cs_opts *o, const struct cs_input *in);
+/* the filter words that select nothing in any input: said, counted */
+void cs_filter_hits(const struct cs_opts *o, const struct cs_input *in, unsigned char *hit);
+int cs_filter_misses(const struct cs_opts *o, const unsigned char *hit);
 
 /* fmt.c */
 char *cs_fmt_q(char *buf, size_t sz, struct cs_q q, int decimals);

@@ -419,6 +419,7 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	if (re < 0 || rs < 0)
 		goto fail;
 	flags = cs_drop_mask ? beside(loc, "flags") : NULL;
+	fr->unflagged = cs_drop_mask && !flags;
 	ordered = (re == 0 && rs == 0 && ens != 1) || flags;
 	free(flags);
 	if (!ordered) {

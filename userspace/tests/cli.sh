@@ -253,6 +253,34 @@ tap_check compare_several_runs_say_nothing_of_ensembles sh -c "! grep -q 'cannot
 tap_check compare_one_run_setup_ensemble_counts_each_ensemble grep -q '^mem:.*/4096  *4/4 ' "$T/out"
 tap_check compare_says_ensembles_cannot_show_between_run_spread grep -q 'cannot show the spread between runs' "$T/out"
 
+# ---- inputs are never dropped in silence: said, or refused with --strict ----
+tap_expect compare_new_path_that_does_not_exist_is_named 2 "'results-new' is no file or directory" -- \
+	"$CS" compare "$DATA/tree2" results-new
+tap_expect filter_word_that_selects_nothing_beside_one_that_does_is_an_error 2 'no fragment matches results-new, and no file or directory is named so' -- \
+	"$CS" compare "$DATA/tree2" -- "$DATA/tree2" results-new alu
+tap_expect summary_filter_word_that_selects_nothing_is_an_error 2 'no fragment matches results-new' -- \
+	"$CS" "$DATA/tree2" results-new alu
+tap_expect single_fragment_inputs_of_other_names_are_said 0 'holds alu:add_dep, but .*/loop/dec_jnz/4 holds loop:dec_jnz/4' -- \
+	"$CS" compare "$DATA/tree2/alu/add_dep" "$DATA/tree2/loop/dec_jnz/4"
+tap_expect strict_refuses_single_fragment_inputs_of_other_names 2 'error: .* holds loop:dec_jnz/4.*(--strict)' -- \
+	"$CS" --strict compare "$DATA/tree2/alu/add_dep" "$DATA/tree2/loop/dec_jnz/4"
+tap_check two_cycles_files_are_paired_without_a_word sh -c "test -z \"\$('$CS' compare '$DATA/odd.cycles' '$DATA/even.cycles' 2>&1 >/dev/null)\""
+rm -rf "$T/listed"; cp -r "$DATA/tree2" "$T/listed"; rm -r "$T/listed/mem"
+tap_expect fragment_listed_but_missing_is_said 0 "warning: $T/listed/fragments lists mem:chase/4096, but it has no result directory" -- \
+	"$CS" "$T/listed"
+tap_expect strict_refuses_a_fragment_listed_but_missing 2 'error: .*lists mem:chase/4096' -- "$CS" --strict "$T/listed"
+tap_expect compare_fragment_listed_but_missing_in_new_is_missing 1 '^mem:chase/4096 .* missing' -- \
+	"$CS" compare "$DATA/tree2" "$T/listed"
+tap_expect undisturbed_without_flags_is_said 0 'tree2: --undisturbed, but 11 of 11 results (base:empty, ...) have no flags file' -- \
+	"$CS" --undisturbed "$DATA/tree2"
+tap_expect strict_refuses_undisturbed_without_flags 2 'error: .*no flags file' -- "$CS" --strict --undisturbed "$DATA/tree2"
+tap_expect alpha_0_is_refused 2 "--alpha: '0' must lie strictly between 0 and 1" -- \
+	"$CS" -a 0 compare "$DATA/odd.cycles" "$DATA/odd.cycles"
+for a in --frobnicate -x --format --hist=3; do
+	tap_expect "getopt_error_starts_with_cyclestat ($a)" 2 '^cyclestat: ' -- "$CS" $a
+	tap_check "getopt_error_is_ours_alone ($a)" sh -c "! grep -v '^cyclestat: \|^usage: \|^       (cyclestat --help' '$T/err'"
+done
+
 # ---- a long region promised is a long region read; net figures say so ----
 cp -r "$DATA/tree2" "$T/nolong"; rm "$T/nolong/alu/add_dep/cycles_long"
 tap_expect missing_cycles_long_where_info_promises_it_is_an_error 2 \
