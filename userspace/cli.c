@@ -57,12 +57,13 @@ static const char usage_text[] =
 	"  -a, --alpha A        compare: significance level (default 0.01)\n"
 	"  -c, --cpu N          doctor: the CPU to check (default 0)\n"
 	"      --strict         doctor: exit 1 on a problem; compare: mismatched\n"
-	"                       runs are an error\n"
+	"                       runs are an error; compare, summary: inputs that\n"
+	"                       leave out what was asked for are an error\n"
 	"      --allow-missing  compare: a fragment missing from NEW does not fail\n"
 	"      --ensembles      compare: one run's ensembles as repetitions (the\n"
 	"                       spread within a run only)\n"
-	"      --per-sample     compare: the old U test over raw samples (to measure\n"
-	"                       it; it cries wolf)\n"
+	"      --per-sample     compare: the old U test over samples (per op where\n"
+	"                       there is cycles_long; to measure it: it cries wolf)\n"
 	"      --ticks          compare: TSC ticks, even where every run has its\n"
 	"                       calib:add_chain\n"
 	"      --paired         compare: BASE's k-th repetition with NEW's k-th (run\n"
@@ -236,6 +237,19 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 			break;
 		}
 	}
+	if (!ret) {
+		unsigned char *hit = calloc(o->nfilter + 1, 1);
+		int warned = 0;
+
+		for (int k = 0; k < n; k++) {
+			warned += cs_input_warn(o, &in[k]);
+			if (hit)
+				cs_filter_hits(o, &in[k], hit);
+		}
+		if (!hit || cs_filter_misses(o, hit) || (warned && o->strict))
+			ret = 2;
+		free(hit);
+	}
 	/* the filter: figures were computed with every fragment (net needs base:empty) */
 	for (int k = 0; !ret && k < n; k++) {
 		size_t m = 0;
@@ -335,8 +349,8 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 		return usage("%s is for doctor only", set[2] ? set[2] : set[5]);
 	if (o->paired && o->per_sample)
 		return usage("--paired with --per-sample: the per-sample test pools raw samples, it pairs nothing; use one");
-	if (set[3] && !compare && !doctor)
-		return usage("--strict is for doctor and compare only");
+	if (set[3] && (!strcmp(cmd, "save") || !strcmp(cmd, "run")))
+		return usage("--strict is for summaries, compare and doctor");
 	if (o->format == CS_TAP && !compare)
 		return usage("--format tap is compare's format (its verdicts as TAP): use it with compare, not with %s",
 			     doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run") ? cmd : "a summary");
@@ -417,7 +431,8 @@ int main(int argc, char **argv)
 			break;
 		}
 	o.sysroot = getenv("CYCLESTAT_SYSROOT");
-	while ((c = getopt_long(argc, argv, "f:o:d:t:a:c:qhV", long_options, NULL)) != -1) {
+	opterr = 0;	/* getopt's own messages would not start with "cyclestat:" */
+	while ((c = getopt_long(argc, argv, ":f:o:d:t:a:c:qhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "table"))
@@ -467,6 +482,9 @@ int main(int argc, char **argv)
 			set[1] = "--alpha";
 			if (parse_double("--alpha", optarg, 0, 1, &d))
 				return 2;
+			/* at 0 nothing is ever significant, at 1 everything is */
+			if (d <= 0 || d >= 1)
+				return usage("--alpha: '%s' must lie strictly between 0 and 1 (e.g. 0.01)", optarg);
 			o.alpha = d;
 			break;
 		case 'c':
@@ -517,8 +535,14 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("cyclestat " CS_VERSION "\n");
 			return 0;
+		case ':':
+			return usage("%s needs an argument", argv[optind - 1]);
 		default:
-			return usage(NULL);
+			if (optopt > 0 && optopt < OPT_HIST)
+				return usage("unknown option -%c", optopt);
+			if (optopt)	/* a long option's value, which it does not take */
+				return usage("%s: this option takes no value", argv[optind - 1]);
+			return usage("unknown option %s (or an ambiguous abbreviation)", argv[optind - 1]);
 		}
 	}
 	if (o.sysroot && !*o.sysroot)
@@ -563,6 +587,9 @@ int main(int argc, char **argv)
 		if (dashdash)
 			ret = cs_compare(&o, argv + 1, (size_t)argc - 1, tail,
 					 (size_t)take_filters(&o, ntail + 1, tail - 1) - 1);
+		else if (argc != 3 && o.nfilter && argc < 3)
+			return usage("compare: expected BASE and NEW; '%s' is no file or directory (a word that names none is a fragment filter)",
+				     o.filter[0]);
 		else if (argc != 3)
 			return usage("compare: expected BASE and NEW (or BASE... -- NEW...)");
 		else

@@ -31,13 +31,12 @@
  *
  * Calls fragment.c, ranks.c and fmt.c.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cyclestat.h"
-
-#define CONF 0.95
 
 #include "compare.h"
 
@@ -177,10 +176,35 @@ static const char *basis_of(const struct side *s, size_t ns, const char *name, i
 	return perop ? "per-op" : net ? "net" : "raw";
 }
 
+/* a shift of the figures over BASE's median: +-inf where that is 0 */
+static double rel(long double v, long double base)
+{
+	return base ? (double)(v / fabsl(base)) : v > 0 ? INFINITY : v < 0 ? -INFINITY : 0;
+}
+
+/*
+ * The change and its interval relative to BASE's median, from the shift
+ * in c->t; an interval that covers with probability 0 (one repetition a
+ * side) is none.
+ */
+static void relative(struct cmp *c, long double base)
+{
+	c->change = rel(c->t.est, base);
+	c->lo = c->t.level > 0 ? rel(c->t.lo, base) : NAN;
+	c->hi = c->t.level > 0 ? rel(c->t.hi, base) : NAN;
+}
+
 static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need)
 {
 	double thr = o->threshold, h, m;
 
+	/* from nothing to something: no relative threshold can call it same */
+	if (c->mb == 0 && c->mn != 0) {
+		c->verdict = c->mn > 0 ? "slower" : "faster";
+		c->fails = c->mn > 0;
+		snprintf(c->reason, sizeof(c->reason), "from 0 to %.4Lg", c->mn);
+		return;
+	}
 	if (c->nb < need || c->nn < need) {
 		c->verdict = "not enough runs";
 		snprintf(c->reason, sizeof(c->reason), "%zu, need %u", c->nb < c->nn ? c->nb : c->nn,
@@ -211,8 +235,14 @@ static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need)
 	}
 }
 
-/* every raw sample of NAME on one side, pooled into one table (the old test) */
-static int pool(const struct side *s, const char *name, int any, struct cs_counts *out)
+/*
+ * every sample of NAME on one side, pooled into one table (the old test):
+ * the raw samples, or with @r (per-op) each sample's long - short, as
+ * 2^63 + the difference (it may be negative; only order and differences
+ * are used)
+ */
+static int pool(const struct side *s, const char *name, int any, int perop,
+		struct cs_counts *out)
 {
 	struct cs_tally t;
 	struct cs_samples all = { .tally = &t };
@@ -222,8 +252,27 @@ static int pool(const struct side *s, const char *name, int any, struct cs_count
 		return -1;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cs_frag *fr = find(&s->in[i], name, any);
+		struct cs_samples sh = { 0 }, lg = { 0 };
+		char *lp = NULL;
+		int bad = 0;
 
-		if (fr && cs_read_cycles(fr->path, &all, &err)) {
+		if (!fr)
+			continue;
+		if (!perop) {
+			bad = cs_read_cycles(fr->path, &all, &err);
+		} else if (asprintf(&lp, "%.*scycles_long", (int)(strlen(fr->path) - strlen("cycles")),
+				    fr->path) < 0) {
+			cs_seterr(&err, fr->path, 0, "out of memory");
+			bad = 1;
+		} else {
+			bad = cs_read_cycles(fr->path, &sh, &err) || cs_read_cycles(lp, &lg, &err);
+			for (size_t j = 0; !bad && j < sh.n && j < lg.n; j++)
+				bad = cs_samples_push(&all, (uint64_t)1 << 63 ^ (lg.v[j] - sh.v[j]));
+		}
+		cs_samples_free(&sh);
+		cs_samples_free(&lg);
+		free(lp);
+		if (bad) {
 			cs_perror(&err);
 			cs_samples_free(&all);
 			cs_tally_free(&t);
@@ -244,33 +293,60 @@ static long double median(const struct cs_counts *c)
 	return ((long double)cs_counts_at(c, c->n / 2 - 1) + cs_counts_at(c, c->n / 2)) / 2;
 }
 
+/* per-op per sample where every tree has cycles_long with one R and ops */
+static int samples_per_op(const struct side *s, const char *name, int any, uint64_t *r)
+{
+	const struct cs_frag *first = NULL;
+
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < s[k].n; i++) {
+			const struct cs_frag *fr = find(&s[k].in[i], name, any);
+
+			if (!fr)
+				continue;
+			if (!first)
+				first = fr;
+			if (!fr->perop.ok || fr->perop.repeat != first->perop.repeat ||
+			    fr->ops != first->ops || strcmp(fr->path + strlen(fr->path) -
+							    strlen("/cycles"), "/cycles"))
+				return 0;
+		}
+	*r = first ? first->perop.repeat : 0;
+	return first != NULL;
+}
+
 /*
  * --per-sample: the test compare used before repetitions, kept to measure
- * what it got wrong: Mann-Whitney U over every raw sample as if they were
- * independent, and the change of the raw medians; slower/faster when
- * p < alpha and the change is beyond the threshold.
+ * what it got wrong: Mann-Whitney U over every sample as if they were
+ * independent, and the Hodges-Lehmann shift with its interval (normal
+ * approximation). The figure is what the per-run table shows where every
+ * tree has a long region: each sample's long - short over R - 1 (the
+ * two-length cost of the body; the short region alone would hide a change
+ * of the body in the overhead); else the raw sample.
  */
 static void compare_samples(const struct cs_opts *o, struct side *s, const char *name, int any,
 			    struct cmp *c)
 {
 	struct cs_counts x = { 0 }, y = { 0 };
+	uint64_t r = 0;
+	int perop = samples_per_op(s, name, any, &r);
+	long double off = perop ? 0x1p63L : 0, per = perop ? r - 1 : 1;
 
-	c->basis = "raw";
+	c->basis = perop ? "per-op" : "raw";
 	c->reps = "samples";
 	c->change = c->lo = c->hi = NAN;
-	if (pool(&s[0], name, any, &x) || pool(&s[1], name, any, &y)) {
+	if (pool(&s[0], name, any, perop, &x) || pool(&s[1], name, any, perop, &y) ||
+	    cs_shift_of_tables(&x, &y, CONF, &c->t)) {
 		c->verdict = "error";
 		goto out;
 	}
 	c->nb = x.n;
 	c->nn = y.n;
-	c->mb = median(&x);
-	c->mn = median(&y);
-	c->change = c->mb ? (double)((c->mn - c->mb) / c->mb) : 0;
+	c->mb = (median(&x) - off) / per;
+	c->mn = (median(&y) - off) / per;
 	c->t.p = cs_mannwhitney_of(&x, &y);
-	c->verdict = c->t.p < o->alpha && c->change > o->threshold ? "slower" :
-		     c->t.p < o->alpha && c->change < -o->threshold ? "faster" : "same";
-	c->fails = c->verdict[1] == 'l';
+	relative(c, c->mb * per);
+	decide(o, c, 1);
 out:
 	cs_counts_free(&x);
 	cs_counts_free(&y);
@@ -332,14 +408,10 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		c->verdict = "error";
 	} else if (pos) {
 		c->change = (double)expm1l(c->t.est);
-		c->lo = (double)expm1l(c->t.lo);
-		c->hi = (double)expm1l(c->t.hi);
+		c->lo = c->t.level > 0 ? (double)expm1l(c->t.lo) : NAN;
+		c->hi = c->t.level > 0 ? (double)expm1l(c->t.hi) : NAN;
 	} else {
-		long double d = fabsl(c->mb);
-
-		c->change = d ? (double)(c->t.est / d) : c->t.est ? INFINITY : 0;
-		c->lo = d ? (double)(c->t.lo / d) : c->t.lo ? -INFINITY : 0;
-		c->hi = d ? (double)(c->t.hi / d) : c->t.hi ? INFINITY : 0;
+		relative(c, c->mb);
 	}
 	free(x);
 	free(y);
@@ -371,6 +443,35 @@ static const char *absent_state(const struct side *s, const char *name)
 	return "missing";
 }
 
+/*
+ * Single-fragment inputs are paired whatever their names (two cycles
+ * files have none but their paths); where a tree's info names two
+ * different fragments, say so (--strict: refuse).  Returns how many differ.
+ */
+static int other_names(const struct cs_opts *o, const struct side *s)
+{
+	const char *first = NULL, *fpath = NULL;
+	int found = 0;
+
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++) {
+			const char *v = cs_info_get(&s[sd].in[i].frag[0].info, "name");
+
+			if (v && !first) {
+				first = v;
+				fpath = s[sd].path[i];
+			}
+			if (!v || !strcmp(v, first))
+				continue;
+			found++;
+			if (!o->quiet || o->strict)
+				fprintf(stderr, "cyclestat: %s: %s holds %s, but %s holds %s: one fragment an input, they are compared as one%s\n",
+					o->strict ? "error" : "warning", fpath, first, s[sd].path[i], v,
+					o->strict ? " (--strict)" : "; --strict refuses them");
+		}
+	return found;
+}
+
 int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, size_t nnew)
 {
 	struct side s[2] = { { base, nbase, NULL }, { new, nnew, NULL } };
@@ -396,11 +497,27 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 			if (cs_load_input(s[sd].path[i], &s[sd].in[i], &err))
 				goto fail;
 	}
+	{
+		unsigned char *hit = calloc(o->nfilter + 1, 1);
+		int warned = 0;
+
+		for (int sd = 0; sd < 2; sd++)
+			for (size_t i = 0; i < s[sd].n; i++) {
+				warned += cs_input_warn(o, &s[sd].in[i]);
+				if (hit)
+					cs_filter_hits(o, &s[sd].in[i], hit);
+			}
+		if (!hit || cs_filter_misses(o, hit) || (warned && o->strict)) {
+			free(hit);
+			goto out;
+		}
+		free(hit);
+	}
 	/* inputs that are each one fragment pair whatever their names */
 	for (int sd = 0; sd < 2; sd++)
 		for (size_t i = 0; i < s[sd].n; i++)
 			any &= s[sd].in[i].nfrag == 1 && !s[sd].in[i].nabsent;
-	if (cs_cmp_mismatches(o, s) && o->strict) {
+	if ((cs_cmp_mismatches(o, s) + (any ? other_names(o, s) : 0)) && o->strict) {
 		ret = 2;
 		goto out;
 	}

@@ -9,6 +9,9 @@
 
 #include "cyclestat.h"
 
+/* the level every interval of compare aims at; each says the level it has */
+#define CONF 0.95
+
 struct side {
 	char **path;
 	size_t n;

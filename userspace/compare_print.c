@@ -11,11 +11,13 @@
 
 static const char *pct(char *b, double v)
 {
+	/* into b, always: callers print b (and pct_bare cuts it) */
 	if (isnan(v))
-		return "-";
-	if (isinf(v))
-		return v > 0 ? "+inf%" : "-inf%";
-	snprintf(b, 16, "%+.1f%%", v * 100);
+		snprintf(b, 16, "-");
+	else if (isinf(v))
+		snprintf(b, 16, v > 0 ? "+inf%%" : "-inf%%");
+	else
+		snprintf(b, 16, "%+.1f%%", v * 100);
 	return b;
 }
 
@@ -24,6 +26,15 @@ static const char *pct_bare(char *b, double v)
 {
 	pct(b, v);
 	b[strcspn(b, "%")] = 0;
+	return b;
+}
+
+/* an interval's level below the conf it was asked for, "90%"; "" at conf */
+static const char *short_level(char *b, const struct cmp *c)
+{
+	*b = 0;
+	if (c->basis && !isnan(c->lo) && c->t.level < CONF - 1e-9)
+		snprintf(b, 16, "%.3g%%", c->t.level * 100);
 	return b;
 }
 
@@ -79,7 +90,7 @@ static void print_tap(const struct cs_opts *o, const struct cmp *c, size_t n)
 			fprintf(f, strcmp(c[i].verdict, "not enough runs") ? " (%s)" : ": %s",
 				c[i].reason);
 		if (c[i].basis && c[i].nb) {
-			char p[40];
+			char p[40], lv[16];
 
 			/* two digits, but never "0" for a p that underflowed */
 			cs_fmt_p(p, sizeof(p), c[i].t.p);
@@ -91,7 +102,8 @@ static void print_tap(const struct cs_opts *o, const struct cmp *c, size_t n)
 			tap_pct(f, c[i].lo);
 			fputs(", ", f);
 			tap_pct(f, c[i].hi);
-			fprintf(f, "], p=%s, n=%zu/%zu)", p, c[i].nb, c[i].nn);
+			fprintf(f, "]%s%s, p=%s, n=%zu/%zu)", *short_level(lv, &c[i]) ? " " : "", lv, p,
+				c[i].nb, c[i].nn);
 		} else if (!strcmp(c[i].verdict, "new")) {
 			fputs(" (not in the baseline)", f);
 		} else {
@@ -118,8 +130,8 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 		fputc(']', f);
 	}
 	fprintf(f, ", \"threshold\": %s", cs_fmt_d(b, sizeof(b), o->threshold));
-	fprintf(f, ", \"alpha\": %s, \"confidence\": 0.95, \"min_repetitions\": %u,\n  \"fragments\": [\n",
-		cs_fmt_d(b, sizeof(b), o->alpha), need);
+	fprintf(f, ", \"alpha\": %s, \"confidence\": %g, \"min_repetitions\": %u,\n  \"fragments\": [\n",
+		cs_fmt_d(b, sizeof(b), o->alpha), CONF, need);
 	for (size_t i = 0; i < n; i++) {
 		fputs("    {\"name\": ", f);
 		cs_json_str(f, c[i].name);
@@ -140,6 +152,8 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 		json_num(f, c[i].lo);
 		fputs(", \"change_hi\": ", f);
 		json_num(f, c[i].hi);
+		fputs(", \"confidence\": ", f);
+		json_num(f, c[i].basis && !isnan(c[i].lo) ? c[i].t.level : NAN);
 		fputs(", \"p_value\": ", f);
 		json_num(f, c[i].basis ? c[i].t.p : NAN);
 		fprintf(f, ", \"p_text\": \"%s\", \"test\": \"%s\", \"unit\": \"%s\", \"smi\": %s}%s\n",
@@ -170,7 +184,7 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 {
 	FILE *f = o->out;
 	size_t cnt[6] = { 0 };
-	int wn = 8, wv = 7, wb = 4, ww = 3, wi = 9, reps_note = 0, show_p, show_base;
+	int wn = 8, wv = 7, wb = 4, ww = 3, wi = 9, reps_note = 0, show_p, show_base, low = 0;
 	char (*cell)[4][40] = calloc(n, sizeof(*cell));
 	const char *bases[3] = { 0 };
 
@@ -178,7 +192,7 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const char *v = c[i].verdict;
-		char l[16], h[16];
+		char l[16], h[16], lv[16] = "";
 
 		cnt[!strcmp(v, "slower") ? 0 : !strcmp(v, "faster") ? 1 : !strcmp(v, "same") ? 2 :
 		    !strcmp(v, "inconclusive") ? 3 : !strcmp(v, "not enough runs") ? 5 : 4] +=
@@ -188,9 +202,13 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			pct(cell[i][1], c[i].change);
 			if (isnan(c[i].lo))
 				snprintf(cell[i][2], 40, "-");
+			else if (*short_level(lv, &c[i]))
+				snprintf(cell[i][2], 40, "%s..%s (%s)", pct_bare(l, c[i].lo),
+					 pct_bare(h, c[i].hi), lv);
 			else
 				snprintf(cell[i][2], 40, "%s..%s", pct_bare(l, c[i].lo),
 					 pct_bare(h, c[i].hi));
+			low |= *lv != 0;
 			cs_fmt_p(cell[i][3], 40, c[i].t.p);
 			if (isnan(c[i].t.p))
 				snprintf(cell[i][3], 40, "-");
@@ -224,19 +242,20 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		return;
 	}
 	if (o->format == CS_CSV) {
-		fputs("fragment,verdict,reason,basis,base_n,new_n,base_median,new_median,change,change_lo,change_hi,p_value\n", f);
+		fputs("fragment,verdict,reason,basis,base_n,new_n,base_median,new_median,change,change_lo,change_hi,p_value,confidence\n", f);
 		for (size_t i = 0; i < n; i++) {
 			fprintf(f, "%s,%s,%s,%s,%zu,%zu,", c[i].name, c[i].verdict, c[i].reason,
 				c[i].basis ? c[i].basis : "", c[i].nb, c[i].nn);
 			if (c[i].basis) {
-				char b[6][40];
+				char b[7][40];
 
-				fprintf(f, "%s,%s,%s,%s,%s,%s\n", cs_fmt_d(b[0], 40, (double)c[i].mb),
+				fprintf(f, "%s,%s,%s,%s,%s,%s,%s\n", cs_fmt_d(b[0], 40, (double)c[i].mb),
 					cs_fmt_d(b[1], 40, (double)c[i].mn), cs_fmt_d(b[2], 40, c[i].change),
 					cs_fmt_d(b[3], 40, c[i].lo), cs_fmt_d(b[4], 40, c[i].hi),
-					cs_fmt_p(b[5], 40, c[i].t.p));
+					cs_fmt_p(b[5], 40, c[i].t.p),
+					isnan(c[i].lo) ? "" : cs_fmt_d(b[6], 40, c[i].t.level));
 			} else {
-				fputs(",,,,,\n", f);
+				fputs(",,,,,,\n", f);
 			}
 		}
 		free(cell);
@@ -292,6 +311,8 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		o->paired ? " or unpaired" : "");
 	fprintf(f, "same: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
 		o->threshold * 100, need);
+	if (low)
+		fprintf(f, "(N%%): that interval's level; too few repetitions for a 95%% one, it is the\nwidest the rank test has (3 v 3: min..max of the nine differences, 90%%)\n");
 	for (size_t i = 0; i < n; i++)
 		if (c[i].cal && c[i].emul) {
 			fprintf(f, "emulated clock: each run's figure over its own calib:add_chain (same run\nand method), a normaliser of the emulator's speed, not core cycles\n");
@@ -309,11 +330,14 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 	if (o->paired)
 		fprintf(f, "change: Hodges-Lehmann estimate and interval over the pairs' differences\n(Wilcoxon signed-rank; --paired: BASE's k-th repetition with NEW's k-th);\nslower and faster also need p < %g and the whole interval beyond the threshold\n",
 			o->alpha);
+	else if (o->per_sample)
+		fprintf(f, "change: Hodges-Lehmann estimate and interval over the samples (Mann-Whitney,\nnormal); slower and faster also need p < %g and the whole interval beyond\nthe threshold\n",
+			o->alpha);
 	else
 		fprintf(f, "change: Hodges-Lehmann estimate and interval (exact Mann-Whitney); slower and\nfaster also need p < %g and the whole interval beyond the threshold\n",
 			o->alpha);
 	if (o->per_sample)
-		fprintf(f, "--per-sample: the replaced test, U over raw samples as if independent;\nit calls reruns significant (kept to measure that, not to gate on)\n");
+		fprintf(f, "--per-sample: the replaced test, U over samples as if independent (each\nsample's long - short where every tree has cycles_long); it calls reruns\nsignificant (kept to measure that, not to gate on)\n");
 	else if (reps_note)
 		fprintf(f, "repetitions include ensembles of one run (setup: ensemble, or --ensembles):\nthey cannot show the spread between runs, nor between boots\n");
 	for (size_t i = 0; i < n; i++)

@@ -197,6 +197,7 @@ static const char *const cs_counter_names[CS_NCOUNTERS] = {
 /* Hodges-Lehmann shift of new against base, its interval, the U test */
 struct cs_shift {
 	long double est, lo, hi;
+	double level;	/* the interval's coverage: below conf where n is too small for it */
 	double p;
 	double min_p;	/* the smallest p these sizes can give */
 	int exact;
@@ -229,6 +230,7 @@ struct cs_frag {
 	long double calib_rel;	/* its 95 % half-width over it (quantum included) */
 	int emulated;		/* measured under an emulator: emulated ticks */
 	uint64_t dropped;	/* samples left out by --undisturbed */
+	int unflagged;		/* --undisturbed, but no flags file: nothing could be */
 	uint64_t measured;	/* samples in the files, before that */
 	struct cs_figs raw;
 	struct cs_ens ens;
@@ -236,7 +238,7 @@ struct cs_frag {
 	uint64_t step;		/* the TSC's step: info's tsc_step, else the samples' */
 };
 
-/* a listed fragment without data, and why (none, skipped, aborted, failed) */
+/* a listed fragment without data, and why (none, skipped, aborted, failed, missing) */
 struct cs_absent {
 	char *name;
 	const char *state;
@@ -353,6 +355,7 @@ int cs_safe_name(const char *c, size_t len);
 int cs_locate(const char *path, struct cs_loc **loc, size_t *nloc,
 	      struct cs_info *top, struct cs_err *err);
 void cs_locs_free(struct cs_loc *loc, size_t n);
+int cs_listed_missing(const char *path, char ***names, size_t *n);
 int cs_read_file(const char *path, char **buf, size_t *len, size_t max, struct cs_err *err);
 void cs_seterr(struct cs_err *err, const char *file, unsigned long long line,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -390,6 +393,11 @@ int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
 /* a cpus= tree's results as CPU @cpu saw them (its cpuN/ arrays); -1: the tree's own */
 int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_err *err);
 void cs_input_free(struct cs_input *in);
+/* what an input left out that its user asked for, said on stderr: how many */
+int cs_input_warn(const struct cs_opts *o, const struct cs_input *in);
+/* the filter words that select nothing in any input: said, counted */
+void cs_filter_hits(const struct cs_opts *o, const struct cs_input *in, unsigned char *hit);
+int cs_filter_misses(const struct cs_opts *o, const unsigned char *hit);
 
 /* fmt.c */
 char *cs_fmt_q(char *buf, size_t sz, struct cs_q q, int decimals);
@@ -430,6 +438,8 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 unsigned int cs_min_reps(double alpha);
 int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r);
 unsigned int cs_min_pairs(double alpha);
+int cs_shift_of_tables(const struct cs_counts *x, const struct cs_counts *y, double conf,
+		       struct cs_shift *r);
 
 /* contention.c: a sweep=cpus directory's steps side by side */
 int cs_print_contention(const struct cs_opts *o, const char *path, char **steps,

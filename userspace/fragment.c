@@ -180,14 +180,22 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 	uint64_t *min = NULL, r;
 	int ret = -1, rr;
 
-	if (!path)
-		return 0;
 	rr = cs_info_u64(&fr->info, loc->info, "long_repeat", &r, err);
 	if (rr < 0)
 		goto out;
 	/* debugfs shows the file for every result; info says when it has data */
 	if (rr) {
 		ret = 0;
+		goto out;
+	}
+	/* a promised long region that is not there is no net figure in disguise */
+	if (!path) {
+		char want[512];
+
+		snprintf(want, sizeof(want), "%s/cycles_long", loc->dir ? loc->dir : ".");
+		cs_seterr(err, want, 0,
+			  "missing, but %s says 'long_repeat: %llu': without the long region there is no per-op cost (copy the whole result directory, or save the tree again)",
+			  loc->info ? loc->info : "info", (unsigned long long)r);
 		goto out;
 	}
 	if (r < 2) {
@@ -411,6 +419,7 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	if (re < 0 || rs < 0)
 		goto fail;
 	flags = cs_drop_mask ? beside(loc, "flags") : NULL;
+	fr->unflagged = cs_drop_mask && !flags;
 	ordered = (re == 0 && rs == 0 && ens != 1) || flags;
 	free(flags);
 	if (!ordered) {

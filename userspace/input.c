@@ -107,12 +107,17 @@ static int yes(const struct cs_input *in, const struct cs_frag *fr, const char *
  * where that is 1 or absent the one the samples show (cs_step_of()); a
  * step of 1 (icount's exact instruction counts) adds nothing.
  */
-static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
+static uint64_t tsc_step(const struct cs_input *in, const struct cs_frag *fr)
 {
 	uint64_t step = info_num(in, fr, "tsc_step", 1);
 
-	if (step < 2)
-		step = fr->step;	/* what the samples show */
+	return step < 2 ? fr->step : step;	/* else what the samples show */
+}
+
+static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
+{
+	uint64_t step = tsc_step(in, fr);
+
 	return step < 2 ? 0 : (long double)step /
 			      ((long double)(fr->perop.repeat - 1) * fr->ops);
 }
@@ -383,6 +388,116 @@ static int on_cpu(struct cs_loc *loc, size_t n, int cpu)
 	return 0;
 }
 
+/*
+ * The net figure's interval carries the TSC step as the per-op one does:
+ * it is the difference of two medians (the result's, base:empty's), each a
+ * whole number of steps, so it is known to a whole step over ops at best,
+ * however alike the ensembles are.
+ */
+static void hold_net_step(struct cs_input *in)
+{
+	for (size_t i = 0; i < in->nfrag; i++) {
+		struct cs_frag *fr = &in->frag[i];
+		struct cs_est *n = &fr->netop;
+		uint64_t step = tsc_step(in, fr);
+		long double v = cs_q_ld(n->value), h;
+
+		if (step < 2 || n->n < 2 || isnan(n->lo))
+			continue;
+		h = fmaxl((n->hi - n->lo) / 2, (long double)step / fr->ops);
+		n->lo = v - h;
+		n->hi = v + h;
+	}
+}
+
+/* the fragments the tree lists without a result directory: absent, "missing" */
+static int listed_missing(const char *path, struct cs_input *in)
+{
+	char **names;
+	size_t n;
+	struct cs_absent *a;
+
+	if (cs_listed_missing(path, &names, &n))
+		return -1;
+	a = n ? realloc(in->absent, (in->nabsent + n) * sizeof(*a)) : in->absent;
+	for (size_t i = 0; i < n; i++) {
+		if (a) {
+			a[in->nabsent].name = names[i];
+			a[in->nabsent++].state = "missing";
+		} else {
+			free(names[i]);
+		}
+	}
+	free(names);
+	if (!a && n)
+		return -1;
+	in->absent = a;
+	return 0;
+}
+
+/*
+ * Say what the input dropped that its user asked for (--strict: as an
+ * error): a fragment its fragments file lists but that has no results
+ * there, and --undisturbed where there is no flags file to go by.
+ */
+int cs_input_warn(const struct cs_opts *o, const struct cs_input *in)
+{
+	const char *what = o->strict ? "error" : "warning", *first = NULL;
+	int found = 0, say = !o->quiet || o->strict;
+	size_t unflagged = 0;
+
+	for (size_t i = 0; i < in->nabsent; i++)
+		if (!strcmp(in->absent[i].state, "missing")) {
+			found++;
+			if (say)
+				fprintf(stderr, "cyclestat: %s: %s/fragments lists %s, but it has no result directory there: the copy is incomplete (save the tree again)%s\n",
+					what, in->path, in->absent[i].name,
+					o->strict ? " (--strict)" : "");
+		}
+	for (size_t i = 0; i < in->nfrag; i++)
+		if (in->frag[i].unflagged && !unflagged++)
+			first = in->frag[i].name;
+	if (unflagged) {
+		found++;
+		if (say)
+			fprintf(stderr, "cyclestat: %s: %s: --undisturbed, but %zu of %zu results (%s%s) have no flags file: none of their samples is left out (measure with a module that writes flags)%s\n",
+				what, in->path, unflagged, in->nfrag, first, unflagged > 1 ? ", ..." : "",
+				o->strict ? " (--strict)" : "");
+	}
+	return found;
+}
+
+/* hit[k] set where filter word k selects a fragment of @in, with data or not */
+void cs_filter_hits(const struct cs_opts *o, const struct cs_input *in, unsigned char *hit)
+{
+	struct cs_opts one = *o;
+
+	one.nfilter = 1;
+	for (size_t k = 0; k < o->nfilter; k++) {
+		one.filter = &o->filter[k];
+		for (size_t i = 0; i < in->nfrag && !hit[k]; i++)
+			hit[k] = (unsigned char)cs_match(&one, in->frag[i].name);
+		for (size_t i = 0; i < in->nabsent && !hit[k]; i++)
+			hit[k] = (unsigned char)cs_match(&one, in->absent[i].name);
+	}
+}
+
+/*
+ * A word after the inputs that names no file is read as a filter: one
+ * that selects nothing anywhere is a mistyped path or name, never silence.
+ * Returns how many there are, each said.
+ */
+int cs_filter_misses(const struct cs_opts *o, const unsigned char *hit)
+{
+	int n = 0;
+
+	for (size_t k = 0; k < o->nfilter; k++)
+		if (!hit[k] && ++n)
+			fprintf(stderr, "cyclestat: no fragment matches %s, and no file or directory is named so; names are group:name[/ARG], e.g. alu:add_dep, alu, 'loop:*'\n",
+				o->filter[k]);
+	return n;
+}
+
 int cs_load_input(const char *path, struct cs_input *in, struct cs_err *err)
 {
 	return cs_load_input_cpu(path, -1, in, err);
@@ -429,10 +544,11 @@ int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_
 		}
 		in->nfrag++;
 	}
-	if (finish_input(in)) {
+	if (listed_missing(path, in) || finish_input(in)) {
 		cs_seterr(err, path, 0, "out of memory");
 		goto fail;
 	}
+	hold_net_step(in);
 	if (n == 1 && in->nfrag == 1 && in->frag[0].calib <= 0 &&
 	    strcmp(in->frag[0].name, "calib:add_chain"))
 		calib_from_tree(path, &in->frag[0]);

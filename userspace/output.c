@@ -454,6 +454,9 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		else
 			snprintf(ci, sizeof(ci), "%s..%s", num(b2, sizeof(b2), e->lo / sc, 3, 0),
 				 num(b3, sizeof(b3), e->hi / sc, 3, 0));
+		/* a figure that is not the two-length cost says what it is */
+		if (strcmp(b1, "-") && strcmp(basis, "two-length"))
+			snprintf(ci + strlen(ci), sizeof(ci) - strlen(ci), " %s", basis);
 		snprintf(b3, sizeof(b3), "%llu/%llu", (unsigned long long)fr->raw.far,
 			 (unsigned long long)fr->raw.n);
 		fprintf(f, "%-*s  %9s  %-21s  %9s  %11s\n", w, fr->name, b1, ci,
@@ -464,13 +467,34 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		"at least one TSC step\nall figures: cyclestat %s\n", in->path);
 }
 
+/* --brief's rows marked net or raw: what those are (two-length is unmarked) */
+static void brief_bases(const struct cs_opts *o, const struct cs_input *in)
+{
+	int net = 0, raw = 0;
+
+	for (size_t j = 0; j < in->nfrag; j++) {
+		const char *basis;
+
+		cs_headline(&in->frag[j], &basis);
+		if (strcmp(in->frag[j].name, "base:empty") || !in->has_overhead) {
+			net |= !strcmp(basis, "net");
+			raw |= !strcmp(basis, "raw");
+		}
+	}
+	if (net || raw)
+		fprintf(o->out, "%s%s%s\n", net ? "net: no long region, (median - base:empty's) / ops" : "",
+			net && raw ? "; " : "", raw ? "raw: median / ops" : "");
+}
+
 static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin)
 {
 	for (size_t i = 0; i < nin; i++)
-		if (o->brief)
+		if (o->brief) {
 			print_brief(o, &in[i], !i);
-		else
+			brief_bases(o, &in[i]);
+		} else {
 			print_one(o, &in[i], !i);
+		}
 }
 
 void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin)

@@ -277,8 +277,12 @@ int cs_safe_name(const char *c, size_t len)
 	       safe_part(slash + 1, (size_t)(c + len - slash - 1));
 }
 
-/* in the order of DIR/fragments */
-static int list_tree(const char *path, const char *buf, struct cs_loc **loc, size_t *n)
+/*
+ * in the order of DIR/fragments; with gone, the names listed there that
+ * have no result directory are pushed onto it instead (*loc untouched)
+ */
+static int list_tree(const char *path, const char *buf, struct cs_loc **loc, size_t *n,
+		     char ***gone)
 {
 	const char *c = buf;
 
@@ -286,6 +290,7 @@ static int list_tree(const char *path, const char *buf, struct cs_loc **loc, siz
 		const char *eol = strchrnul(c, '\n'), *sp = memchr(c, ' ', (size_t)(eol - c));
 		size_t len = (size_t)((sp ? sp : eol) - c);
 		char *name, *dir = NULL;
+		int bad;
 
 		if (cs_safe_name(c, len)) {
 			name = strndup(c, len);
@@ -293,13 +298,18 @@ static int list_tree(const char *path, const char *buf, struct cs_loc **loc, siz
 				free(name);
 				return -1;
 			}
-			if (is_result(dir) && add_loc(loc, n, name, dir, NULL)) {
-				free(dir);
-				free(name);
-				return -1;
+			if (!gone) {
+				bad = is_result(dir) && add_loc(loc, n, name, dir, NULL);
+			} else {
+				/* push_name joins group and name again at the colon */
+				*strchr(name, ':') = 0;
+				bad = !is_result(dir) &&
+				      push_name(gone, n, name, name + strlen(name) + 1, NULL);
 			}
 			free(dir);
 			free(name);
+			if (bad)
+				return -1;
 		}
 		c = *eol ? eol + 1 : eol;
 	}
@@ -374,7 +384,7 @@ int cs_locate(const char *path, struct cs_loc **loc, size_t *n,
 			free(p);
 			goto fail;
 		}
-		ret = list_tree(path, buf, loc, n);
+		ret = list_tree(path, buf, loc, n, NULL);
 		free(buf);
 	} else {
 		ret = scan_tree(path, loc, n);
@@ -399,6 +409,29 @@ fail:
 	return -1;
 }
 
+/*
+ * The fragments DIR/fragments lists that have no result directory there
+ * (a copy made by hand, a directory deleted): *names, *n of them; none
+ * where PATH is no tree with a fragments file.
+ */
+int cs_listed_missing(const char *path, char ***names, size_t *n)
+{
+	char *p = join(path, "fragments"), *buf;
+	struct cs_err ignored;
+	size_t len;
+	int ret = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!p)
+		return -1;
+	if (cs_is_dir(path) && is_file(p) && !cs_read_file(p, &buf, &len, CS_INFO_MAX, &ignored)) {
+		ret = list_tree(path, buf, NULL, n, names);
+		free(buf);
+	}
+	free(p);
+	return ret;
+}
 
 /*
  * A sweep=cpus directory (cyclebench-user): DIR/info says "sweep: cpus"

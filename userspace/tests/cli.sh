@@ -253,6 +253,74 @@ tap_check compare_several_runs_say_nothing_of_ensembles sh -c "! grep -q 'cannot
 tap_check compare_one_run_setup_ensemble_counts_each_ensemble grep -q '^mem:.*/4096  *4/4 ' "$T/out"
 tap_check compare_says_ensembles_cannot_show_between_run_spread grep -q 'cannot show the spread between runs' "$T/out"
 
+# ---- inputs are never dropped in silence: said, or refused with --strict ----
+tap_expect compare_new_path_that_does_not_exist_is_named 2 "'results-new' is no file or directory" -- \
+	"$CS" compare "$DATA/tree2" results-new
+tap_expect filter_word_that_selects_nothing_beside_one_that_does_is_an_error 2 'no fragment matches results-new, and no file or directory is named so' -- \
+	"$CS" compare "$DATA/tree2" -- "$DATA/tree2" results-new alu
+tap_expect summary_filter_word_that_selects_nothing_is_an_error 2 'no fragment matches results-new' -- \
+	"$CS" "$DATA/tree2" results-new alu
+tap_expect single_fragment_inputs_of_other_names_are_said 0 'holds alu:add_dep, but .*/loop/dec_jnz/4 holds loop:dec_jnz/4' -- \
+	"$CS" compare "$DATA/tree2/alu/add_dep" "$DATA/tree2/loop/dec_jnz/4"
+tap_expect strict_refuses_single_fragment_inputs_of_other_names 2 'error: .* holds loop:dec_jnz/4.*(--strict)' -- \
+	"$CS" --strict compare "$DATA/tree2/alu/add_dep" "$DATA/tree2/loop/dec_jnz/4"
+tap_check two_cycles_files_are_paired_without_a_word sh -c "test -z \"\$('$CS' compare '$DATA/odd.cycles' '$DATA/even.cycles' 2>&1 >/dev/null)\""
+rm -rf "$T/listed"; cp -r "$DATA/tree2" "$T/listed"; rm -r "$T/listed/mem"
+tap_expect fragment_listed_but_missing_is_said 0 "warning: $T/listed/fragments lists mem:chase/4096, but it has no result directory" -- \
+	"$CS" "$T/listed"
+tap_expect strict_refuses_a_fragment_listed_but_missing 2 'error: .*lists mem:chase/4096' -- "$CS" --strict "$T/listed"
+tap_expect compare_fragment_listed_but_missing_in_new_is_missing 1 '^mem:chase/4096 .* missing' -- \
+	"$CS" compare "$DATA/tree2" "$T/listed"
+tap_expect undisturbed_without_flags_is_said 0 'tree2: --undisturbed, but 11 of 11 results (base:empty, ...) have no flags file' -- \
+	"$CS" --undisturbed "$DATA/tree2"
+tap_expect strict_refuses_undisturbed_without_flags 2 'error: .*no flags file' -- "$CS" --strict --undisturbed "$DATA/tree2"
+tap_expect alpha_0_is_refused 2 "--alpha: '0' must lie strictly between 0 and 1" -- \
+	"$CS" -a 0 compare "$DATA/odd.cycles" "$DATA/odd.cycles"
+for a in --frobnicate -x --format --hist=3; do
+	tap_expect "getopt_error_starts_with_cyclestat ($a)" 2 '^cyclestat: ' -- "$CS" $a
+	tap_check "getopt_error_is_ours_alone ($a)" sh -c "! grep -v '^cyclestat: \|^usage: \|^       (cyclestat --help' '$T/err'"
+done
+
+# ---- a long region promised is a long region read; net figures say so ----
+cp -r "$DATA/tree2" "$T/nolong"; rm "$T/nolong/alu/add_dep/cycles_long"
+tap_expect missing_cycles_long_where_info_promises_it_is_an_error 2 \
+	"$T/nolong/alu/add_dep/cycles_long: missing, but .*info says 'long_repeat: 8'" -- "$CS" "$T/nolong"
+tap_expect brief_labels_a_net_figure_net 0 '^loop:dec_jnz_100  *2.024  2.019..2.029 net ' -- "$CS" --brief "$DATA/tree"
+tap_check brief_says_what_net_is grep -q '^net: no long region, (median - base:empty' "$T/out"
+tap_check brief_leaves_two_length_unmarked sh -c "! '$CS' --brief '$DATA/tree2' | grep -q '^alu:add_dep .* net '"
+
+# ---- every interval says the level it has: 3 v 3 is min..max of 9 differences, 90 % ----
+for v in 100 110 120 105 115 125; do printf '%s\n' $v > "$T/r$v.cycles"; done
+tap_expect compare_3_v_3_table_labels_its_interval_90pct 0 'r100.cycles  *3/3 .*..+25.0 (90%) ' -- \
+	"$CS" compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
+tap_check compare_says_what_a_lower_level_means grep -q "^(N%): that interval's level" "$T/out"
+tap_expect compare_3_v_3_tap_labels_its_interval_90pct 0 '\] 90%, p=' -- \
+	"$CS" --format tap compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
+tap_expect compare_3_v_3_csv_has_the_level 0 ',0.9$' -- \
+	"$CS" --format csv compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
+
+# ---- compare --per-sample: the per-op cost, as the table shows it, with its interval ----
+# each sample: 1000 + noise in the short region, 1000 + 7 x 4 ops x cost in
+# the long one (R 8); NEW's body costs 10 % more, its short region the same
+persample() {
+	mkdir -p "$1/alu/x"
+	printf 'name: alu:x\nops: 4\nstate: ok\nensembles: 2\nsamples: 500\nrun_id: 1\nmethod: paoloni\nlong_repeat: 8\n' > "$1/alu/x/info"
+	awk -v s="$2" 'BEGIN { srand(s); for (i = 0; i < 1000; i++) printf "%d\n", 1000 + int(rand() * 20) }' > "$1/alu/x/cycles"
+	awk -v s="$2" -v c="$3" 'BEGIN { srand(s + 7); for (i = 0; i < 1000; i++) printf "%d\n", 1000 + 28 * c + int(rand() * 20) }' > "$1/alu/x/cycles_long"
+}
+persample "$T/ps-base" 1 10
+persample "$T/ps-new" 2 11
+tap_expect compare_per_sample_sees_a_10pct_per_op_change 1 '^alu:x .* slower$' -- \
+	"$CS" compare --per-sample "$T/ps-base" "$T/ps-new"
+"$CS" --format json compare --per-sample "$T/ps-base" "$T/ps-new" > "$T/ps.json"
+tap_check compare_per_sample_compares_per_op_with_an_interval "$PY" -c "
+import json, sys
+f = json.load(open(sys.argv[1]))['fragments'][0]
+assert f['basis'] == 'per-op' and f['repetitions'] == 'samples', f
+assert 0.09 < f['change_lo'] < f['change'] < f['change_hi'] < 0.11, f
+assert f['confidence'] == 0.95 and f['base_median'] == 280 / 7, f
+" "$T/ps.json"
+
 # ---- JSON ----
 "$CS" --format json --hist "$DATA/tree" > "$T/j.json"
 tap_check json_parses "$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$T/j.json"

@@ -158,6 +158,18 @@ try:
     check(close(g["hi"] - g["value"], q27, 1e-9) and close(g["value"] - g["lo"], q27, 1e-9),
           "inference:a_recorded_step_of_1_yields_to_the_step_in_the_samples",
           "want +-%.6g, got %s" % (q27, g))
+    # a net figure (no long region) is a difference of two medians, each a
+    # whole number of steps: known to a whole step over ops, not exactly
+    d = os.path.join(top, "netstep")
+    frag_dir(d, "base:empty", 5, 10, [1000] * 50, ops=1)
+    frag_dir(d, "alu:x", 5, 10, [1026] * 50, ops=4)
+    for n_ in ("base:empty", "alu:x"):
+        add_info(d, n_, "tsc_step: 26\n")
+    c = run("--format", "json", d)["inputs"][0]["fragments"]
+    g = {f["name"]: f for f in c}["alu:x"]["cost"]
+    check(g["basis"] == "net" and close(g["per_op"]["value"], 6.5, 1e-12) and
+          close(g["per_op"]["hi"] - 6.5, 6.5, 1e-9) and close(6.5 - g["per_op"]["lo"], 6.5, 1e-9),
+          "inference:net_interval_carries_a_whole_tsc_step", "want net 6.5 +- 6.5, got %s" % g)
     # a spread wider than the step keeps its t-interval
     long = [1000 + 26 * 30 + 26 * 4 * (j % 2) for j in range(5) for _ in range(10)]
     frag_dir(d, "alu:y", 5, 10, [1000] * 50, long, 8, 4)
@@ -226,7 +238,7 @@ try:
         while k < nm and cdf(k) < 0.025:
             k += 1
         k = max(k, 1)
-        return math.expm1(est), math.expm1(dd[k - 1]), math.expm1(dd[nm - k]), p
+        return math.expm1(est), math.expm1(dd[k - 1]), math.expm1(dd[nm - k]), p, 1 - 2 * cdf(k - 1)
 
     def write_runs(side, vals):
         paths = []
@@ -252,7 +264,10 @@ try:
         bx = write_runs("cmp/b", x)
         ny = write_runs("cmp/n", y)
         got = run("--format", "json", "compare", *bx, "--", *ny)["fragments"][0]
-        ch, lo, hi, p = reference(x, y)
+        ch, lo, hi, p, level = reference(x, y)
+        if not close(got.get("confidence"), level, 1e-12):
+            bad.append("case %d (n %d, m %d): the interval covers %.6g, labelled %s"
+                       % (it, n, m, level, got.get("confidence")))
         if sst is not None:
             sp = float(sst.mannwhitneyu(y, x, alternative="two-sided", method="exact").pvalue)
             if not close(p, sp, 1e-9):
@@ -265,6 +280,15 @@ try:
                           got["change_hi"], got["p_value"]))
     check(not bad, "inference:hodges_lehmann_interval_and_exact_p_match_the_reference",
           "; ".join(bad[:4]))
+    # 3 v 3: min..max of the nine differences, which covers 1 - 2/20 = 90 %
+    shutil.rmtree(os.path.join(top, "cmp"), ignore_errors=True)
+    p3 = subprocess.run([tool, "--format", "json", "compare", *write_runs("cmp/b", [100, 110, 120]), "--",
+                         *write_runs("cmp/n", [105, 115, 125])], capture_output=True, text=True)
+    got = json.loads(p3.stdout)
+    f3 = got["fragments"][0]
+    check(f3.get("confidence") == 0.9 and got["confidence"] == 0.95,
+          "inference:three_runs_a_side_interval_is_labelled_90_percent",
+          "want 0.9 (asked 0.95), got %s (asked %s)" % (f3.get("confidence"), got["confidence"]))
 
     # ties (a TSC in steps makes them): p from the permutation distribution of
     # the midranks (scipy's mannwhitneyu(method=PermutationMethod())), checked
@@ -343,7 +367,7 @@ try:
         while k < nw and cdf(k) < 0.025:
             k += 1
         k = max(k, 1)
-        return math.expm1(est), math.expm1(w[k - 1]), math.expm1(w[nw - k]), p
+        return math.expm1(est), math.expm1(w[k - 1]), math.expm1(w[nw - k]), p, 1 - 2 * cdf(k - 1)
 
     bad = []
     for it in range(40):
@@ -357,7 +381,10 @@ try:
         shutil.rmtree(os.path.join(top, "cmp"), ignore_errors=True)
         got = run("--format", "json", "--paired", "compare", *write_runs("cmp/b", x), "--",
                   *write_runs("cmp/n", y))["fragments"][0]
-        ch, lo, hi, p = paired_reference(x, y)
+        ch, lo, hi, p, level = paired_reference(x, y)
+        if not close(got.get("confidence"), level, 1e-12):
+            bad.append("case %d (n %d): the interval covers %.6g, labelled %s"
+                       % (it, n, level, got.get("confidence")))
         if sst is not None:
             sp = float(sst.wilcoxon([math.log(b) - math.log(a) for a, b in zip(x, y)],
                                     method="exact").pvalue)
@@ -424,6 +451,9 @@ try:
          "not enough runs", 0),
         ("threshold_option_moves_the_line", base, [v * 1.10 for v in base], ("--threshold", "15"),
          "same", 0),
+        # no relative threshold holds a change from nothing
+        ("from_zero_to_nonzero_fails_the_gate", [0] * 6, [5, 6, 5, 7, 6, 5], (), "slower", 1),
+        ("from_zero_in_one_run_a_side_fails_the_gate_too", [0], [5], (), "slower", 1),
     ]
     for name, x, y, opts, want, rc in cases:
         v, why, got_rc = verdict(x, [round(a) for a in y], *opts)
