@@ -81,8 +81,10 @@ void cb_sample_end(struct cb_ctx *ctx, u64 i);
 /*
  * After each region, still with interrupts off: -EPROTO when the body
  * slept, turned interrupts on or left preemption disabled (sample.c says
- * which), else 0.  The probe's (preemption off, interrupts on) is -EPROTO
- * when the body slept or left preemption disabled.
+ * which), else 0.  The probe before the first sample runs as a sample
+ * does, with interrupts and preemption off: cb_probe_begin() and
+ * cb_probe_end() bracket it inside __cb_irq_off() .. __cb_irq_on(), and
+ * the latter is -EPROTO for the same three reasons.
  */
 int cb_sample_broken(struct cb_ctx *ctx);
 void cb_probe_begin(struct cb_ctx *ctx);
@@ -173,9 +175,14 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
  * time, never longer, and never longer than ctx->limit: the long region
  * runs only when (1 + CB_LONG_REPEAT) times the short one fits (else the
  * sample is taken again; 8 times in a row is -ETIME), and before the
- * first sample with interrupts off, the short region runs with them on,
- * up to 3 times, to refuse a body that could not fit at all (the first
- * run of new code can be slow: an emulator translates it).
+ * first sample the short region alone runs, up to 3 times, to refuse a
+ * body that could not fit at all (the first run of new code can be slow:
+ * an emulator translates it).  The probe runs the body as a sample does,
+ * interrupts and preemption off: a body may take a lock a hard-interrupt
+ * handler takes, or assert that interrupts are off, in every run of it.
+ * So the probe holds interrupts off for one run of the body, a
+ * (1 + CB_LONG_REPEAT)th of a sample: for a fragment whose ARG counts
+ * iterations, the request check bounded that before the run (request.c).
  */
 #define __CB_SAMPLE_LOOP(ctx, tag, suffix)				\
 ({									\
@@ -186,11 +193,16 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 	int __ret = 0;							\
 									\
 	for (__i = 0, __ret = -ETIME; __i < 3 && __ret == -ETIME; __i++) { \
+		unsigned long __flags;					\
+									\
+		__cb_irq_off(__flags);					\
 		__cb_probe_begin(__ctx);				\
 		if (cb_short_##tag##suffix(st, NULL) <=		\
 		    __ctx->limit / __copies)				\
 			__ret = 0;					\
 		__ret = __cb_probe_end(__ctx) ?: __ret;			\
+		__cb_irq_on(__flags);					\
+		__cb_irq_done();					\
 	}								\
 	for (__i = 0; !__ret && __i < __end; __i++) {			\
 		unsigned long __flags;					\

@@ -354,23 +354,26 @@ int notrace cb_sample_broken(struct cb_ctx *ctx)
 }
 
 /*
- * The probe, before the first sample, runs the short region with
- * preemption off and interrupts on: a body that sleeps shows there first
- * (and would otherwise be refused as too long).
+ * The probe, before the first sample, runs the short region as a sample
+ * runs it, with interrupts and preemption off (the sampler turns them off
+ * around these two): a body that sleeps shows there first (and would
+ * otherwise be refused as too long), and one that turned interrupts on
+ * is caught as a sample's would be.  Nothing of the disturbance
+ * bookkeeping moves: the probe keeps no sample.
  */
-void cb_probe_begin(struct cb_ctx *ctx)
+void notrace cb_probe_begin(struct cb_ctx *ctx)
 {
-	preempt_disable();
 	ctx->dist->probe_csw = cb_csw();
 	ctx->dist->pc = preempt_count();
 }
 
-int cb_probe_end(struct cb_ctx *ctx)
+int notrace cb_probe_end(struct cb_ctx *ctx)
 {
 	struct cb_disturb *d = ctx->dist;
 	const char *what = cb_body_check(d, d->probe_csw);
 
-	preempt_enable();
+	if (!what && !irqs_disabled())
+		what = "turned interrupts on";
 	if (!what)
 		return 0;
 	d->broke = what;

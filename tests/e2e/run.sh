@@ -11,7 +11,7 @@
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount copies max qemu64
 #                                   reliability rt nmi lfence lifetime
-#                                   sleepy cpus, ci-gate and gate (the
+#                                   sleepy cpus probe, ci-gate and gate (the
 #                                   regression gate's logic and rates),
 #                                   stress (the soak), debug (fault
 #                                   injection, kmemleak), irqsoff (the
@@ -222,7 +222,7 @@ suites=${*:-icount max reliability rt nmi lifetime sleepy cpus}
 case $series in
 6.12) suites=${*:-icount rt nmi lifetime sleepy cpus} ;;
 *-debug) suites=${*:-max reliability nmi lifetime cpus debug irqsoff icount} ;;
-6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus ci-gate gate} ;;
+6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus probe ci-gate gate} ;;
 esac
 # the big runs in full on one lane (max.sh, reliability.sh)
 size=light
@@ -367,6 +367,12 @@ for s in $suites; do
 				--add "$out/copies-ko/regions.txt" "$top/tests/e2e/copies.sh"
 		fi
 		;;
+	probe)
+		# the probe runs the body with interrupts off, as the samples do
+		# (tests/kmod/irqs.c counts its runs with them on)
+		test_module irqs tests/kmod/irqs.c || continue
+		boot probe --ko "$out/irqs-ko/cyclebench.ko" "$top/tests/e2e/probe.sh"
+		;;
 	sleepy)
 		# A body that sleeps with interrupts off (tests/kmod/sleepy.c) kills
 		# the guest; qemu-run.sh must name the fragment and the kernel's
@@ -410,7 +416,7 @@ for s in $suites; do
 		fi
 		;;
 	debug) debug_suite ;;
-	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus gate stress debug irqsoff)" ;;
+	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus probe gate stress debug irqsoff)" ;;
 	esac
 done
 
