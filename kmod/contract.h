@@ -133,6 +133,7 @@ struct cb_key_def {
 }
 
 /* The methods' names, in enum cb_method's order (timing.h). */
-#define CB_METHOD_NAMES { "paoloni", "lfence", "paoloni-nordtscp", "lfence-nordtscp" }
+#define CB_METHOD_NAMES { "paoloni", "lfence", "paoloni-nordtscp", "lfence-nordtscp", \
+			  "cpuid-nordtscp" }
 
 #endif /* CYCLEBENCH_CONTRACT_H */

@@ -150,6 +150,7 @@ void cb_pmc_read(struct cb_ctx *ctx, unsigned int at);
 #define __CB_M_l	CB_LFENCE
 #define __CB_M_pn	CB_PAOLONI_NORDTSCP
 #define __CB_M_ln	CB_LFENCE_NORDTSCP
+#define __CB_M_cn	CB_CPUID_NORDTSCP
 #define __CB_PMC_short	CB_PMC_SHORT
 #define __CB_PMC_long	CB_PMC_LONG
 #define __CB_REGION(kind, tag, suffix, body)				\
@@ -338,6 +339,8 @@ __CB_SHORT_REGION(pn, _##name)						\
 __CB_LONG_REGION(pn, _##name)						\
 __CB_SHORT_REGION(ln, _##name)						\
 __CB_LONG_REGION(ln, _##name)						\
+__CB_SHORT_REGION(cn, _##name)						\
+__CB_LONG_REGION(cn, _##name)						\
 static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
 {									\
 	void *st = ctx->env->state;					\
@@ -351,6 +354,8 @@ static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
 		return __CB_SAMPLE_LOOP(ctx, pn, _##name); \
 	case CB_LFENCE_NORDTSCP:					\
 		return __CB_SAMPLE_LOOP(ctx, ln, _##name); \
+	case CB_CPUID_NORDTSCP:						\
+		return __CB_SAMPLE_LOOP(ctx, cn, _##name); \
 	default:	/* never guess: a wrong guess could run RDTSCP */	\
 		return -EINVAL;						\
 	}								\

@@ -34,7 +34,11 @@
  *
  * Without RDTSCP (QEMU's qemu64 model, some VMs) RDTSCP must never execute:
  * it is an invalid opcode there.  The "-nordtscp" variants use LFENCE; RDTSC
- * at the stop, which gives the same ordering guarantee.
+ * at the stop, which gives the same ordering guarantee where LFENCE
+ * orders RDTSC.  Where it does not (AMD with DE_CFG bit 1 clear, as the
+ * module reads it at load), "cpuid-nordtscp" stops with CPUID; RDTSC, as
+ * Paoloni's first protocol does: CPUID waits for the body to retire, at
+ * the price of its own cost (a hypervisor exit in a VM) inside the region.
  */
 #ifndef CYCLEBENCH_TIMING_H
 #define CYCLEBENCH_TIMING_H
@@ -49,6 +53,8 @@
  * @CB_LFENCE: LFENCE; RDTSC; LFENCE ... RDTSCP; LFENCE.
  * @CB_PAOLONI_NORDTSCP: CPUID; RDTSC ... LFENCE; RDTSC; CPUID.
  * @CB_LFENCE_NORDTSCP: LFENCE; RDTSC; LFENCE ... LFENCE; RDTSC; LFENCE.
+ * @CB_CPUID_NORDTSCP: CPUID; RDTSC ... CPUID; RDTSC; CPUID: no RDTSCP, and
+ *	LFENCE does not order RDTSC (the module only).
  * @CB_NR_METHODS: number of methods.
  */
 enum cb_method {
@@ -56,6 +62,7 @@ enum cb_method {
 	CB_LFENCE,
 	CB_PAOLONI_NORDTSCP,
 	CB_LFENCE_NORDTSCP,
+	CB_CPUID_NORDTSCP,
 	CB_NR_METHODS
 };
 
@@ -134,6 +141,25 @@ static __always_inline void cb_stop_lfence_cpuid(u32 *hi, u32 *lo)
 		     : "rax", "rbx", "rcx", "rdx", "memory");
 }
 
+/*
+ * No RDTSCP, and LFENCE does not order RDTSC: CPUID waits for the body to
+ * retire, then RDTSC; the second CPUID keeps what follows out of the
+ * region.  EAX is 0 for both CPUIDs: leaf 0, the cheapest to emulate.
+ */
+static __always_inline void cb_stop_cpuid_cpuid(u32 *hi, u32 *lo)
+{
+	asm volatile("xor %%eax, %%eax\n\t"
+		     "cpuid\n\t"
+		     "rdtsc\n\t"
+		     "mov %%edx, %0\n\t"
+		     "mov %%eax, %1\n\t"
+		     "xor %%eax, %%eax\n\t"
+		     "cpuid"
+		     : "=r" (*hi), "=r" (*lo)
+		     :
+		     : "rax", "rbx", "rcx", "rdx", "memory");
+}
+
 /* No RDTSCP: LFENCE waits for the body, then RDTSC, then LFENCE. */
 static __always_inline void cb_stop_lfence_lfence(u32 *hi, u32 *lo)
 {
@@ -175,6 +201,10 @@ static __always_inline void cb_stop(const enum cb_method m, u32 *hi, u32 *lo,
 		break;
 	case CB_LFENCE_NORDTSCP:
 		cb_stop_lfence_lfence(hi, lo);
+		*aux = CB_NO_AUX;
+		break;
+	case CB_CPUID_NORDTSCP:
+		cb_stop_cpuid_cpuid(hi, lo);
 		*aux = CB_NO_AUX;
 		break;
 	default:

@@ -274,7 +274,11 @@ for s in $suites; do
 			--add "$top/tests/contract/requests.txt" "$top/tests/e2e/max.sh" $size ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
 	rt) boot rt --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
-	lfence) boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh" ;;
+	lfence)
+		boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh"
+		# (under icount: the regions' exact instruction counts)
+		boot lfence-nordtscp --cpu EPYC,-rdtscp --icount "$top/tests/e2e/lfence.sh" nordtscp
+		;;
 	lifetime) boot lifetime --smp 2 "$top/tests/e2e/lifetime.sh" ;;
 	cpus)
 		# (the debug kernel takes several times as long: KASAN, lockdep)
