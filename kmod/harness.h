@@ -14,9 +14,26 @@
 #error "include cyclebench.h, the fragment API, not harness.h"
 #endif
 
+#ifdef __KERNEL__
+#include <linux/percpu.h>
+#endif
+
 struct cb_job;
 struct cb_disturb;
 struct cb_meet;
+
+/*
+ * A body whose wait is bounded, so that a sample stays bounded (a poll of
+ * another CPU that gives up after so many reads: contend:token_ring),
+ * calls cb_body_timed_out() when it gives up: the sample is flagged
+ * CB_SAMPLE_TIMEOUT, and a sample of time-outs is not read as one of what
+ * it waited for.  One increment of this CPU's count, on the path that
+ * gave up only; the sample compares the count before and after it, with
+ * interrupts off on one CPU (sample.c).  cyclebench-user keeps the count
+ * (a thread's own, kmod/portable.h) and writes no flags.
+ */
+DECLARE_PER_CPU(u64, cb_body_timeouts);
+#define cb_body_timed_out()	this_cpu_inc(cb_body_timeouts)
 
 /**
  * struct cb_ctx - what one call of a fragment's sampler needs.

@@ -20,6 +20,9 @@
 
 #include "internal.h"
 
+/* cb_body_timed_out()'s count: bodies on this CPU that gave up a wait. */
+DEFINE_PER_CPU(u64, cb_body_timeouts);
+
 const char *const cb_pmc_names[CB_NR_PMC] = {
 	"core_cycles", "instructions", "ref_cycles",
 };
@@ -306,6 +309,7 @@ void notrace cb_sample_begin(struct cb_ctx *ctx, u64 i)
 	d->csw = csw;
 	d->pc = preempt_count();
 	d->nmi_start = nmi;
+	d->timeouts = __this_cpu_read(cb_body_timeouts);
 	if (d->pmu)
 		d->pmc_ok = cb_pmc_ready(d);
 }
@@ -391,6 +395,8 @@ void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)
 		f |= CB_SAMPLE_NOPMC;
 	if (nmi != d->nmi_start)
 		f |= CB_SAMPLE_NMI;
+	if (__this_cpu_read(cb_body_timeouts) != d->timeouts)
+		f |= CB_SAMPLE_TIMEOUT;
 	d->nmi_end = nmi;
 	if (i < ctx->warmup) {
 		d->nmi_out += nmi - d->nmi_start;

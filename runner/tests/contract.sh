@@ -143,8 +143,11 @@ while IFS=$tab read -r name ops desc; do
 	oifs=$IFS IFS=,
 	for c in $cpus; do
 		IFS=$oifs
-		for f in cycles cycles_long; do
-			[ $f = cycles ] || [ $haslong = 1 ] || continue
+		# (the module writes each CPU's flags too, the runner none, and
+		# a copy may leave them out: checked where they are)
+		for f in cycles cycles_long flags; do
+			[ $f != cycles_long ] || [ $haslong = 1 ] || continue
+			[ $f != flags ] || [ -e "$rdir/cpu$c/flags" ] || continue
 			if [ -e "$rdir/cpu$c/$f" ]; then
 				printf 'F\t%s\n' "$rdir/cpu$c/$f" >> "$tmp.man"
 				set -- "$@" "$rdir/cpu$c/$f"

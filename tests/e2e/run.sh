@@ -287,6 +287,11 @@ for s in $suites; do
 		boot cpus --smp 2 --mem 1024 --timeout $tmo \
 			--add "$top/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh"
 		sed "s/^/# cpus: /" "$out/cpus/figures.txt" 2>/dev/null
+		# each CPU's flags of a body that gives up its wait
+		# (tests/kmod/timeouts.c): every sample a time-out
+		test_module timeouts tests/kmod/timeouts.c || continue
+		boot cpus-timeouts --smp 2 --ko "$out/timeouts-ko/cyclebench.ko" \
+			--add "$top/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh" timeouts
 		;;
 	irqsoff)
 		boot irqsoff --icount --mem 2048 "$top/tests/e2e/irqsoff.sh"
