@@ -274,6 +274,7 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "flagged_switch: %llu\n", res->flagged[2]);
 	seq_printf(m, "flagged_nopmc: %llu\n", res->flagged[4]);
 	seq_printf(m, "flagged_timeout: %llu\n", res->flagged[5]);
+	seq_printf(m, "flagged_pmcreset: %llu\n", res->flagged[6]);
 	cb_pmu_show(m, res);
 	seq_printf(m, "nmis_in_samples: %llu\n", res->nmi_in);
 	seq_printf(m, "nmis_elsewhere: %llu\n", res->nmi_out);

@@ -107,11 +107,16 @@ int cb_sample_broken(struct cb_ctx *ctx);
 void cb_probe_begin(struct cb_ctx *ctx);
 int cb_probe_end(struct cb_ctx *ctx);
 /*
- * The hardware counters, read by each region right before its first
- * timestamp (@at CB_PMC_SHORT or CB_PMC_LONG) and right after its last
- * (@at + 1), so that a region's counter delta and its TSC delta cover the
- * same instructions but the counter reads themselves.  @ctx is NULL for
- * the probe, which keeps nothing.
+ * The hardware counters, read by each region (@at CB_PMC_SHORT or
+ * CB_PMC_LONG) before its start timestamp's CPUID (or LFENCE) and (@at +
+ * 1) after its stop's closing one: outside both, so a region's counter
+ * delta covers more than its TSC delta, namely the two timestamps with
+ * their fences and the moves around them (a CPUID alone is hundreds of
+ * cycles, and a hypervisor exit).  That excess is the method's own, the
+ * same in the short and the long region, so long - short cancels it as
+ * it cancels the timestamps' cost in the TSC; a counter's short region
+ * alone is not the body's.  @ctx is NULL for the probe, which keeps
+ * nothing.
  */
 void cb_pmc_read(struct cb_ctx *ctx, unsigned int at);
 #define __cb_sample_begin(ctx, i)	cb_sample_begin(ctx, i)

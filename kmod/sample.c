@@ -64,7 +64,10 @@ static void cb_pmc_widths(struct cb_pmu *pmu)
  * cb_pmc_names[k]) with -ENOENT, as a CPU without that event does (AMD has
  * no ref-cycles); fault_pmu_tsc opens no perf event at all and reads the
  * TSC where RDPMC would be, so that under QEMU's -icount, where the TSC
- * counts instructions, the counter files hold exact, known deltas.
+ * counts instructions, the counter files hold exact, known deltas;
+ * fault_pmu_rewind, with fault_pmu_tsc, has every counter read after a
+ * region one less than before it, as a counter perf rewrote inside the
+ * sample reads (its overflow interrupt): every sample is then flagged.
  */
 static unsigned int cb_fault_pmu_fail;
 module_param_named(fault_pmu_fail, cb_fault_pmu_fail, uint, 0600);
@@ -72,6 +75,9 @@ MODULE_PARM_DESC(fault_pmu_fail, "testing: counters whose creation fails with -E
 static bool cb_fault_pmu_tsc;
 module_param_named(fault_pmu_tsc, cb_fault_pmu_tsc, bool, 0600);
 MODULE_PARM_DESC(fault_pmu_tsc, "testing: the counters read the TSC instead of the PMU (default N)");
+static bool cb_fault_pmu_rewind;
+module_param_named(fault_pmu_rewind, cb_fault_pmu_rewind, bool, 0600);
+MODULE_PARM_DESC(fault_pmu_rewind, "testing: with fault_pmu_tsc, a counter read after a region is one less than before it, as one perf rewrote (default N)");
 
 static const char *cb_pmc_why(int err)
 {
@@ -145,6 +151,7 @@ void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
 
 	memset(pmu, 0, sizeof(*pmu));
 	pmu->tsc = READ_ONCE(cb_fault_pmu_tsc);
+	pmu->rewind = pmu->tsc && READ_ONCE(cb_fault_pmu_rewind);
 	for (k = 0; k < CB_NR_PMC; k++) {
 		struct perf_event *ev;
 
@@ -214,8 +221,11 @@ void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
  * is summed, whatever the kernel's configuration puts there: a vector
  * counter added later is counted too.  All of them are unsigned int, and
  * the cacheline padding after them is zero.  An NMI is not one of these
- * (it is told apart, below); a hypervisor's exits, SMIs and exceptions are
- * not interrupts of this kernel and are not counted.
+ * (it is told apart, below), and apic_perf_irqs counts NMIs: the PMU's
+ * overflow interrupt is an NMI on x86, already in the NMI count of the
+ * sample it lands in, and counted here it would mark the next sample too
+ * ("an interrupt since the previous sample").  A hypervisor's exits, SMIs
+ * and exceptions are not interrupts of this kernel and are not counted.
  */
 static notrace unsigned long cb_irq_count(void)
 {
@@ -225,21 +235,43 @@ static notrace unsigned long cb_irq_count(void)
 
 	BUILD_BUG_ON(sizeof(irq_cpustat_t) % sizeof(*c));
 	for (; w < sizeof(irq_cpustat_t) / sizeof(*c); w++)
-		n += READ_ONCE(c[w]);
+		if (w != offsetof(irq_cpustat_t, apic_perf_irqs) / sizeof(*c))
+			n += READ_ONCE(c[w]);
 	return n;
 }
 
-/*
- * Counter deltas wrap at the counter's width: (b - a) & mask is right
- * across one wrap.  Fixed counters are RDPMC indices with bit 30 set.
- */
+/* Counter @k's width, as a mask: fixed counters are RDPMC indices with bit 30 set. */
+static notrace u64 cb_pmc_mask(const struct cb_disturb *d, unsigned int k)
+{
+	return d->pmu->tsc ? ~0ULL :
+	       d->idx[k] & BIT(30) ? d->pmu->fixed_mask : d->pmu->gp_mask;
+}
+
+/* Counter deltas wrap at the counter's width: (b - a) & mask is right across one wrap. */
 static u64 cb_pmc_delta(const struct cb_disturb *d, unsigned int k,
 			unsigned int at)
 {
-	u64 mask = d->pmu->tsc ? ~0ULL :
-		   d->idx[k] & BIT(30) ? d->pmu->fixed_mask : d->pmu->gp_mask;
+	return cb_counter_delta(d->at[at][k], d->at[at + 1][k], cb_pmc_mask(d, k));
+}
 
-	return cb_counter_delta(d->at[at][k], d->at[at + 1][k], mask);
+/*
+ * Whether every open counter's advance around both regions can be a
+ * count, not a rewrite (cb_counter_sane()), and no PMU overflow interrupt
+ * came inside the sample: perf rewrites the counters there.
+ */
+static notrace bool cb_pmc_sane(const struct cb_disturb *d, bool long_region)
+{
+	int k, r;
+
+	if (__this_cpu_read(irq_stat.apic_perf_irqs) != d->perf_irqs)
+		return false;
+	for (r = 0; r <= long_region; r++)
+		for (k = 0; k < CB_NR_PMC; k++)
+			if ((d->pmu->open & BIT(k)) &&
+			    !cb_counter_sane(d->at[2 * r][k], d->at[2 * r + 1][k],
+					     cb_pmc_mask(d, k)))
+				return false;
+	return true;
 }
 
 /*
@@ -273,7 +305,9 @@ void notrace cb_pmc_read(struct cb_ctx *ctx, unsigned int at)
 		return;
 	for (k = 0; k < CB_NR_PMC; k++)
 		if (d->pmu->open & BIT(k))
-			d->at[at][k] = d->pmu->tsc ? rdtsc_ordered() :
+			d->at[at][k] = d->pmu->rewind && (at & 1) ?
+				       d->at[at - 1][k] - 1 :
+				       d->pmu->tsc ? rdtsc_ordered() :
 				       native_read_pmc(d->idx[k]);
 }
 
@@ -310,6 +344,7 @@ void notrace cb_sample_begin(struct cb_ctx *ctx, u64 i)
 	d->pc = preempt_count();
 	d->nmi_start = nmi;
 	d->timeouts = __this_cpu_read(cb_body_timeouts);
+	d->perf_irqs = __this_cpu_read(irq_stat.apic_perf_irqs);
 	if (d->pmu)
 		d->pmc_ok = cb_pmc_ready(d);
 }
@@ -388,11 +423,16 @@ void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)
 {
 	struct cb_disturb *d = ctx->dist;
 	unsigned int nmi = __this_cpu_read(irq_stat.__nmi_count);
+	bool pmc = d->pmc_ok;
 	u8 f = d->cold;
 	int b, r;
 
 	if (d->pmu && !d->pmc_ok)
 		f |= CB_SAMPLE_NOPMC;
+	if (d->pmu && pmc && !cb_pmc_sane(d, ctx->out_long)) {
+		f |= CB_SAMPLE_PMCRESET;
+		pmc = false;
+	}
 	if (nmi != d->nmi_start)
 		f |= CB_SAMPLE_NMI;
 	if (__this_cpu_read(cb_body_timeouts) != d->timeouts)
@@ -409,7 +449,7 @@ void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)
 	for (r = 0; d->pmu && r < CB_NR_REGIONS; r++)
 		for (b = 0; b < CB_NR_PMC; b++)
 			if (d->pmc_out[r][b])
-				d->pmc_out[r][b][i] = d->pmc_ok ?
+				d->pmc_out[r][b][i] = pmc ?
 					cb_pmc_delta(d, b, 2 * r) : 0;
 	for (b = 0; b < CB_NR_SAMPLE_FLAGS; b++)
 		if (f & BIT(b))

@@ -250,4 +250,20 @@ static __always_inline u64 cb_counter_delta(u64 start, u64 end, u64 mask)
 	return (end - start) & mask;
 }
 
+/*
+ * Whether that advance can be a region's.  perf programs a counting
+ * event to overflow every so many events (2^31 - 1 on many Intel PMUs)
+ * and, in its overflow interrupt, rewrites the counter to minus that
+ * period: a sample the interrupt lands in reads the counter before and
+ * after the rewrite, and the masked difference is nearly the whole range.
+ * Any rewrite that moves a counter back does the same.  No region of one
+ * sample (interrupts off for at most a second) counts half of a 40-bit
+ * or wider counter, so an advance over half the range is a rewrite, not
+ * a count.  tests/kmod/pmc.c checks it.
+ */
+static __always_inline bool cb_counter_sane(u64 start, u64 end, u64 mask)
+{
+	return cb_counter_delta(start, end, mask) <= mask >> 1;
+}
+
 #endif /* CYCLEBENCH_TIMING_H */
