@@ -73,13 +73,21 @@
  *	could); the bit stays reserved.
  * @CB_SAMPLE_NOPMC: the run counts with the PMU, but a counter was not
  *	active on this CPU for this sample: its counter values are 0.
+ * @CB_SAMPLE_TIMEOUT: the body gave up a bounded wait in this sample
+ *	(cb_body_timed_out(): contend:token_ring's turn did not come), so
+ *	it timed the time-out, not the thing waited for.
+ * @CB_SAMPLE_PMCRESET: perf rewrote a counter inside this sample (its
+ *	overflow interrupt came, or a counter went backwards): the
+ *	sample's counter values are 0.
  */
 #define CB_SAMPLE_NMI		0x01
 #define CB_SAMPLE_IRQ		0x02
 #define CB_SAMPLE_SWITCH	0x04
 #define CB_SAMPLE_CPU		0x08
 #define CB_SAMPLE_NOPMC		0x10
-#define CB_NR_SAMPLE_FLAGS	5
+#define CB_SAMPLE_TIMEOUT	0x20
+#define CB_SAMPLE_PMCRESET	0x40
+#define CB_NR_SAMPLE_FLAGS	7
 
 /* A result's info "setup:": none, once for the run, or before each ensemble. */
 #define CB_SETUP_NONE "none"
@@ -148,6 +156,7 @@ struct cb_key_def {
 }
 
 /* The methods' names, in enum cb_method's order (timing.h). */
-#define CB_METHOD_NAMES { "paoloni", "lfence", "paoloni-nordtscp", "lfence-nordtscp" }
+#define CB_METHOD_NAMES { "paoloni", "lfence", "paoloni-nordtscp", "lfence-nordtscp", \
+			  "cpuid-nordtscp" }
 
 #endif /* CYCLEBENCH_CONTRACT_H */

@@ -86,8 +86,9 @@ struct cb_meet {
  * @frag: the fragment.
  * @ctx: its sampler's context: its own arrays, its CPU.
  * @meet: its place at the barrier.
- * @dist: its disturbance bookkeeping (not published: the flags, counters
- *	and NMI figures are the first CPU's).
+ * @dist: its disturbance bookkeeping: its samples' flags go to its
+ *	cpuN/flags; the flagged_* counts, counters and NMI figures published
+ *	are the first CPU's.
  * @env: a .per_cpu fragment's own state and setup, made on its CPU.
  * @sleep_ms: fault_barrier_ms, for the last CPU.
  */
@@ -265,7 +266,7 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e)
 		w->ctx.out = res->pc_cycles[made] + at;
 		w->ctx.out_long = res->pc_cycles_long ?
 				  res->pc_cycles_long[made] + at : NULL;
-		w->ctx.flags = NULL;
+		w->ctx.flags = res->pc_flags[made] + at;
 		w->ctx.dist = &w->dist;
 		w->ctx.meet = &w->meet;
 		if (frag->per_cpu) {
@@ -325,11 +326,12 @@ int cb_cpus_alloc(struct cb_result *res, u64 cpus, gfp_t gfp)
 	res->cpus = cpus;
 	res->nr_cpus = k;
 	res->pc_cycles = kcalloc(k, sizeof(u64 *), gfp);
+	res->pc_flags = kcalloc(k, sizeof(u8 *), gfp);
 	res->release = kcalloc(k, sizeof(u64 *), gfp);
 	res->round = kcalloc(k, sizeof(u32 *), gfp);
 	if (res->cycles_long)
 		res->pc_cycles_long = kcalloc(k, sizeof(u64 *), gfp);
-	if (!res->pc_cycles || !res->release || !res->round ||
+	if (!res->pc_cycles || !res->pc_flags || !res->release || !res->round ||
 	    (res->cycles_long && !res->pc_cycles_long))
 		return -ENOMEM;
 	for (t = 0; t < k; t++) {
@@ -337,9 +339,11 @@ int cb_cpus_alloc(struct cb_result *res, u64 cpus, gfp_t gfp)
 		if (res->pc_cycles_long)
 			res->pc_cycles_long[t] = t ? __vmalloc(n * sizeof(u64), gfp) :
 						 res->cycles_long;
+		res->pc_flags[t] = t ? __vmalloc(n, gfp) : res->flags;
 		res->release[t] = __vmalloc(n * sizeof(u64), gfp);
 		res->round[t] = __vmalloc(n * sizeof(u32), gfp);
-		if (!res->pc_cycles[t] || !res->release[t] || !res->round[t] ||
+		if (!res->pc_cycles[t] || !res->pc_flags[t] || !res->release[t] ||
+		    !res->round[t] ||
 		    (res->pc_cycles_long && !res->pc_cycles_long[t]))
 			return -ENOMEM;
 	}

@@ -273,6 +273,8 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "flagged_irq: %llu\n", res->flagged[1]);
 	seq_printf(m, "flagged_switch: %llu\n", res->flagged[2]);
 	seq_printf(m, "flagged_nopmc: %llu\n", res->flagged[4]);
+	seq_printf(m, "flagged_timeout: %llu\n", res->flagged[5]);
+	seq_printf(m, "flagged_pmcreset: %llu\n", res->flagged[6]);
 	cb_pmu_show(m, res);
 	seq_printf(m, "nmis_in_samples: %llu\n", res->nmi_in);
 	seq_printf(m, "nmis_elsewhere: %llu\n", res->nmi_out);
@@ -460,7 +462,7 @@ static const struct file_operations cb_pmc_fops[CB_NR_REGIONS][CB_NR_PMC] = {
 };
 
 /*
- * cpuN/cycles and cpuN/cycles_long of a cpus= result.  A slot gets cpuN/
+ * cpuN/cycles, cpuN/cycles_long and cpuN/flags of a cpus= result.  A slot gets cpuN/
  * once a run gave it CPU N, and keeps it until unload: empty while its
  * latest result has no CPU N (its info's cpus: says which hold data).
  */
@@ -472,23 +474,39 @@ struct cb_cpu_file {
 
 static LIST_HEAD(cb_cpu_files);
 
-/* m->private of an open cpuN file: the result current at open(), and N. */
+/* Which array of CPU N a cpuN file shows. */
+enum cb_cpu_array {
+	CB_CPU_CYCLES,
+	CB_CPU_CYCLES_LONG,
+	CB_CPU_FLAGS,
+};
+
+/* m->private of an open cpuN file: the result current at open(), N, which. */
 struct cb_cpu_view {
 	struct cb_result *res;
 	unsigned int cpu;
-	bool long_region;
+	enum cb_cpu_array which;
 };
 
 static void *cb_cpu_start(struct seq_file *m, loff_t *pos)
 {
 	struct cb_cpu_view *v = m->private;
 	const struct cb_result *res = v->res;
-	u64 **a = !res ? NULL : v->long_region ? res->pc_cycles_long : res->pc_cycles;
+	unsigned int t;
 
-	if (!a || !(res->cpus & BIT_ULL(v->cpu)) || *pos < 0 || *pos >= res->n)
+	if (!res || !res->pc_cycles || !(res->cpus & BIT_ULL(v->cpu)) ||
+	    *pos < 0 || *pos >= res->n)
 		return NULL;
 	/* the arrays are in the order of the CPUs */
-	return &a[hweight64(res->cpus & (BIT_ULL(v->cpu) - 1))][*pos];
+	t = hweight64(res->cpus & (BIT_ULL(v->cpu) - 1));
+	switch (v->which) {
+	case CB_CPU_CYCLES_LONG:
+		return res->pc_cycles_long ? &res->pc_cycles_long[t][*pos] : NULL;
+	case CB_CPU_FLAGS:
+		return res->pc_flags ? &res->pc_flags[t][*pos] : NULL;
+	default:
+		return &res->pc_cycles[t][*pos];
+	}
 }
 
 static const struct seq_operations cb_cpu_sops = {
@@ -498,27 +516,42 @@ static const struct seq_operations cb_cpu_sops = {
 	.show = cb_cycles_show,
 };
 
-static int cb_cpu_open(struct inode *inode, struct file *file, bool long_region)
+static const struct seq_operations cb_cpu_flags_sops = {
+	.start = cb_cpu_start,
+	.next = cb_cycles_next,
+	.stop = cb_cycles_stop,
+	.show = cb_flags_show,
+};
+
+static int cb_cpu_open(struct inode *inode, struct file *file,
+		       enum cb_cpu_array which)
 {
 	const struct cb_cpu_file *f = inode->i_private;
-	struct cb_cpu_view *v = __seq_open_private(file, &cb_cpu_sops, sizeof(*v));
+	struct cb_cpu_view *v;
 
+	v = __seq_open_private(file, which == CB_CPU_FLAGS ? &cb_cpu_flags_sops :
+			       &cb_cpu_sops, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	v->res = cb_result_get(f->slot, NULL, NULL);
 	v->cpu = f->cpu;
-	v->long_region = long_region;
+	v->which = which;
 	return 0;
 }
 
 static int cb_cpu_cycles_open(struct inode *inode, struct file *file)
 {
-	return cb_cpu_open(inode, file, false);
+	return cb_cpu_open(inode, file, CB_CPU_CYCLES);
 }
 
 static int cb_cpu_cycles_long_open(struct inode *inode, struct file *file)
 {
-	return cb_cpu_open(inode, file, true);
+	return cb_cpu_open(inode, file, CB_CPU_CYCLES_LONG);
+}
+
+static int cb_cpu_flags_open(struct inode *inode, struct file *file)
+{
+	return cb_cpu_open(inode, file, CB_CPU_FLAGS);
 }
 
 static int cb_cpu_release(struct inode *inode, struct file *file)
@@ -541,6 +574,14 @@ static const struct file_operations cb_cpu_cycles_fops = {
 static const struct file_operations cb_cpu_cycles_long_fops = {
 	.owner = THIS_MODULE,
 	.open = cb_cpu_cycles_long_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = cb_cpu_release,
+};
+
+static const struct file_operations cb_cpu_flags_fops = {
+	.owner = THIS_MODULE,
+	.open = cb_cpu_flags_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = cb_cpu_release,
@@ -627,6 +668,7 @@ static void cb_make_cpu_dirs(unsigned int i)
 		if (!slot->frag->no_long)
 			debugfs_create_file("cycles_long", 0400, dir, f,
 					    &cb_cpu_cycles_long_fops);
+		debugfs_create_file("flags", 0400, dir, f, &cb_cpu_flags_fops);
 		list_add(&f->node, &cb_cpu_files);
 		cb_cpu_dirs[i] |= BIT_ULL(f->cpu);
 	}

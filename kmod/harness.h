@@ -14,9 +14,26 @@
 #error "include cyclebench.h, the fragment API, not harness.h"
 #endif
 
+#ifdef __KERNEL__
+#include <linux/percpu.h>
+#endif
+
 struct cb_job;
 struct cb_disturb;
 struct cb_meet;
+
+/*
+ * A body whose wait is bounded, so that a sample stays bounded (a poll of
+ * another CPU that gives up after so many reads: contend:token_ring),
+ * calls cb_body_timed_out() when it gives up: the sample is flagged
+ * CB_SAMPLE_TIMEOUT, and a sample of time-outs is not read as one of what
+ * it waited for.  One increment of this CPU's count, on the path that
+ * gave up only; the sample compares the count before and after it, with
+ * interrupts off on one CPU (sample.c).  cyclebench-user keeps the count
+ * (a thread's own, kmod/portable.h) and writes no flags.
+ */
+DECLARE_PER_CPU(u64, cb_body_timeouts);
+#define cb_body_timed_out()	this_cpu_inc(cb_body_timeouts)
 
 /**
  * struct cb_ctx - what one call of a fragment's sampler needs.
@@ -82,18 +99,25 @@ void cb_sample_end(struct cb_ctx *ctx, u64 i);
 /*
  * After each region, still with interrupts off: -EPROTO when the body
  * slept, turned interrupts on or left preemption disabled (sample.c says
- * which), else 0.  The probe's (preemption off, interrupts on) is -EPROTO
- * when the body slept or left preemption disabled.
+ * which), else 0.  The probe before the first sample runs as a sample
+ * does, with interrupts and preemption off: cb_probe_begin() and
+ * cb_probe_end() bracket it inside __cb_irq_off() .. __cb_irq_on(), and
+ * the latter is -EPROTO for the same three reasons.
  */
 int cb_sample_broken(struct cb_ctx *ctx);
 void cb_probe_begin(struct cb_ctx *ctx);
 int cb_probe_end(struct cb_ctx *ctx);
 /*
- * The hardware counters, read by each region right before its first
- * timestamp (@at CB_PMC_SHORT or CB_PMC_LONG) and right after its last
- * (@at + 1), so that a region's counter delta and its TSC delta cover the
- * same instructions but the counter reads themselves.  @ctx is NULL for
- * the probe, which keeps nothing.
+ * The hardware counters, read by each region (@at CB_PMC_SHORT or
+ * CB_PMC_LONG) before its start timestamp's CPUID (or LFENCE) and (@at +
+ * 1) after its stop's closing one: outside both, so a region's counter
+ * delta covers more than its TSC delta, namely the two timestamps with
+ * their fences and the moves around them (a CPUID alone is hundreds of
+ * cycles, and a hypervisor exit).  That excess is the method's own, the
+ * same in the short and the long region, so long - short cancels it as
+ * it cancels the timestamps' cost in the TSC; a counter's short region
+ * alone is not the body's.  @ctx is NULL for the probe, which keeps
+ * nothing.
  */
 void cb_pmc_read(struct cb_ctx *ctx, unsigned int at);
 #define __cb_sample_begin(ctx, i)	cb_sample_begin(ctx, i)
@@ -149,6 +173,7 @@ void cb_pmc_read(struct cb_ctx *ctx, unsigned int at);
 #define __CB_M_l	CB_LFENCE
 #define __CB_M_pn	CB_PAOLONI_NORDTSCP
 #define __CB_M_ln	CB_LFENCE_NORDTSCP
+#define __CB_M_cn	CB_CPUID_NORDTSCP
 #define __CB_PMC_short	CB_PMC_SHORT
 #define __CB_PMC_long	CB_PMC_LONG
 #define __CB_REGION(kind, tag, suffix, body)				\
@@ -176,10 +201,15 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
  * sample whose two regions together took longer than ctx->limit (copies
  * dearer than the body alone) is not kept; either way the sample is taken
  * again, and 8 times in a row is -ETIME, so no more than 8 samples in a
- * row can overrun.  Before the first sample with interrupts off, the
- * short region runs with them on, up to 3 times, to refuse a body that
- * could not fit at all (the first run of new code can be slow: an
- * emulator translates it).
+ * row can overrun.  Before the first sample the short region alone runs,
+ * up to 3 times, to refuse a body that could not fit at all (the first
+ * run of new code can be slow: an emulator translates it).  The probe
+ * runs the body as a sample does, interrupts and preemption off: a body
+ * may take a lock a hard-interrupt handler takes, or assert that
+ * interrupts are off, in every run of it.  So the probe holds interrupts
+ * off for one run of the body, a (1 + CB_LONG_REPEAT)th of a sample: for
+ * a fragment whose ARG counts iterations, the request check bounded that
+ * before the run (request.c).
  */
 #define __CB_SAMPLE_LOOP(ctx, tag, suffix)				\
 ({									\
@@ -190,11 +220,16 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 	int __ret = 0;							\
 									\
 	for (__i = 0, __ret = -ETIME; __i < 3 && __ret == -ETIME; __i++) { \
+		unsigned long __flags;					\
+									\
+		__cb_irq_off(__flags);					\
 		__cb_probe_begin(__ctx);				\
 		if (cb_short_##tag##suffix(st, NULL) <=		\
 		    __ctx->limit / __copies)				\
 			__ret = 0;					\
 		__ret = __cb_probe_end(__ctx) ?: __ret;			\
+		__cb_irq_on(__flags);					\
+		__cb_irq_done();					\
 	}								\
 	for (__i = 0; !__ret && __i < __end; __i++) {			\
 		unsigned long __flags;					\
@@ -346,6 +381,8 @@ __CB_SHORT_REGION(pn, _##name)						\
 __CB_LONG_REGION(pn, _##name)						\
 __CB_SHORT_REGION(ln, _##name)						\
 __CB_LONG_REGION(ln, _##name)						\
+__CB_SHORT_REGION(cn, _##name)						\
+__CB_LONG_REGION(cn, _##name)						\
 static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
 {									\
 	void *st = ctx->env->state;					\
@@ -359,6 +396,8 @@ static noinline notrace int cb_sample_##name(struct cb_ctx *ctx)	\
 		return __CB_SAMPLE_LOOP(ctx, pn, _##name); \
 	case CB_LFENCE_NORDTSCP:					\
 		return __CB_SAMPLE_LOOP(ctx, ln, _##name); \
+	case CB_CPUID_NORDTSCP:						\
+		return __CB_SAMPLE_LOOP(ctx, cn, _##name); \
 	default:	/* never guess: a wrong guess could run RDTSCP */	\
 		return -EINVAL;						\
 	}								\

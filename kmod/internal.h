@@ -113,6 +113,7 @@ const char *cb_lfence_note(void);
  * @pc_cycles: with @cpus, each CPU's @n short-region deltas, in the order
  *	of @cpus ([0] is @cycles).
  * @pc_cycles_long: likewise for the long region, or NULL.
+ * @pc_flags: likewise, each CPU's @n CB_SAMPLE_* bytes ([0] is @flags).
  * @release: with @cpus, while the run is in flight: each CPU's TSC as it
  *	left the barrier before each kept sample (cpus.c); freed at the end.
  * @round: likewise, the barrier's meeting that was (U32_MAX: none).
@@ -151,6 +152,7 @@ struct cb_result {
 	unsigned int nr_cpus;
 	u64 **pc_cycles;
 	u64 **pc_cycles_long;
+	u8 **pc_flags;
 	u64 **release;
 	u32 **round;
 	u64 spread;
@@ -233,6 +235,7 @@ void cb_get_status(int *slot, u64 *done, u64 *total);
  * @ev: pinned kernel counters on the run's CPU (cb_pmc_names), or NULL.
  * @open: bit k: counter k counts in this run.
  * @tsc: testing (fault_pmu_tsc): the open counters read the TSC.
+ * @rewind: testing (fault_pmu_rewind): and go back one across a region.
  * @why: why counter k does not count, or NULL (a static string).
  * @err: the error that stopped counter k, or 0.
  * @gp_mask: general-purpose counter width, as a mask.
@@ -242,6 +245,7 @@ struct cb_pmu {
 	struct perf_event *ev[CB_NR_PMC];
 	u8 open;
 	bool tsc;
+	bool rewind;
 	const char *why[CB_NR_PMC];
 	int err[CB_NR_PMC];
 	u64 gp_mask;
@@ -258,7 +262,9 @@ struct cb_pmu {
  * @nmi_in: NMIs inside kept samples.
  * @nmi_out: NMIs between samples and in warm-up samples.
  * @flagged: kept samples with each CB_SAMPLE_* bit (NMI, IRQ, SWITCH, CPU,
- *	NOPMC).
+ *	NOPMC, TIMEOUT, PMCRESET).
+ * @timeouts: cb_body_timeouts on this CPU as this sample began.
+ * @perf_irqs: the PMU's overflow interrupts (NMIs) on this CPU, likewise.
  * @pmu: the run's counters, or NULL when none counts.
  * @pmc_out: per region, where this ensemble's counter deltas go.
  * @at: this sample's readings, CB_PMC_SHORT and CB_PMC_LONG (+ 1 after).
@@ -282,6 +288,8 @@ struct cb_disturb {
 	u64 nmi_in;
 	u64 nmi_out;
 	u64 flagged[CB_NR_SAMPLE_FLAGS];
+	u64 timeouts;
+	unsigned int perf_irqs;
 	const struct cb_pmu *pmu;
 	u64 *pmc_out[CB_NR_REGIONS][CB_NR_PMC];
 	u64 at[2 * CB_NR_REGIONS][CB_NR_PMC];

@@ -144,12 +144,18 @@ const char *cb_lfence_note(void)
 	return cb_lfence_why;
 }
 
+/*
+ * Without RDTSCP, both methods stop with a fence before RDTSC: LFENCE where
+ * it orders RDTSC, else CPUID (cpuid-nordtscp), whichever was asked for.
+ */
 enum cb_method cb_method_used(enum cb_method requested)
 {
 	if (requested == CB_LFENCE && !cb_lfence_ok)
 		requested = CB_PAOLONI;
 	if (boot_cpu_has(X86_FEATURE_RDTSCP))
 		return requested;
+	if (!cb_lfence_ok)
+		return CB_CPUID_NORDTSCP;
 	return requested == CB_LFENCE ? CB_LFENCE_NORDTSCP : CB_PAOLONI_NORDTSCP;
 }
 

@@ -127,6 +127,7 @@ static inline void raw_spin_unlock(raw_spinlock_t *l)
  * is (incq %gs:VAR there, %fs here): 8-byte counters only.
  */
 #define DEFINE_PER_CPU(type, name)	__thread type name
+#define DECLARE_PER_CPU(type, name)	extern __thread type name
 #define this_cpu_inc(var) do {						\
 	_Static_assert(sizeof(var) == 8, "this_cpu_inc: 8-byte counters only"); \
 	__asm__ volatile("incq %0" : "+m" (var));				\

@@ -64,8 +64,8 @@ u64 cb_req_bytes(const struct cb_req *req)
 
 	for (i = 0; i < req->nr; i++) {
 		const struct cb_fragment *frag = req->frag[i];
-		/* cpus=: each CPU's arrays, and its barrier releases (cpus.c) */
-		u64 per = k * (frag->no_long ? 1 : 2) * sizeof(u64) + 1 +
+		/* cpus=: each CPU's arrays and flags, its barrier releases (cpus.c) */
+		u64 per = k * ((frag->no_long ? 1 : 2) * sizeof(u64) + 1) +
 			  (k > 1 ? k * (sizeof(u64) + sizeof(u32)) : 0);
 
 		if (check_mul_overflow(n, per, &b) ||

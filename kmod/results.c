@@ -213,13 +213,16 @@ static void cb_result_release(struct kref *ref)
 	int k, r;
 
 	cb_result_drop_release(res);
-	/* [0] of each is cycles, cycles_long */
+	/* [0] of each is cycles, cycles_long, flags */
 	for (t = 1; res->pc_cycles && t < res->nr_cpus; t++)
 		vfree(res->pc_cycles[t]);
 	for (t = 1; res->pc_cycles_long && t < res->nr_cpus; t++)
 		vfree(res->pc_cycles_long[t]);
+	for (t = 1; res->pc_flags && t < res->nr_cpus; t++)
+		vfree(res->pc_flags[t]);
 	kfree(res->pc_cycles);
 	kfree(res->pc_cycles_long);
+	kfree(res->pc_flags);
 	vfree(res->cycles);
 	vfree(res->cycles_long);
 	vfree(res->flags);

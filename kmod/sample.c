@@ -20,6 +20,9 @@
 
 #include "internal.h"
 
+/* cb_body_timed_out()'s count: bodies on this CPU that gave up a wait. */
+DEFINE_PER_CPU(u64, cb_body_timeouts);
+
 const char *const cb_pmc_names[CB_NR_PMC] = {
 	"core_cycles", "instructions", "ref_cycles",
 };
@@ -61,7 +64,10 @@ static void cb_pmc_widths(struct cb_pmu *pmu)
  * cb_pmc_names[k]) with -ENOENT, as a CPU without that event does (AMD has
  * no ref-cycles); fault_pmu_tsc opens no perf event at all and reads the
  * TSC where RDPMC would be, so that under QEMU's -icount, where the TSC
- * counts instructions, the counter files hold exact, known deltas.
+ * counts instructions, the counter files hold exact, known deltas;
+ * fault_pmu_rewind, with fault_pmu_tsc, has every counter read after a
+ * region one less than before it, as a counter perf rewrote inside the
+ * sample reads (its overflow interrupt): every sample is then flagged.
  */
 static unsigned int cb_fault_pmu_fail;
 module_param_named(fault_pmu_fail, cb_fault_pmu_fail, uint, 0600);
@@ -69,6 +75,9 @@ MODULE_PARM_DESC(fault_pmu_fail, "testing: counters whose creation fails with -E
 static bool cb_fault_pmu_tsc;
 module_param_named(fault_pmu_tsc, cb_fault_pmu_tsc, bool, 0600);
 MODULE_PARM_DESC(fault_pmu_tsc, "testing: the counters read the TSC instead of the PMU (default N)");
+static bool cb_fault_pmu_rewind;
+module_param_named(fault_pmu_rewind, cb_fault_pmu_rewind, bool, 0600);
+MODULE_PARM_DESC(fault_pmu_rewind, "testing: with fault_pmu_tsc, a counter read after a region is one less than before it, as one perf rewrote (default N)");
 
 static const char *cb_pmc_why(int err)
 {
@@ -142,6 +151,7 @@ void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
 
 	memset(pmu, 0, sizeof(*pmu));
 	pmu->tsc = READ_ONCE(cb_fault_pmu_tsc);
+	pmu->rewind = pmu->tsc && READ_ONCE(cb_fault_pmu_rewind);
 	for (k = 0; k < CB_NR_PMC; k++) {
 		struct perf_event *ev;
 
@@ -211,8 +221,11 @@ void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
  * is summed, whatever the kernel's configuration puts there: a vector
  * counter added later is counted too.  All of them are unsigned int, and
  * the cacheline padding after them is zero.  An NMI is not one of these
- * (it is told apart, below); a hypervisor's exits, SMIs and exceptions are
- * not interrupts of this kernel and are not counted.
+ * (it is told apart, below), and apic_perf_irqs counts NMIs: the PMU's
+ * overflow interrupt is an NMI on x86, already in the NMI count of the
+ * sample it lands in, and counted here it would mark the next sample too
+ * ("an interrupt since the previous sample").  A hypervisor's exits, SMIs
+ * and exceptions are not interrupts of this kernel and are not counted.
  */
 static notrace unsigned long cb_irq_count(void)
 {
@@ -222,21 +235,43 @@ static notrace unsigned long cb_irq_count(void)
 
 	BUILD_BUG_ON(sizeof(irq_cpustat_t) % sizeof(*c));
 	for (; w < sizeof(irq_cpustat_t) / sizeof(*c); w++)
-		n += READ_ONCE(c[w]);
+		if (w != offsetof(irq_cpustat_t, apic_perf_irqs) / sizeof(*c))
+			n += READ_ONCE(c[w]);
 	return n;
 }
 
-/*
- * Counter deltas wrap at the counter's width: (b - a) & mask is right
- * across one wrap.  Fixed counters are RDPMC indices with bit 30 set.
- */
+/* Counter @k's width, as a mask: fixed counters are RDPMC indices with bit 30 set. */
+static notrace u64 cb_pmc_mask(const struct cb_disturb *d, unsigned int k)
+{
+	return d->pmu->tsc ? ~0ULL :
+	       d->idx[k] & BIT(30) ? d->pmu->fixed_mask : d->pmu->gp_mask;
+}
+
+/* Counter deltas wrap at the counter's width: (b - a) & mask is right across one wrap. */
 static u64 cb_pmc_delta(const struct cb_disturb *d, unsigned int k,
 			unsigned int at)
 {
-	u64 mask = d->pmu->tsc ? ~0ULL :
-		   d->idx[k] & BIT(30) ? d->pmu->fixed_mask : d->pmu->gp_mask;
+	return cb_counter_delta(d->at[at][k], d->at[at + 1][k], cb_pmc_mask(d, k));
+}
 
-	return cb_counter_delta(d->at[at][k], d->at[at + 1][k], mask);
+/*
+ * Whether every open counter's advance around both regions can be a
+ * count, not a rewrite (cb_counter_sane()), and no PMU overflow interrupt
+ * came inside the sample: perf rewrites the counters there.
+ */
+static notrace bool cb_pmc_sane(const struct cb_disturb *d, bool long_region)
+{
+	int k, r;
+
+	if (__this_cpu_read(irq_stat.apic_perf_irqs) != d->perf_irqs)
+		return false;
+	for (r = 0; r <= long_region; r++)
+		for (k = 0; k < CB_NR_PMC; k++)
+			if ((d->pmu->open & BIT(k)) &&
+			    !cb_counter_sane(d->at[2 * r][k], d->at[2 * r + 1][k],
+					     cb_pmc_mask(d, k)))
+				return false;
+	return true;
 }
 
 /*
@@ -270,7 +305,9 @@ void notrace cb_pmc_read(struct cb_ctx *ctx, unsigned int at)
 		return;
 	for (k = 0; k < CB_NR_PMC; k++)
 		if (d->pmu->open & BIT(k))
-			d->at[at][k] = d->pmu->tsc ? rdtsc_ordered() :
+			d->at[at][k] = d->pmu->rewind && (at & 1) ?
+				       d->at[at - 1][k] - 1 :
+				       d->pmu->tsc ? rdtsc_ordered() :
 				       native_read_pmc(d->idx[k]);
 }
 
@@ -306,6 +343,8 @@ void notrace cb_sample_begin(struct cb_ctx *ctx, u64 i)
 	d->csw = csw;
 	d->pc = preempt_count();
 	d->nmi_start = nmi;
+	d->timeouts = __this_cpu_read(cb_body_timeouts);
+	d->perf_irqs = __this_cpu_read(irq_stat.apic_perf_irqs);
 	if (d->pmu)
 		d->pmc_ok = cb_pmc_ready(d);
 }
@@ -354,23 +393,26 @@ int notrace cb_sample_broken(struct cb_ctx *ctx)
 }
 
 /*
- * The probe, before the first sample, runs the short region with
- * preemption off and interrupts on: a body that sleeps shows there first
- * (and would otherwise be refused as too long).
+ * The probe, before the first sample, runs the short region as a sample
+ * runs it, with interrupts and preemption off (the sampler turns them off
+ * around these two): a body that sleeps shows there first (and would
+ * otherwise be refused as too long), and one that turned interrupts on
+ * is caught as a sample's would be.  Nothing of the disturbance
+ * bookkeeping moves: the probe keeps no sample.
  */
-void cb_probe_begin(struct cb_ctx *ctx)
+void notrace cb_probe_begin(struct cb_ctx *ctx)
 {
-	preempt_disable();
 	ctx->dist->probe_csw = cb_csw();
 	ctx->dist->pc = preempt_count();
 }
 
-int cb_probe_end(struct cb_ctx *ctx)
+int notrace cb_probe_end(struct cb_ctx *ctx)
 {
 	struct cb_disturb *d = ctx->dist;
 	const char *what = cb_body_check(d, d->probe_csw);
 
-	preempt_enable();
+	if (!what && !irqs_disabled())
+		what = "turned interrupts on";
 	if (!what)
 		return 0;
 	d->broke = what;
@@ -381,13 +423,20 @@ void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)
 {
 	struct cb_disturb *d = ctx->dist;
 	unsigned int nmi = __this_cpu_read(irq_stat.__nmi_count);
+	bool pmc = d->pmc_ok;
 	u8 f = d->cold;
 	int b, r;
 
 	if (d->pmu && !d->pmc_ok)
 		f |= CB_SAMPLE_NOPMC;
+	if (d->pmu && pmc && !cb_pmc_sane(d, ctx->out_long)) {
+		f |= CB_SAMPLE_PMCRESET;
+		pmc = false;
+	}
 	if (nmi != d->nmi_start)
 		f |= CB_SAMPLE_NMI;
+	if (__this_cpu_read(cb_body_timeouts) != d->timeouts)
+		f |= CB_SAMPLE_TIMEOUT;
 	d->nmi_end = nmi;
 	if (i < ctx->warmup) {
 		d->nmi_out += nmi - d->nmi_start;
@@ -400,7 +449,7 @@ void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)
 	for (r = 0; d->pmu && r < CB_NR_REGIONS; r++)
 		for (b = 0; b < CB_NR_PMC; b++)
 			if (d->pmc_out[r][b])
-				d->pmc_out[r][b][i] = d->pmc_ok ?
+				d->pmc_out[r][b][i] = pmc ?
 					cb_pmc_delta(d, b, 2 * r) : 0;
 	for (b = 0; b < CB_NR_SAMPLE_FLAGS; b++)
 		if (f & BIT(b))

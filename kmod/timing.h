@@ -34,7 +34,11 @@
  *
  * Without RDTSCP (QEMU's qemu64 model, some VMs) RDTSCP must never execute:
  * it is an invalid opcode there.  The "-nordtscp" variants use LFENCE; RDTSC
- * at the stop, which gives the same ordering guarantee.
+ * at the stop, which gives the same ordering guarantee where LFENCE
+ * orders RDTSC.  Where it does not (AMD with DE_CFG bit 1 clear, as the
+ * module reads it at load), "cpuid-nordtscp" stops with CPUID; RDTSC, as
+ * Paoloni's first protocol does: CPUID waits for the body to retire, at
+ * the price of its own cost (a hypervisor exit in a VM) inside the region.
  */
 #ifndef CYCLEBENCH_TIMING_H
 #define CYCLEBENCH_TIMING_H
@@ -49,6 +53,8 @@
  * @CB_LFENCE: LFENCE; RDTSC; LFENCE ... RDTSCP; LFENCE.
  * @CB_PAOLONI_NORDTSCP: CPUID; RDTSC ... LFENCE; RDTSC; CPUID.
  * @CB_LFENCE_NORDTSCP: LFENCE; RDTSC; LFENCE ... LFENCE; RDTSC; LFENCE.
+ * @CB_CPUID_NORDTSCP: CPUID; RDTSC ... CPUID; RDTSC; CPUID: no RDTSCP, and
+ *	LFENCE does not order RDTSC (the module only).
  * @CB_NR_METHODS: number of methods.
  */
 enum cb_method {
@@ -56,6 +62,7 @@ enum cb_method {
 	CB_LFENCE,
 	CB_PAOLONI_NORDTSCP,
 	CB_LFENCE_NORDTSCP,
+	CB_CPUID_NORDTSCP,
 	CB_NR_METHODS
 };
 
@@ -134,6 +141,25 @@ static __always_inline void cb_stop_lfence_cpuid(u32 *hi, u32 *lo)
 		     : "rax", "rbx", "rcx", "rdx", "memory");
 }
 
+/*
+ * No RDTSCP, and LFENCE does not order RDTSC: CPUID waits for the body to
+ * retire, then RDTSC; the second CPUID keeps what follows out of the
+ * region.  EAX is 0 for both CPUIDs: leaf 0, the cheapest to emulate.
+ */
+static __always_inline void cb_stop_cpuid_cpuid(u32 *hi, u32 *lo)
+{
+	asm volatile("xor %%eax, %%eax\n\t"
+		     "cpuid\n\t"
+		     "rdtsc\n\t"
+		     "mov %%edx, %0\n\t"
+		     "mov %%eax, %1\n\t"
+		     "xor %%eax, %%eax\n\t"
+		     "cpuid"
+		     : "=r" (*hi), "=r" (*lo)
+		     :
+		     : "rax", "rbx", "rcx", "rdx", "memory");
+}
+
 /* No RDTSCP: LFENCE waits for the body, then RDTSC, then LFENCE. */
 static __always_inline void cb_stop_lfence_lfence(u32 *hi, u32 *lo)
 {
@@ -177,6 +203,10 @@ static __always_inline void cb_stop(const enum cb_method m, u32 *hi, u32 *lo,
 		cb_stop_lfence_lfence(hi, lo);
 		*aux = CB_NO_AUX;
 		break;
+	case CB_CPUID_NORDTSCP:
+		cb_stop_cpuid_cpuid(hi, lo);
+		*aux = CB_NO_AUX;
+		break;
 	default:
 		cb_stop_rdtscp_cpuid(hi, lo, aux);
 		break;
@@ -218,6 +248,22 @@ static inline unsigned int cb_tsc_step_of(const u64 *d, unsigned int n)
 static __always_inline u64 cb_counter_delta(u64 start, u64 end, u64 mask)
 {
 	return (end - start) & mask;
+}
+
+/*
+ * Whether that advance can be a region's.  perf programs a counting
+ * event to overflow every so many events (2^31 - 1 on many Intel PMUs)
+ * and, in its overflow interrupt, rewrites the counter to minus that
+ * period: a sample the interrupt lands in reads the counter before and
+ * after the rewrite, and the masked difference is nearly the whole range.
+ * Any rewrite that moves a counter back does the same.  No region of one
+ * sample (interrupts off for at most a second) counts half of a 40-bit
+ * or wider counter, so an advance over half the range is a rewrite, not
+ * a count.  tests/kmod/pmc.c checks it.
+ */
+static __always_inline bool cb_counter_sane(u64 start, u64 end, u64 mask)
+{
+	return cb_counter_delta(start, end, mask) <= mask >> 1;
 }
 
 #endif /* CYCLEBENCH_TIMING_H */

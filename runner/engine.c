@@ -26,6 +26,9 @@
 /* Set by SIGINT/SIGTERM; the sampler stops before its next sample. */
 volatile int cb_stop_requested;
 
+/* cb_body_timed_out()'s count (kmod/harness.h): kept, not read (no flags here). */
+DEFINE_PER_CPU(u64, cb_body_timeouts);
+
 /**
  * struct cb_job - what cb_between_samples() needs besides the context.
  * @name: group:name[/ARG] being measured, for the progress line.

@@ -68,8 +68,9 @@ static int false_sharing_setup(struct cb_env *env)
  * op is one lap, k hand-overs: with k = 2, a round trip, whose half is the
  * one-way latency of a core-to-core matrix.  Alone (k = 1) it never waits.
  * A turn that has not come within CONTEND_TRIES reads goes by (the other
- * CPU is between samples, or gone), so a sample stays bounded; nobody
- * writes out of turn, so the next lap is in step again.
+ * CPU is between samples, or gone), so a sample stays bounded, and is
+ * flagged a time-out (cb_body_timed_out(): flags bit 32), not read as a
+ * lap; nobody writes out of turn, so the next lap is in step again.
  */
 #define CONTEND_TRIES 16384
 static struct {
@@ -169,9 +170,12 @@ CB_BODY_STATE(token_ring, struct contend_turn)
 	u64 *line = st->line, next = st->next;
 	unsigned int tries = CONTEND_TRIES;
 
-	while (READ_ONCE(*line) != next)
-		if (!--tries)
+	while (READ_ONCE(*line) != next) {
+		if (!--tries) {
+			cb_body_timed_out();
 			return;
+		}
+	}
 	WRITE_ONCE(*line, next + 1);
 	st->next = next + st->k;
 }

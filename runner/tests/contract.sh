@@ -43,7 +43,7 @@ uint() {
 
 method_ok() {
 	case $1 in
-	paoloni | lfence | paoloni-nordtscp | lfence-nordtscp) return 0 ;;
+	paoloni | lfence | paoloni-nordtscp | lfence-nordtscp | cpuid-nordtscp) return 0 ;;
 	esac
 	return 1
 }
@@ -143,8 +143,11 @@ while IFS=$tab read -r name ops desc; do
 	oifs=$IFS IFS=,
 	for c in $cpus; do
 		IFS=$oifs
-		for f in cycles cycles_long; do
-			[ $f = cycles ] || [ $haslong = 1 ] || continue
+		# (the module writes each CPU's flags too, the runner none, and
+		# a copy may leave them out: checked where they are)
+		for f in cycles cycles_long flags; do
+			[ $f != cycles_long ] || [ $haslong = 1 ] || continue
+			[ $f != flags ] || [ -e "$rdir/cpu$c/flags" ] || continue
 			if [ -e "$rdir/cpu$c/$f" ]; then
 				printf 'F\t%s\n' "$rdir/cpu$c/$f" >> "$tmp.man"
 				set -- "$@" "$rdir/cpu$c/$f"
@@ -173,7 +176,7 @@ done < "$tmp.nondec"
 check_results='
 function bad(msg) { printf "contract: %s\n", msg; failed = 1 }
 function uint(k) { if (!(k in kv) || kv[k] !~ /^[0-9]+$/) bad(info ": '"'"'" k "'"'"' must be an unsigned decimal, not '"'"'" kv[k] "'"'"'") }
-function method_ok(m) { return m ~ /^(paoloni|lfence|paoloni-nordtscp|lfence-nordtscp)$/ }
+function method_ok(m) { return m ~ /^(paoloni|lfence|paoloni-nordtscp|lfence-nordtscp|cpuid-nordtscp)$/ }
 function pathcount(l, a) { match(l, /:[0-9]+$/); a["path"] = substr(l, 1, RSTART - 1); a["n"] = substr(l, RSTART + 1) + 0 }
 FILENAME == linesf { pathcount($0, pc); nlines[pc["path"]] = pc["n"]; next }
 FILENAME == firstf { i = index($0, "\t"); first[substr($0, 1, i - 1)] = substr($0, i + 1); next }

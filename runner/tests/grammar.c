@@ -143,6 +143,7 @@ int main(void)
 	refuses(&module, "alu interleave=2", -EINVAL, "interleave=2: not a number in 0..1");
 	refuses(&module, "alu method=rdtsc", -EINVAL, "method=rdtsc: not a valid value (paoloni or lfence)");
 	refuses(&module, "alu method=paoloni-nordtscp", -EINVAL, "not a valid value");
+	refuses(&module, "alu method=cpuid-nordtscp", -EINVAL, "not a valid value");
 	refuses(&module, "alu cpu=4", -EINVAL, "cpu=4: not a valid value (an online CPU)");
 	refuses(&module, "alu cpu=-1", -EINVAL, "cpu=-1: not a valid value");
 	refuses(&module, "alu pmu=yes", -EINVAL, "pmu=yes: not a valid value (on or off)");
@@ -190,6 +191,7 @@ int main(void)
 	      "%s", why);
 	CHECK("method names", !strcmp(cb_method_name(CB_PAOLONI), "paoloni") &&
 	      !strcmp(cb_method_name(CB_LFENCE_NORDTSCP), "lfence-nordtscp") &&
+	      !strcmp(cb_method_name(CB_CPUID_NORDTSCP), "cpuid-nordtscp") &&
 	      !strcmp(cb_method_name(CB_NR_METHODS), "?"), "wrong names");
 	return tap_done();
 }

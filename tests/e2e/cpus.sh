@@ -27,6 +27,33 @@ contract() { sh /contract.sh "$1" 2>&1 | tail -n 3; }
 L=$CB/loop/dec_jnz_1m
 S=$CB/contend/atomic_inc_shared
 
+# timeouts.c's module (run.sh boots it so): a body whose wait gives up
+# flags every sample it ran in, on every CPU (issue 40, item 6)
+if [ "${1:-}" = timeouts ]; then
+	check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
+	check "timeouts on cpus=0-1, 100 samples x 2 ensembles: ok" ok \
+		"$(run_write "timeouts cpus=0-1 samples=100 ensembles=2 warmup=10")"
+	G=$CB/timeouts/gives_up N=$CB/timeouts/never_waits
+	# timed_out FILE: its samples with the time-out bit (32), of how many
+	timed_out() { awk 'int($1 / 32) % 2 { n++ } END { print n + 0 "/" NR }' "$1"; }
+	check "gives_up: every sample of each CPU flagged a time-out" "200/200 200/200 200/200" \
+		"$(timed_out $G/flags) $(timed_out $G/cpu0/flags) $(timed_out $G/cpu1/flags)"
+	check "gives_up: info flagged_timeout counts the first CPU's" 200 \
+		"$(info_get $G/info flagged_timeout)"
+	check "never_waits: no sample of either CPU flagged a time-out" "0/200 0/200 0/200 0" \
+		"$(timed_out $N/flags) $(timed_out $N/cpu0/flags) $(timed_out $N/cpu1/flags) $(info_get $N/info flagged_timeout)"
+	check "cpu0/flags is the result's own flags" yes \
+		"$(cmp -s $G/flags $G/cpu0/flags && echo yes)"
+	check "on one CPU too: every sample of gives_up flagged" ok \
+		"$(run_write "timeouts:gives_up samples=50 ensembles=1")"
+	check "50 of 50, and cpu1/flags empty (no cpus= in this result)" "50/50 0/0" \
+		"$(timed_out $G/flags) $(timed_out $G/cpu1/flags)"
+	check "the tree passes the contract" ok \
+		"$(contract $CB | grep -q ': ok, ' && echo ok || contract $CB)"
+	check_unload
+	exit 0
+fi
+
 check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
 check "contend on cpus=0-1, 200 samples x 2 ensembles: ok" ok \
 	"$(run_write "contend cpus=0-1 samples=200 ensembles=2 warmup=20")"
@@ -37,9 +64,16 @@ for d in $CB/contend/*; do
 	[ "$(info_get $d/info state)" = ok ] || continue
 	n=$((n + 1))
 	f=$(basename $d)
-	got="$(info_get $d/info cpus)|$(info_get $d/info barrier)|$(lines $d/cpu0/cycles)|$(lines $d/cpu1/cycles)|$(lines $d/cpu1/cycles_long)"
-	[ "$got" = "0,1|sample|400|400|400" ] || bad="$bad $f:$got"
+	got="$(info_get $d/info cpus)|$(info_get $d/info barrier)|$(lines $d/cpu0/cycles)|$(lines $d/cpu1/cycles)|$(lines $d/cpu1/cycles_long)|$(lines $d/cpu0/flags)|$(lines $d/cpu1/flags)"
+	[ "$got" = "0,1|sample|400|400|400|400|400" ] || bad="$bad $f:$got"
 	cmp -s $d/cycles $d/cpu0/cycles || bad="$bad $f:cpu0-is-not-cycles"
+	cmp -s $d/flags $d/cpu0/flags || bad="$bad $f:cpu0-flags-are-not-flags"
+	# every CPU's flags are the contract's bits (8 is retired)
+	awk '$1 !~ /^[0-9]+$/ || $1 > 63 || int($1 / 8) % 2 { bad = 1 } END { exit bad }' \
+		$d/cpu1/flags || bad="$bad $f:cpu1-flags-bits"
+	# (the first CPU's time-outs, counted in its info)
+	to=$(awk 'int($1 / 32) % 2 { n++ } END { print n + 0 }' $d/flags)
+	[ "$to" = "$(info_get $d/info flagged_timeout)" ] || bad="$bad $f:flagged_timeout"
 	in_step=$(info_get $d/info samples_in_step)
 	[ "$in_step" -ge 1 ] 2>/dev/null && [ "$in_step" -le 400 ] || bad="$bad $f:in_step=$in_step"
 	spread=$(info_get $d/info start_spread)
@@ -48,7 +82,7 @@ for d in $CB/contend/*; do
 done
 # (6.12-rt skips the spinlock_t body: it sleeps there)
 check_ge "contend fragments that ran on both CPUs" 8 "$n"
-check "each: cpus 0,1, barrier, 400 samples per CPU in both regions, cpu0's = cycles, in-step count and spread numbers" "" "$bad"
+check "each: cpus 0,1, barrier, 400 samples and flags per CPU in both regions, cpu0's = cycles and flags, in-step count and spread numbers, flagged_timeout" "" "$bad"
 check "state_per_cpu: yes for a .per_cpu fragment, no for a shared one" "yes no" \
 	"$(info_get $CB/contend/atomic_inc_private/info state_per_cpu) $(info_get $S/info state_per_cpu)"
 # setups: a shared state's once a run, on CPU 0 (the two locks, and the
@@ -77,9 +111,11 @@ mark "contend on both CPUs checked"
 median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 T=$CB/contend/token_ring
 k2=$(median $T/cycles_long)
+to2=$(info_get $T/info flagged_timeout)
 check "token_ring alone: ok" ok "$(run_write "contend:token_ring samples=200 ensembles=2 warmup=20")"
 k1=$(median $T/cycles_long)
 echo "token_ring: median long region (16 laps) $k2 ticks at k=2, $k1 at k=1" >> /out/figures.txt
+echo "token_ring: at k=2, samples with a time-out: $to2 of CPU 0's 400" >> /out/figures.txt
 check_ge "token_ring: k=2's median long region over twice k=1's ($k2 vs $k1)" $((2 * k1)) "$k2"
 
 mark "token_ring checked"

@@ -181,6 +181,17 @@ echo "pmu (fault_pmu_tsc) alu:imul_dep: core_cycles - cycles = $(paste $R/core_c
 # "cycle" an op
 check "cyclestat: per-op counters by the two lengths" 1 \
 	"$(cyclestat alu:imul_dep | grep -c '^alu:imul_dep  *1\.000/op  *1\.000/op  *-  *1\.000$')"
+check "info: flagged_pmcreset 0: a counter that only counts is never called rewritten" 0 \
+	"$(info_get $R/info flagged_pmcreset)"
+# a counter that went back across a region (perf's overflow interrupt
+# rewrites it so): every sample flagged 64, its counter values 0
+echo 1 > $P/fault_pmu_rewind
+check "run alu:imul_dep with counters that go back: ok" ok "$(run_write "alu:imul_dep samples=20 ensembles=2 warmup=2")"
+check "flagged_pmcreset: every sample" 40 "$(info_get $R/info flagged_pmcreset)"
+check "flags: bit 64 in every sample" 40 "$(awk 'int($1 / 64) % 2' $R/flags | wc -l | tr -d ' ')"
+check "their counter values: 0, short and long, 40 each" "0 |160" \
+	"$(cat $R/core_cycles $R/core_cycles_long $R/instructions $R/instructions_long | sort -u | tr '\n' ' ')|$(cat $R/core_cycles $R/core_cycles_long $R/instructions $R/instructions_long | wc -l | tr -d ' ')"
+echo 0 > $P/fault_pmu_rewind
 echo 7 > $P/fault_pmu_fail
 check "run with every counter failed: ok" ok "$(run_write "alu:imul_dep samples=20 ensembles=1")"
 check "info: pmu none, and why" "none (fault_pmu_fail)" "$(info_get $R/info pmu)"

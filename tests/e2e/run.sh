@@ -11,7 +11,7 @@
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount copies max qemu64
 #                                   reliability rt nmi lfence lifetime
-#                                   sleepy cpus, ci-gate and gate (the
+#                                   sleepy cpus probe, ci-gate and gate (the
 #                                   regression gate's logic and rates),
 #                                   stress (the soak), debug (fault
 #                                   injection, kmemleak), irqsoff (the
@@ -228,7 +228,7 @@ suites=${*:-icount max reliability rt nmi lifetime sleepy cpus}
 case $series in
 6.12) suites=${*:-icount rt nmi lifetime sleepy cpus} ;;
 *-debug) suites=${*:-max reliability nmi lifetime cpus debug irqsoff icount} ;;
-6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus ci-gate gate} ;;
+6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus probe ci-gate gate} ;;
 esac
 # the big runs in full on one lane (max.sh, reliability.sh)
 size=light
@@ -280,7 +280,11 @@ for s in $suites; do
 			--add "$top/tests/contract/requests.txt" "$top/tests/e2e/max.sh" $size ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
 	rt) boot rt --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
-	lfence) boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh" ;;
+	lfence)
+		boot lfence --cpu EPYC --smp 1 "$top/tests/e2e/lfence.sh"
+		# (under icount: the regions' exact instruction counts)
+		boot lfence-nordtscp --cpu EPYC,-rdtscp --icount "$top/tests/e2e/lfence.sh" nordtscp
+		;;
 	lifetime) boot lifetime --smp 2 "$top/tests/e2e/lifetime.sh" ;;
 	cpus)
 		# (the debug kernel takes several times as long: KASAN, lockdep)
@@ -289,6 +293,11 @@ for s in $suites; do
 		boot cpus --smp 2 --mem 1024 --timeout $tmo \
 			--add "$top/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh"
 		sed "s/^/# cpus: /" "$out/cpus/figures.txt" 2>/dev/null
+		# each CPU's flags of a body that gives up its wait
+		# (tests/kmod/timeouts.c): every sample a time-out
+		test_module timeouts tests/kmod/timeouts.c || continue
+		boot cpus-timeouts --smp 2 --ko "$out/timeouts-ko/cyclebench.ko" \
+			--add "$top/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh" timeouts
 		;;
 	irqsoff)
 		boot irqsoff --icount --mem 2048 "$top/tests/e2e/irqsoff.sh"
@@ -374,6 +383,12 @@ for s in $suites; do
 				--add "$out/copies-ko/regions.txt" "$top/tests/e2e/copies.sh"
 		fi
 		;;
+	probe)
+		# the probe runs the body with interrupts off, as the samples do
+		# (tests/kmod/irqs.c counts its runs with them on)
+		test_module irqs tests/kmod/irqs.c || continue
+		boot probe --ko "$out/irqs-ko/cyclebench.ko" "$top/tests/e2e/probe.sh"
+		;;
 	sleepy)
 		# A body that sleeps with interrupts off (tests/kmod/sleepy.c) kills
 		# the guest; qemu-run.sh must name the fragment and the kernel's
@@ -417,7 +432,7 @@ for s in $suites; do
 		fi
 		;;
 	debug) debug_suite ;;
-	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus gate stress debug irqsoff)" ;;
+	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus probe gate stress debug irqsoff)" ;;
 	esac
 done
 

@@ -9,9 +9,9 @@ code: the module, or fragment objects joined with `ld -r` (make check's
 own tests of this checker).
 
 CB_BODY() gives each fragment NAME, per method TAG (p paoloni, l lfence,
-pn paoloni-nordtscp, ln lfence-nordtscp), two region functions,
-cb_short_TAG_NAME and cb_long_TAG_NAME, and cb_bodyref_NAME, the body
-alone.  Zero-size labels mark the body: cb_bb_/cb_be_ (short region),
+pn paoloni-nordtscp, ln lfence-nordtscp, cn cpuid-nordtscp), two region
+functions, cb_short_TAG_NAME and cb_long_TAG_NAME, and cb_bodyref_NAME,
+the body alone.  Zero-size labels mark the body: cb_bb_/cb_be_ (short region),
 cb_lb_/cb_le_ (long region, cb_lc_ between its copies), cb_rb_/cb_re_
 (reference).  A region opens at the start RDTSC (after CPUID or LFENCE)
 and closes at the next RDTSC(P) after the body.
@@ -59,9 +59,9 @@ import subprocess
 import sys
 
 TAGS = {"p": "paoloni", "l": "lfence", "pn": "paoloni-nordtscp",
-        "ln": "lfence-nordtscp"}
+        "ln": "lfence-nordtscp", "cn": "cpuid-nordtscp"}
 MARK = re.compile(r"^cb_(bb|be|lb|le|lc|rb|re)_\d+$")
-REGION_FN = re.compile(r"^cb_(short|long)_(p|l|pn|ln)_(\w+)$")
+REGION_FN = re.compile(r"^cb_(short|long)_(%s)_(\w+)$" % "|".join(TAGS))
 # calls a kernel option puts into C code, out of line
 OPTION_CALLS = {
     "__list_add_valid": "CONFIG_DEBUG_LIST",
