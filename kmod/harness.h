@@ -52,6 +52,9 @@ DECLARE_PER_CPU(u64, cb_body_timeouts);
  * @dist: the disturbance bookkeeping (core only).
  * @meet: the module's cpus= run: this CPU's place at the barrier the
  *	CPUs meet at before each sample, or NULL (core only).
+ * @probe: the short region's TSC delta in the probe's last run (0 before
+ *	it ran), which the core keeps to refuse at parse time a later
+ *	request that could not fit.
  *
  * Filled by the core; a fragment author never sees it.
  */
@@ -69,6 +72,7 @@ struct cb_ctx {
 	u8 *flags;
 	struct cb_disturb *dist;
 	struct cb_meet *meet;
+	u64 probe;
 };
 
 /* What disturbed a sample, the flags file's bits: CB_SAMPLE_* */
@@ -224,8 +228,8 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 									\
 		__cb_irq_off(__flags);					\
 		__cb_probe_begin(__ctx);				\
-		if (cb_short_##tag##suffix(st, NULL) <=		\
-		    __ctx->limit / __copies)				\
+		__ctx->probe = cb_short_##tag##suffix(st, NULL);	\
+		if (__ctx->probe <= __ctx->limit / __copies)		\
 			__ret = 0;					\
 		__ret = __cb_probe_end(__ctx) ?: __ret;			\
 		__cb_irq_on(__flags);					\

@@ -178,9 +178,12 @@ enum cb_state {
  * @res: latest complete result or NULL; under the result lock.
  * @state: how the slot's last run ended; under the result lock.
  * @err: with CB_STATE_FAILED, the error setup returned.
+ * @probe: TSC ticks of the short region in the last run's probe (0: never
+ *	probed), written by the run's thread, read when a request is checked.
  *
  * Slots are only ever added (by a run naming a new argument), never
- * removed before unload; everything but @res, @state and @err is fixed.
+ * removed before unload; everything but @res, @state, @err and @probe is
+ * fixed.
  */
 struct cb_slot {
 	const struct cb_group *group;
@@ -191,6 +194,7 @@ struct cb_slot {
 	struct cb_result *res;
 	enum cb_state state;
 	int err;
+	u64 probe;
 };
 
 int cb_results_init(unsigned int max_mb);

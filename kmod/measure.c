@@ -136,6 +136,8 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 	 */
 	ctx.warmup = (!e || each || req->interleave) ? req->warmup : 0;
 	ret = res->nr_cpus > 1 ? cb_on_cpus(job, i, &ctx, e) : frag->sample(&ctx);
+	if (ctx.probe)
+		WRITE_ONCE(cb_slot(req->slot[i])->probe, ctx.probe);
 	fl->measured += !ret;
 	if (frag->teardown && each)
 		cb_teardown(frag, &fl->env);

@@ -100,11 +100,13 @@ static const char *cb_group_name(const struct cb_fragment *frag)
 }
 
 /*
- * A fragment whose ARG counts loop iterations: whether ARG of them, in the
- * short region and the long one's copies, could fit one sample's
- * interrupts-off window.  The speed is a dec/jnz loop's, measured now on
- * this CPU; the run goes on another, maybe at another clock, so only what
- * would take over twice the limit is refused here.  Nearer the limit the
+ * Whether each entry could fit one sample's interrupts-off window: any
+ * fragment (at this ARG) that an earlier run probed, by what its probe
+ * took (a run at load probes them all); a fragment whose ARG counts loop
+ * iterations, probed or not, by ARG of them in the short region and the
+ * long one's copies, at a dec/jnz loop's speed measured now on this CPU.
+ * The run goes on another, maybe at another clock, so only what would
+ * take over twice the limit is refused here.  Nearer the limit the
  * sampler's probe decides, before any sample (harness.h).
  */
 static int cb_req_check_window(const struct cb_req *req, unsigned int us)
@@ -115,7 +117,20 @@ static int cb_req_check_window(const struct cb_req *req, unsigned int us)
 	for (i = 0; i < req->nr; i++) {
 		const struct cb_fragment *frag = req->frag[i];
 		u64 copies = frag->no_long ? 1 : CB_LONG_REPEAT + 1;
+		int s = cb_slot_find(frag, req->arg[i], false);
+		u64 probe = s >= 0 ? READ_ONCE(cb_slot(s)->probe) : 0;
 
+		/* any fragment an earlier run probed: what its probe took */
+		if (probe && (check_mul_overflow(probe, copies, &t) || t > 2 * limit)) {
+			char arg[24] = "";
+
+			if (frag->nr_args)
+				snprintf(arg, sizeof(arg), "/%llu", req->arg[i]);
+			cb_warn("run: %s:%s%s: refused before it runs: its last probe took %llu TSC ticks, so one sample (the body and %llu copies) would hold interrupts off for over twice max_sample_us=%u (%llu ticks); shorten the body or its ARG, or reload with a larger max_sample_us (at most %u)\n",
+				cb_group_name(frag), frag->name, arg,
+				probe, copies - 1, us, 2 * limit, CB_MAX_SAMPLE_US);
+			return -ETIME;
+		}
 		if (!frag->arg_is_loop)
 			continue;
 		per = per ?: cb_loop_ticks16();

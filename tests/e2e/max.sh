@@ -217,4 +217,10 @@ check "the log names the limit and the largest ARG that fits" 1 \
 check "loop:dec_jnz_1m over max_sample_us=1: ETIME" ETIME "$(run_write "loop:dec_jnz_1m samples=10 ensembles=1")"
 check "the refused run left state aborted" aborted "$(info_get $CB/loop/dec_jnz_1m/info state)"
 check "the log says which fragment and the fix" 1 "$(dmesg | grep -c 'loop:dec_jnz_1m: refused: .*max_sample_us')"
+# Asked for again, it is refused by the parser, from what that probe took:
+# nothing runs (the state the refused run left stays), the log says why.
+check "loop:dec_jnz_1m again: ETIME before it runs" "ETIME aborted" \
+	"$(run_write "loop:dec_jnz_1m samples=10 ensembles=1") $(info_get $CB/loop/dec_jnz_1m/info state)"
+check "the log says the parser refused it from its last probe" 1 \
+	"$(dmesg | grep -c 'loop:dec_jnz_1m: refused before it runs: its last probe took [0-9]* TSC ticks, .*max_sample_us=1 ')"
 check_unload
