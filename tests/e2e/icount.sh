@@ -132,7 +132,8 @@ check "interleaved: a setup and a teardown per ensemble" "$((s0 + 6)) $((t0 + 6)
 check_cmd "interleaved: /4096 cycles as in order, sample for sample" cmp /tmp/seq4096 $C/4096/cycles
 check_cmd "interleaved: /8192 cycles_long as in order" cmp /tmp/seq8192 $C/8192/cycles_long
 echo 2 > /sys/module/cyclebench/parameters/fault_setup
-check "in order, the 2nd setup fails: ENOMEM" ENOMEM "$(run_write "mem:chase args=4096,8192 samples=10 ensembles=3")"
+check "in order, the 2nd setup fails: ENOMEM" ENOMEM \
+	"$(run_write "mem:chase args=4096,8192 samples=10 ensembles=3 interleave=0")"
 check "in order, the 2nd setup is /4096's" "failed aborted" \
 	"$(info_get $C/4096/info state) $(info_get $C/8192/info state)"
 echo 2 > /sys/module/cyclebench/parameters/fault_setup
