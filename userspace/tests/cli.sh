@@ -721,6 +721,14 @@ tap_check save_copies_each_cpus_arrays_whole \
 	cmp "$T/sweep/k4/contend/private/cpu3/cycles" "$T/saved-k4/contend/private/cpu3/cycles"
 tap_check save_copies_each_cpus_long_arrays \
 	cmp "$T/sweep/k4/contend/shared/cpu1/cycles_long" "$T/saved-k4/contend/shared/cpu1/cycles_long"
+# the module writes each CPU's flags as well (cpu0's are the result's own)
+cp -r "$T/sweep/k4" "$T/mod-k4"
+awk '{ print (NR % 7 == 0) ? 32 : 0 }' "$T/mod-k4/contend/shared/cpu2/cycles" > "$T/mod-k4/contend/shared/cpu2/flags"
+for c in 0 1 3; do sed 's/.*/0/' "$T/mod-k4/contend/shared/cpu$c/cycles" > "$T/mod-k4/contend/shared/cpu$c/flags"; done
+cp "$T/mod-k4/contend/shared/cpu0/flags" "$T/mod-k4/contend/shared/flags"
+"$CS" --tree "$T/mod-k4" -q save "$T/saved-mod-k4" 2> /dev/null
+tap_check save_copies_each_cpus_flags \
+	cmp "$T/mod-k4/contend/shared/cpu2/flags" "$T/saved-mod-k4/contend/shared/cpu2/flags"
 cp -r "$T/sweep/k4" "$T/bad-k4"
 sed -i 's|^cpus: .*|cpus: 0,../../x|' "$T/bad-k4/contend/shared/info"
 tap_expect save_refuses_a_cpu_list_that_is_not_one 2 "cpus: '0,../../x' is not a comma-separated list of CPU numbers" -- \
