@@ -151,10 +151,26 @@ assert raw[1]['n'] == 8 and raw[1]['max'] == 17 and raw[1]['min'] == 10, raw[1]
 # =all: also the sample after an interrupt (2): 3 kept of each, equal ensembles
 assert raw[2]['n'] == 6 and raw[2]['min'] == 10 and raw[2]['max'] == 16, raw[2]
 " "$T/dist-all.json" "$T/dist-u.json" "$T/dist-ua.json"
-tap_expect undisturbed_says_what_it_left_out 0 'alu:add_dep: 2 of 10 samples left out as disturbed' -- \
+tap_expect undisturbed_says_what_it_left_out 0 'alu:add_dep: 2 of 10 samples left out (--undisturbed; flags file), 1 with an NMI inside, 1 on another CPU$' -- \
 	"$CS" --undisturbed "$T/dist"
 tap_expect undisturbed_rejects_an_unknown_set 2 "--undisturbed: 'some' is not 'all'" -- \
 	"$CS" --undisturbed=some "$T/dist"
+# a body's wait that timed out (32) timed the give-up, not the work: left out
+cp -r "$T/dist" "$T/tmo"
+printf '0\n0\n0\n0\n32\n0\n0\n0\n0\n0\n' > "$T/tmo/alu/add_dep/flags"
+printf 'flagged_timeout: 1\n' >> "$T/tmo/alu/add_dep/info"
+"$CS" -f json --undisturbed "$T/tmo" > "$T/tmo-u.json"
+tap_check undisturbed_leaves_out_timed_out_samples "$PY" -c "
+import json, sys
+raw = json.load(open(sys.argv[1]))['inputs'][0]['fragments'][0]['raw']
+# the time-out (900) in ensemble 1: 4 kept of each, so 17 goes from ensemble 2
+assert raw['n'] == 8 and raw['max'] == 800 and raw['min'] == 10, raw
+" "$T/tmo-u.json"
+tap_expect undisturbed_names_each_kind_it_left_out 0 \
+	'alu:add_dep: 2 of 10 samples left out (--undisturbed; flags file), 1 timed out, and 1 unflagged to keep the ensembles equal' -- \
+	"$CS" --undisturbed "$T/tmo"
+tap_expect timed_out_samples_are_said_without_undisturbed 0 \
+	'alu:add_dep: 1 of 10 samples timed out (flags 32): they time a wait given up, not the body' -- "$CS" "$T/tmo"
 printf '0\n0\n' > "$T/dist/alu/add_dep/flags"
 tap_expect undisturbed_needs_a_paired_flags_file 2 "flags: 2 lines, but cycles has 10" -- \
 	"$CS" --undisturbed "$T/dist"
@@ -187,6 +203,32 @@ assert c['core_cycles'] == {'median': 130, 'median_long': 220, 'per_op': 3}, c
 assert c['instructions']['per_op'] == 1 and c['ref_cycles'] is None, c
 assert abs(c['ipc_per_op'] - 1 / 3) < 1e-9, c
 " "$T/pmc.json"
+# perf rewrote a counter (64): the module writes 0 for its counts, the TSC
+# figure stands; --undisturbed leaves it out of the counter figures alone
+cp -r "$T/pmc" "$T/pmcr"
+R=$T/pmcr/alu/imul
+printf '0\n64\n64\n0\n64\n0\n' > "$R/flags"
+printf 'flagged_pmcreset: 3\n' >> "$R/info"
+printf '130\n0\n0\n130\n0\n130\n' > "$R/core_cycles"
+printf '220\n0\n0\n220\n0\n220\n' > "$R/core_cycles_long"
+printf '40\n0\n0\n40\n0\n40\n' > "$R/instructions"
+printf '70\n0\n0\n70\n0\n70\n' > "$R/instructions_long"
+tap_expect undisturbed_leaves_rewritten_counters_out_of_the_counter_figures 0 \
+	'^alu:imul  *3.000/op  *1.000/op  *-  *0.333$' -- "$CS" --undisturbed "$T/pmcr"
+tap_check undisturbed_says_what_the_counter_figures_are_over \
+	grep -q '^- alu:imul: counter figures over 3 of 6 samples (--undisturbed; flags file), 3 with counters perf rewrote$' "$T/out"
+"$CS" -f json --undisturbed "$T/pmcr" > "$T/pmcr.json"
+tap_check undisturbed_keeps_the_tsc_figure_of_a_rewritten_counter "$PY" -c "
+import json, sys
+fr = json.load(open(sys.argv[1]))['inputs'][0]['fragments'][0]
+assert fr['raw']['n'] == 6, fr['raw']
+assert fr['counters']['core_cycles']['median'] == 130, fr['counters']
+" "$T/pmcr.json"
+tap_expect rewritten_counters_are_said_without_undisturbed 0 \
+	'alu:imul: the counter figures take as 0 the counters of 3 samples perf rewrote (flags 64)' -- "$CS" "$T/pmcr"
+printf '64\n64\n64\n64\n64\n64\n' > "$R/flags"
+tap_expect undisturbed_with_no_counted_sample_has_no_counter_figure 0 \
+	'alu:imul: no counter figures: every sample.s counters are left out' -- "$CS" --undisturbed "$T/pmcr"
 printf '70\n70\n' > "$P/instructions_long"
 tap_expect counters_long_file_is_paired_with_cycles 2 'instructions_long: 2 lines, but cycles has 6' -- "$CS" "$T/pmc"
 
