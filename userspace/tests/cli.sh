@@ -682,6 +682,25 @@ echo 1 > "$T/good/sys/devices/system/cpu/nohz_full"
 "$PY" -c "import struct,sys; open(sys.argv[1],'wb').write(b'\0'*0x34 + struct.pack('<Q', 17))" "$T/good/dev/cpu/1/msr"
 tap_expect doctor_of_a_good_machine_has_no_problems 0 'no problems' -- env CYCLESTAT_SYSROOT="$T/good" "$CS" doctor --strict --cpu 1
 tap_check doctor_reads_the_smi_count grep -q 'SMI count 17' "$T/out"
+# no RDTSCP: LFENCE; RDTSC where LFENCE orders RDTSC, else cpuid-nordtscp
+# (AMD with DE_CFG bit 1 clear, MSR 0xc0011029, sparse in the fake msr file)
+cp -r "$T/good" "$T/amd"
+sed -i 's/ rdtscp//; s/^processor.*/&\nvendor_id\t: AuthenticAMD\ncpu family\t: 25/' "$T/amd/proc/cpuinfo"
+de_cfg() {
+	"$PY" -c "import struct,sys; f=open(sys.argv[1],'r+b'); f.seek(0xc0011029); f.write(struct.pack('<Q', int(sys.argv[2])))" \
+		"$T/amd/dev/cpu/1/msr" "$1"
+}
+de_cfg 0
+tap_expect doctor_names_cpuid_nordtscp_where_lfence_does_not_order_rdtsc 0 \
+	'no RDTSCP, and LFENCE does not order RDTSC here (AMD, DE_CFG bit 1 clear): .*cpuid-nordtscp (CPUID; RDTSC ... CPUID; RDTSC; CPUID)' -- \
+	"$CS" doctor --sysroot "$T/amd" --cpu 1
+de_cfg 2
+tap_expect doctor_names_paoloni_nordtscp_where_lfence_orders_rdtsc 0 \
+	'no RDTSCP: LFENCE orders RDTSC here (AMD, DE_CFG bit 1 set), .*paoloni-nordtscp' -- \
+	"$CS" doctor --sysroot "$T/amd" --cpu 1
+tap_expect doctor_takes_an_unreadable_de_cfg_as_the_module_does 0 \
+	'no RDTSCP: .* else with CPUID (cpuid-nordtscp.*DE_CFG bit 1 decides, which is unreadable here' -- \
+	"$CS" doctor --sysroot "$T/amd" --cpu 0
 tap_expect doctor_rejects_an_offline_cpu 2 'cpu 7 is not online (online: 0-1)' -- "$CS" doctor --sysroot "$T/good" --cpu 7
 tap_expect doctor_runs_on_this_machine 0 'cyclestat doctor: cpu0' -- "$CS" doctor
 
