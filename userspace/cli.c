@@ -49,8 +49,11 @@ static const char usage_text[] =
 	"      --brief          one short table: per-op cost and interval, median, far\n"
 	"      --sweep          Paoloni's resolution table of each argument sweep\n"
 	"                       (group:name/ARG)\n"
-	"      --undisturbed[=all]  leave out the samples an NMI hit (flags file);\n"
-	"                       =all: also those right after an interrupt or switch\n"
+	"      --undisturbed[=all]  leave out the samples an NMI hit or a body's wait\n"
+	"                       timed out in (flags file), and from the counter\n"
+	"                       figures those whose counters perf rewrote or that\n"
+	"                       did not count; =all: also the samples right after\n"
+	"                       an interrupt or switch\n"
 	"  -o, --output FILE    write results to FILE instead of stdout\n"
 	"  -d, --tree DIR       the cyclebench debugfs tree (default: as above)\n"
 	"  -t, --threshold PCT  compare: changes within PCT% are 'same' (default 2)\n"
@@ -463,8 +466,7 @@ int main(int argc, char **argv)
 		case OPT_UNDISTURBED:
 			if (optarg && strcmp(optarg, "all"))
 				return usage("--undisturbed: '%s' is not 'all' (or nothing)", optarg);
-			cs_drop_mask = CB_SAMPLE_NMI | CB_SAMPLE_CPU |
-				       (optarg ? CB_SAMPLE_IRQ | CB_SAMPLE_SWITCH : 0);
+			cs_drop_mask = optarg ? CS_DROP_ALL : CS_DROP_DEFAULT;
 			break;
 		case 'o':
 			outfile = optarg;

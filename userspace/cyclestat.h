@@ -230,8 +230,19 @@ struct cs_frag {
 	long double calib_rel;	/* its 95 % half-width over it (quantum included) */
 	int emulated;		/* measured under an emulator: emulated ticks */
 	uint64_t dropped;	/* samples left out by --undisturbed */
+	uint64_t dropped_by[CB_NR_SAMPLE_FLAGS];	/* of those, flagged with bit k */
+	uint64_t dropped_even;	/* of those, unflagged: left out to keep ensembles equal */
 	int unflagged;		/* --undisturbed, but no flags file: nothing could be */
 	uint64_t measured;	/* samples in the files, before that */
+	/*
+	 * --undisturbed: the samples left out of the counter figures
+	 * (cs_drop_mask and CS_CNT_MASK; all of them: no counter figure) and
+	 * of those, how many with bit k.
+	 */
+	uint64_t cnt_left;
+	uint64_t cnt_by[CB_NR_SAMPLE_FLAGS];
+	/* info's flagged_timeout, flagged_pmcreset, flagged_nopmc (0 if absent) */
+	uint64_t flagged_timeout, flagged_pmcreset, flagged_nopmc;
 	struct cs_figs raw;
 	struct cs_ens ens;
 	struct cs_hist hist;
@@ -279,12 +290,21 @@ int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v);
 int cs_ipc_per_op(const struct cs_frag *fr, long double *v);
 
 /*
- * The flags file's bits (contract.h CB_SAMPLE_*): an NMI inside the
- * sample, an interrupt or a context switch just before it, TSC_AUX naming
- * another CPU.  --undisturbed leaves out samples with any bit of
- * cs_drop_mask set (fragment.c).
+ * The flags file's bits (contract.h CB_SAMPLE_*).  --undisturbed leaves
+ * out samples with any bit of cs_drop_mask set (fragment.c): an NMI
+ * inside the sample, TSC_AUX naming another CPU (old modules), a body's
+ * time-out (the sample timed the give-up, not the work), and with =all an
+ * interrupt or a context switch just before it.  The counter figures also
+ * leave out the samples of CS_CNT_MASK: their counter values are 0 written
+ * in place of a count (perf rewrote a counter, or one was not counting),
+ * while their TSC figure stands.
  */
 extern unsigned int cs_drop_mask;
+#define CS_DROP_DEFAULT (CB_SAMPLE_NMI | CB_SAMPLE_CPU | CB_SAMPLE_TIMEOUT)
+#define CS_DROP_ALL (CS_DROP_DEFAULT | CB_SAMPLE_IRQ | CB_SAMPLE_SWITCH)
+#define CS_CNT_MASK (CB_SAMPLE_NOPMC | CB_SAMPLE_PMCRESET)
+/* what flags bit k says of a sample, for the notes (fragment.c) */
+extern const char *const cs_flag_names[CB_NR_SAMPLE_FLAGS];
 
 /* A located fragment, before it is read. */
 struct cs_loc {

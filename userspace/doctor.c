@@ -110,10 +110,11 @@ static int in_cpulist(const char *list, unsigned int cpu)
 	return 0;
 }
 
-/* flags of processor N in cpuinfo ("" if not found) */
-static char *cpu_flags(struct doc *d, unsigned int cpu)
+/* the field @key of processor N in cpuinfo (the first one's if N has none) */
+static char *cpu_field(struct doc *d, unsigned int cpu, const char *key)
 {
-	char *buf = slurp(d, "/proc/cpuinfo"), *c, *flags = NULL;
+	char *buf = slurp(d, "/proc/cpuinfo"), *c, *val = NULL;
+	size_t kl = strlen(key);
 	long cur = -1;
 
 	if (!buf)
@@ -123,26 +124,69 @@ static char *cpu_flags(struct doc *d, unsigned int cpu)
 			char *colon = strchr(c, ':');
 
 			cur = colon ? strtol(colon + 1, NULL, 10) : -1;
-		} else if (!strncmp(c, "flags", 5) && (cur == (long)cpu || !flags)) {
+		} else if (!strncmp(c, key, kl) && (c[kl] == ' ' || c[kl] == '\t' || c[kl] == ':') &&
+			   (cur == (long)cpu || !val)) {
 			char *colon = strchr(c, ':'), *nl = strchrnul(c, '\n');
 
 			if (!colon || colon > nl)
 				continue;
-			free(flags);
-			flags = strndup(colon + 1, (size_t)(nl - colon - 1));
+			free(val);
+			val = strndup(colon + 1 + (colon[1] == ' '), (size_t)(nl - colon - 1 - (colon[1] == ' ')));
 			if (cur == (long)cpu)
 				break;
 		}
 	}
 	free(buf);
-	return flags;
+	return val;
+}
+
+/*
+ * Whether LFENCE keeps RDTSC in order on @cpu, as the module judges it at
+ * load (kmod/params.c): Intel always; AMD (and Hygon) families 0fh and 11h
+ * always; other AMD only with DE_CFG (MSR 0xc0011029) bit 1 set, read back
+ * because a hypervisor may ignore the kernel's write.  1 yes, 0 no, -1
+ * unknown (DE_CFG unreadable here: the module, which reads it itself,
+ * takes an unreadable one as no); @why says why, for -1 with the fix.
+ */
+static int lfence_orders_rdtsc(struct doc *d, unsigned int cpu, const char **why)
+{
+	char *vendor = cpu_field(d, cpu, "vendor_id"), *fam = cpu_field(d, cpu, "cpu family");
+	char path[256];
+	long family = fam ? strtol(fam, NULL, 10) : -1;
+	int amd = vendor && (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine"));
+	uint64_t v;
+	ssize_t got;
+	int fd;
+
+	free(vendor);
+	free(fam);
+	if (!amd) {
+		*why = "not AMD";
+		return 1;
+	}
+	if (family == 0xf || family == 0x11) {
+		*why = "AMD family 0fh/11h";
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/dev/cpu/%u/msr", d->root, cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	got = fd < 0 ? -1 : pread(fd, &v, sizeof(v), 0xc0011029);
+	if (fd >= 0)
+		close(fd);
+	if (got != sizeof(v)) {
+		*why = "is unreadable here (fix: sudo modprobe msr, and run as root)";
+		return -1;
+	}
+	*why = v & 2 ? "AMD, DE_CFG bit 1 set" : "AMD, DE_CFG bit 1 clear";
+	return (v & 2) != 0;
 }
 
 static void check_cpu(struct doc *d, unsigned int cpu)
 {
-	char *flags = cpu_flags(d, cpu);
+	char *flags = cpu_field(d, cpu, "flags");
 	int live = CPUID_LIVE && !d->root[0];
-	int inv, rdtscp, hyp;
+	int inv, rdtscp, hyp, lf;
+	const char *why;
 
 	if (!flags) {
 		say(d, "WARN", "cannot read %s/proc/cpuinfo flags; is /proc mounted? (mount -t proc proc /proc)",
@@ -161,12 +205,25 @@ static void check_cpu(struct doc *d, unsigned int cpu)
 		say(d, "ok", "invariant TSC (constant_tsc, nonstop_tsc%s)", live ? "; CPUID 80000007h EDX[8]" : "");
 	else
 		say(d, "WARN", "TSC is not invariant (constant_tsc/nonstop_tsc missing): ticks vary with frequency and sleep states; fix: pin the frequency (scripts/prepare-host.sh) or use a machine with an invariant TSC");
+	lf = lfence_orders_rdtsc(d, cpu, &why);
 	if (rdtscp)
 		say(d, "ok", "RDTSCP present: the paoloni method (CPUID; RDTSC ... RDTSCP; CPUID) is used");
+	else if (lf > 0)
+		say(d, "note", "no RDTSCP: LFENCE orders RDTSC here (%s), so the module stops with LFENCE; RDTSC: paoloni-nordtscp (CPUID; RDTSC ... LFENCE; RDTSC; CPUID), or lfence-nordtscp with method=lfence; nothing to fix",
+		    why);
+	else if (!lf)
+		say(d, "note", "no RDTSCP, and LFENCE does not order RDTSC here (%s): the module stops with CPUID: cpuid-nordtscp (CPUID; RDTSC ... CPUID; RDTSC; CPUID), whichever method is asked for",
+		    why);
 	else
-		say(d, "note", "no RDTSCP: the module falls back to paoloni-nordtscp (LFENCE; RDTSC at the end); nothing to fix");
-	if (hyp)
+		say(d, "note", "no RDTSCP: the module stops with LFENCE; RDTSC (paoloni-nordtscp, or lfence-nordtscp with method=lfence) where LFENCE orders RDTSC, else with CPUID (cpuid-nordtscp: CPUID; RDTSC ... CPUID; RDTSC; CPUID); on this AMD CPU DE_CFG bit 1 decides, which %s; the tree's info says which on its lfence line",
+		    why);
+	if (hyp && lf > 0)
 		say(d, "WARN", "running under a hypervisor: CPUID is a VM exit and the TSC may be virtualised; fix: load with method=lfence (sudo insmod cyclebench.ko method=lfence) and take final figures on bare metal");
+	else if (hyp && !lf)
+		say(d, "WARN", "running under a hypervisor: CPUID is a VM exit and the TSC may be virtualised, and LFENCE does not order RDTSC here (%s), so method=lfence gives paoloni; fix: take final figures on bare metal (or have the host set DE_CFG bit 1)",
+		    why);
+	else if (hyp)
+		say(d, "WARN", "running under a hypervisor: CPUID is a VM exit and the TSC may be virtualised; fix: load with method=lfence (sudo insmod cyclebench.ko method=lfence; where DE_CFG bit 1 is clear it gives paoloni, and info's lfence line says so) and take final figures on bare metal");
 	else
 		say(d, "ok", "bare metal (no hypervisor flag%s)", live ? ", CPUID 1 ECX[31] clear" : "");
 	free(flags);

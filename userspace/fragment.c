@@ -95,64 +95,105 @@ static int counted(const char *path, struct cs_samples *s, struct cs_counts *c,
 
 unsigned int cs_drop_mask;
 
+const char *const cs_flag_names[CB_NR_SAMPLE_FLAGS] = {
+	"with an NMI inside", "after an interrupt", "after a switch",
+	"on another CPU", "with a counter not counting", "timed out",
+	"with counters perf rewrote",
+};
+
+/* by[k] += 1 for each bit k of v */
+static void count_bits(uint64_t v, uint64_t *by)
+{
+	for (int k = 0; k < CB_NR_SAMPLE_FLAGS; k++)
+		by[k] += (v >> k) & 1;
+}
+
 /*
  * --undisturbed: the samples kept, as indices into the files, the same
- * number from each ensemble (the first m undisturbed of each, m the
- * fewest any ensemble has), so ensembles stay equal and the paired files
- * stay paired.  Returns the number kept per ensemble, 0 with *idx NULL
- * when nothing is left out, -1 on error.
+ * number from each ensemble (the first m without a bit of cs_drop_mask in
+ * @fl, the flags file's values, m the fewest any ensemble has), so
+ * ensembles stay equal and the paired files stay paired; @by counts the
+ * left-out samples' flags, *@flagged the samples with any.  Returns the
+ * number kept per ensemble, 0 with *idx NULL when nothing is left out, -1
+ * on error.
  */
-static long long undisturbed(const struct cs_loc *loc, uint64_t ens, uint64_t size,
-			     size_t **idx, struct cs_err *err)
+static long long undisturbed(const struct cs_samples *fl, const char *path, uint64_t ens,
+			     uint64_t size, uint64_t *by, uint64_t *flagged, size_t **idx,
+			     struct cs_err *err)
 {
-	char *path = beside(loc, "flags");
-	struct cs_samples f = { 0 };
 	uint64_t m = size;
-	long long ret = -1;
 	size_t k = 0;
 
 	*idx = NULL;
-	if (!cs_drop_mask || !path) {
-		free(path);
-		return 0;
-	}
-	if (read_paired(path, ens * size, &f, err))
-		goto out;
 	for (uint64_t e = 0; e < ens; e++) {
 		uint64_t good = 0;
 
 		for (uint64_t j = 0; j < size; j++)
-			good += !(f.v[e * size + j] & cs_drop_mask);
+			good += !(fl->v[e * size + j] & cs_drop_mask);
 		m = good < m ? good : m;
 	}
-	if (m == size) {
-		ret = 0;
-		goto out;
-	}
+	if (m == size)
+		return 0;
 	if (m < 1) {
 		cs_seterr(err, path, 0,
 			  "every sample of an ensemble is flagged as disturbed: nothing is left to summarise (run again, or drop --undisturbed)");
-		goto out;
+		return -1;
 	}
 	*idx = malloc(ens * m * sizeof(**idx));
 	if (!*idx) {
 		cs_seterr(err, path, 0, "out of memory");
-		goto out;
+		return -1;
 	}
 	for (uint64_t e = 0; e < ens; e++) {
 		uint64_t got = 0;
 
 		for (uint64_t j = 0; j < size && got < m; j++)
-			if (!(f.v[e * size + j] & cs_drop_mask)) {
+			if (!(fl->v[e * size + j] & cs_drop_mask)) {
 				(*idx)[k++] = e * size + j;
 				got++;
 			}
 	}
-	ret = (long long)m;
-out:
-	cs_samples_free(&f);
-	free(path);
-	return ret;
+	*flagged = 0;
+	for (size_t j = 0; j < fl->n; j++) {
+		count_bits(fl->v[j] & cs_drop_mask, by);
+		*flagged += !!(fl->v[j] & cs_drop_mask);
+	}
+	return (long long)m;
+}
+
+/*
+ * --undisturbed, the counter files: every sample without a bit of
+ * cs_drop_mask or CS_CNT_MASK.  A counter value of such a sample is a 0
+ * written for want of a count, so it is left out even where its TSC
+ * figure is kept; the counters' medians are over all ensembles at once,
+ * so no ensemble needs its share.  Returns the number kept, with *idx
+ * NULL when that is all of them (@by: as undisturbed()).
+ */
+static long long counted_samples(const struct cs_samples *fl, const char *path, uint64_t *by,
+				 size_t **idx, struct cs_err *err)
+{
+	unsigned int mask = cs_drop_mask | CS_CNT_MASK;
+	size_t k = 0;
+
+	*idx = NULL;
+	for (size_t j = 0; j < fl->n; j++)
+		k += !(fl->v[j] & mask);
+	if (k == fl->n)
+		return (long long)k;
+	if (k) {
+		*idx = malloc(k * sizeof(**idx));
+		if (!*idx) {
+			cs_seterr(err, path, 0, "out of memory");
+			return -1;
+		}
+	}
+	k = 0;
+	for (size_t j = 0; j < fl->n; j++) {
+		if (!(fl->v[j] & mask))
+			(*idx)[k++] = j;
+		count_bits(fl->v[j] & mask, by);
+	}
+	return (long long)k;
 }
 
 /* keep the samples idx names, in order (idx increases: in place is safe) */
@@ -327,6 +368,9 @@ static int load_counter(const char *path, size_t n, const size_t *idx, size_t ke
 static int load_counters(const struct cs_loc *loc, struct cs_frag *fr, size_t n,
 			 const size_t *idx, size_t kept, struct cs_err *err)
 {
+	/* every sample's counters are 0 for want of a count: no figure */
+	if (!kept)
+		return 0;
 	for (int k = 0; k < CS_NCOUNTERS; k++) {
 		struct cs_counter *cn = &fr->cnt[k];
 		char lname[32], *path;
@@ -354,6 +398,24 @@ static int load_counters(const struct cs_loc *loc, struct cs_frag *fr, size_t n,
 	return 0;
 }
 
+/* whether load_counters() finds a counter file with data */
+static int has_counters(const struct cs_loc *loc, const struct cs_info *info)
+{
+	for (int k = 0; k < CS_NCOUNTERS; k++) {
+		char *path;
+		int found;
+
+		if (!cs_data_file_expected(info, cs_counter_names[k]))
+			continue;
+		path = beside(loc, cs_counter_names[k]);
+		found = path != NULL;
+		free(path);
+		if (found)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Returns 0 with fr filled; 1 when there is no data (state none, skipped,
  * or aborted or failed with no earlier run), with fr->nodata saying which;
@@ -370,9 +432,10 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	struct cs_counts c = { 0 };
 	const char *state, *name, *slash;
 	uint64_t ens = 0, size = 0;
-	size_t *idx = NULL, n, kept;
-	char *flags;
-	long long m;
+	struct cs_samples fl = { 0 };
+	size_t *idx = NULL, *cidx = NULL, n, kept;
+	char *flags = NULL;
+	long long m, ck;
 	int re, rs, rb, ra, rg, ordered;
 
 	memset(fr, 0, sizeof(*fr));
@@ -414,6 +477,10 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	if (rb < 0 || ra < 0)
 		goto fail;
 	fr->smi = !rb && !ra && fr->smi_after != fr->smi_before;
+	if (cs_info_u64(&fr->info, loc->info, "flagged_timeout", &fr->flagged_timeout, err) < 0 ||
+	    cs_info_u64(&fr->info, loc->info, "flagged_pmcreset", &fr->flagged_pmcreset, err) < 0 ||
+	    cs_info_u64(&fr->info, loc->info, "flagged_nopmc", &fr->flagged_nopmc, err) < 0)
+		goto fail;
 	re = cs_info_u64(&fr->info, loc->info, "ensembles", &ens, err);
 	rs = cs_info_u64(&fr->info, loc->info, "samples", &size, err);
 	if (re < 0 || rs < 0)
@@ -421,7 +488,6 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	flags = cs_drop_mask ? beside(loc, "flags") : NULL;
 	fr->unflagged = cs_drop_mask && !flags;
 	ordered = (re == 0 && rs == 0 && ens != 1) || flags;
-	free(flags);
 	if (!ordered) {
 		if (cs_tally_init(&t)) {
 			cs_seterr(err, loc->cycles, 0, "out of memory");
@@ -444,13 +510,18 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	}
 	n = s.n;
 	fr->measured = n;
+	if (flags && read_paired(flags, n, &fl, err))
+		goto fail;
 	if (ordered) {
-		m = undisturbed(loc, ens, size, &idx, err);
+		uint64_t flagged = 0;
+
+		m = flags ? undisturbed(&fl, flags, ens, size, fr->dropped_by, &flagged, &idx, err) : 0;
 		if (m < 0)
 			goto fail;
 		if (m) {
 			compact(&s, idx, ens * (uint64_t)m);
 			fr->dropped = n - s.n;
+			fr->dropped_even = fr->dropped - flagged;
 			size = (uint64_t)m;
 		}
 		if (cs_ensembles(s.v, ens, size, &fr->ens) ||
@@ -479,12 +550,25 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	}
 	kept = c.n;
 	cs_counts_free(&c);
-	if (load_long(loc, fr, ordered, n, idx, kept, err) ||
-	    load_counters(loc, fr, n, idx, kept, err))
+	if (load_long(loc, fr, ordered, n, idx, kept, err))
 		goto fail;
+	if (flags && has_counters(loc, &fr->info)) {
+		ck = counted_samples(&fl, flags, fr->cnt_by, &cidx, err);
+		if (ck < 0 || load_counters(loc, fr, n, cidx, (size_t)ck, err))
+			goto fail;
+		fr->cnt_left = n - (size_t)ck;
+	} else if (load_counters(loc, fr, n, idx, kept, err)) {
+		goto fail;
+	}
+	cs_samples_free(&fl);
+	free(flags);
+	free(cidx);
 	free(idx);
 	return 0;
 fail:
+	cs_samples_free(&fl);
+	free(flags);
+	free(cidx);
 	free(idx);
 	cs_samples_free(&s);
 	cs_tally_free(&t);

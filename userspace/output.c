@@ -190,6 +190,63 @@ static void print_counters(FILE *f, const struct cs_input *in, size_t n, int w,
 			"instructions / all core cycles\n");
 }
 
+/* ", 3 timed out, 1 with an NMI inside": the kinds @by counts */
+static void flag_kinds(FILE *f, const uint64_t *by)
+{
+	for (int k = 0; k < CB_NR_SAMPLE_FLAGS; k++)
+		if (by[k])
+			fprintf(f, ", %llu %s", (unsigned long long)by[k], cs_flag_names[k]);
+}
+
+static int any_counter(const struct cs_frag *fr)
+{
+	for (int k = 0; k < CS_NCOUNTERS; k++)
+		if (fr->cnt[k].present)
+			return 1;
+	return 0;
+}
+
+/*
+ * What the flags say of a fragment's samples: with --undisturbed, what was
+ * left out and why; without it, the samples that are no measurement of the
+ * body (time-outs) or whose counters are no count (rewritten, not
+ * counting), from info's flagged_* counts.
+ */
+static void print_flag_notes(FILE *f, const struct cs_frag *fr)
+{
+	if (fr->dropped) {
+		fprintf(f, "- %s: %llu of %llu samples left out (--undisturbed; flags file)",
+			fr->name, (unsigned long long)fr->dropped, (unsigned long long)fr->measured);
+		flag_kinds(f, fr->dropped_by);
+		if (fr->dropped_even)
+			fprintf(f, ", and %llu unflagged to keep the ensembles equal",
+				(unsigned long long)fr->dropped_even);
+		fputc('\n', f);
+	}
+	if (fr->cnt_left == fr->measured && fr->measured) {
+		fprintf(f, "- %s: no counter figures: every sample's counters are left out (--undisturbed; flags file)",
+			fr->name);
+		flag_kinds(f, fr->cnt_by);
+		fputc('\n', f);
+	} else if (fr->cnt_left && any_counter(fr)) {
+		fprintf(f, "- %s: counter figures over %llu of %llu samples (--undisturbed; flags file)",
+			fr->name, (unsigned long long)(fr->measured - fr->cnt_left),
+			(unsigned long long)fr->measured);
+		flag_kinds(f, fr->cnt_by);
+		fputc('\n', f);
+	}
+	if (cs_drop_mask)
+		return;
+	if (fr->flagged_timeout)
+		fprintf(f, "- %s: %llu of %llu samples timed out (flags 32): they time a wait given up, not the body's work; --undisturbed leaves them out\n",
+			fr->name, (unsigned long long)fr->flagged_timeout,
+			(unsigned long long)fr->measured);
+	if ((fr->flagged_pmcreset || fr->flagged_nopmc) && any_counter(fr))
+		fprintf(f, "- %s: the counter figures take as 0 the counters of %llu samples perf rewrote (flags 64) and %llu not counting (16); --undisturbed leaves those out of them\n",
+			fr->name, (unsigned long long)fr->flagged_pmcreset,
+			(unsigned long long)fr->flagged_nopmc);
+}
+
 static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 {
 	FILE *f = o->out;
@@ -323,10 +380,7 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	if (skew)
 		fprintf(f, "! mean > 1.5 x median: far outliers pull the mean; trust the median\n");
 	for (size_t j = 0; j < n; j++)
-		if (in->frag[j].dropped)
-			fprintf(f, "- %s: %llu of %llu samples left out as disturbed (--undisturbed; flags file)\n",
-				in->frag[j].name, (unsigned long long)in->frag[j].dropped,
-				(unsigned long long)in->frag[j].measured);
+		print_flag_notes(f, &in->frag[j]);
 	for (size_t j = 0; j < n; j++)
 		if (bimodal(&in->frag[j].hist) &&
 		    fabsl(cs_q_ld(in->frag[j].raw.hsm) - cs_q_ld(in->frag[j].raw.median)) >

@@ -85,8 +85,10 @@ free_to:
 }
 
 /*
- * A cpus= result's cpuN/cycles and cpuN/cycles_long, for each CPU its
- * info's cpus: names (a live tree keeps cpuN/ of earlier runs, empty).
+ * A cpus= result's cpuN/cycles, cpuN/cycles_long and (the module's)
+ * cpuN/flags, for each CPU its info's cpus: names (a live tree keeps cpuN/
+ * of earlier runs, empty).  Each is copied where it is: cyclebench-user
+ * writes no flags.
  */
 static int copy_cpus(const char *from, const char *info, const char *to, struct cs_err *err)
 {
@@ -98,7 +100,7 @@ static int copy_cpus(const char *from, const char *info, const char *to, struct 
 		return -1;
 	cpus = cs_info_get(&in, "cpus");
 	for (const char *c = cpus; c && *c; c += strcspn(c, ","), c += *c == ',') {
-		static const char *const files[] = { "cycles", "cycles_long" };
+		static const char *const files[] = { "cycles", "cycles_long", "flags" };
 		int len = (int)strcspn(c, ",");
 		char *src, *dst;
 
@@ -115,7 +117,7 @@ static int copy_cpus(const char *from, const char *info, const char *to, struct 
 			free(dst);
 			goto out;
 		}
-		for (size_t k = 0; k < 2; k++) {
+		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
 			int bad;
 
 			if (asprintf(&src, "%s/cpu%.*s/%s", from, len, c, files[k]) < 0) {

@@ -151,10 +151,26 @@ assert raw[1]['n'] == 8 and raw[1]['max'] == 17 and raw[1]['min'] == 10, raw[1]
 # =all: also the sample after an interrupt (2): 3 kept of each, equal ensembles
 assert raw[2]['n'] == 6 and raw[2]['min'] == 10 and raw[2]['max'] == 16, raw[2]
 " "$T/dist-all.json" "$T/dist-u.json" "$T/dist-ua.json"
-tap_expect undisturbed_says_what_it_left_out 0 'alu:add_dep: 2 of 10 samples left out as disturbed' -- \
+tap_expect undisturbed_says_what_it_left_out 0 'alu:add_dep: 2 of 10 samples left out (--undisturbed; flags file), 1 with an NMI inside, 1 on another CPU$' -- \
 	"$CS" --undisturbed "$T/dist"
 tap_expect undisturbed_rejects_an_unknown_set 2 "--undisturbed: 'some' is not 'all'" -- \
 	"$CS" --undisturbed=some "$T/dist"
+# a body's wait that timed out (32) timed the give-up, not the work: left out
+cp -r "$T/dist" "$T/tmo"
+printf '0\n0\n0\n0\n32\n0\n0\n0\n0\n0\n' > "$T/tmo/alu/add_dep/flags"
+printf 'flagged_timeout: 1\n' >> "$T/tmo/alu/add_dep/info"
+"$CS" -f json --undisturbed "$T/tmo" > "$T/tmo-u.json"
+tap_check undisturbed_leaves_out_timed_out_samples "$PY" -c "
+import json, sys
+raw = json.load(open(sys.argv[1]))['inputs'][0]['fragments'][0]['raw']
+# the time-out (900) in ensemble 1: 4 kept of each, so 17 goes from ensemble 2
+assert raw['n'] == 8 and raw['max'] == 800 and raw['min'] == 10, raw
+" "$T/tmo-u.json"
+tap_expect undisturbed_names_each_kind_it_left_out 0 \
+	'alu:add_dep: 2 of 10 samples left out (--undisturbed; flags file), 1 timed out, and 1 unflagged to keep the ensembles equal' -- \
+	"$CS" --undisturbed "$T/tmo"
+tap_expect timed_out_samples_are_said_without_undisturbed 0 \
+	'alu:add_dep: 1 of 10 samples timed out (flags 32): they time a wait given up, not the body' -- "$CS" "$T/tmo"
 printf '0\n0\n' > "$T/dist/alu/add_dep/flags"
 tap_expect undisturbed_needs_a_paired_flags_file 2 "flags: 2 lines, but cycles has 10" -- \
 	"$CS" --undisturbed "$T/dist"
@@ -187,6 +203,32 @@ assert c['core_cycles'] == {'median': 130, 'median_long': 220, 'per_op': 3}, c
 assert c['instructions']['per_op'] == 1 and c['ref_cycles'] is None, c
 assert abs(c['ipc_per_op'] - 1 / 3) < 1e-9, c
 " "$T/pmc.json"
+# perf rewrote a counter (64): the module writes 0 for its counts, the TSC
+# figure stands; --undisturbed leaves it out of the counter figures alone
+cp -r "$T/pmc" "$T/pmcr"
+R=$T/pmcr/alu/imul
+printf '0\n64\n64\n0\n64\n0\n' > "$R/flags"
+printf 'flagged_pmcreset: 3\n' >> "$R/info"
+printf '130\n0\n0\n130\n0\n130\n' > "$R/core_cycles"
+printf '220\n0\n0\n220\n0\n220\n' > "$R/core_cycles_long"
+printf '40\n0\n0\n40\n0\n40\n' > "$R/instructions"
+printf '70\n0\n0\n70\n0\n70\n' > "$R/instructions_long"
+tap_expect undisturbed_leaves_rewritten_counters_out_of_the_counter_figures 0 \
+	'^alu:imul  *3.000/op  *1.000/op  *-  *0.333$' -- "$CS" --undisturbed "$T/pmcr"
+tap_check undisturbed_says_what_the_counter_figures_are_over \
+	grep -q '^- alu:imul: counter figures over 3 of 6 samples (--undisturbed; flags file), 3 with counters perf rewrote$' "$T/out"
+"$CS" -f json --undisturbed "$T/pmcr" > "$T/pmcr.json"
+tap_check undisturbed_keeps_the_tsc_figure_of_a_rewritten_counter "$PY" -c "
+import json, sys
+fr = json.load(open(sys.argv[1]))['inputs'][0]['fragments'][0]
+assert fr['raw']['n'] == 6, fr['raw']
+assert fr['counters']['core_cycles']['median'] == 130, fr['counters']
+" "$T/pmcr.json"
+tap_expect rewritten_counters_are_said_without_undisturbed 0 \
+	'alu:imul: the counter figures take as 0 the counters of 3 samples perf rewrote (flags 64)' -- "$CS" "$T/pmcr"
+printf '64\n64\n64\n64\n64\n64\n' > "$R/flags"
+tap_expect undisturbed_with_no_counted_sample_has_no_counter_figure 0 \
+	'alu:imul: no counter figures: every sample.s counters are left out' -- "$CS" --undisturbed "$T/pmcr"
 printf '70\n70\n' > "$P/instructions_long"
 tap_expect counters_long_file_is_paired_with_cycles 2 'instructions_long: 2 lines, but cycles has 6' -- "$CS" "$T/pmc"
 
@@ -640,6 +682,25 @@ echo 1 > "$T/good/sys/devices/system/cpu/nohz_full"
 "$PY" -c "import struct,sys; open(sys.argv[1],'wb').write(b'\0'*0x34 + struct.pack('<Q', 17))" "$T/good/dev/cpu/1/msr"
 tap_expect doctor_of_a_good_machine_has_no_problems 0 'no problems' -- env CYCLESTAT_SYSROOT="$T/good" "$CS" doctor --strict --cpu 1
 tap_check doctor_reads_the_smi_count grep -q 'SMI count 17' "$T/out"
+# no RDTSCP: LFENCE; RDTSC where LFENCE orders RDTSC, else cpuid-nordtscp
+# (AMD with DE_CFG bit 1 clear, MSR 0xc0011029, sparse in the fake msr file)
+cp -r "$T/good" "$T/amd"
+sed -i 's/ rdtscp//; s/^processor.*/&\nvendor_id\t: AuthenticAMD\ncpu family\t: 25/' "$T/amd/proc/cpuinfo"
+de_cfg() {
+	"$PY" -c "import struct,sys; f=open(sys.argv[1],'r+b'); f.seek(0xc0011029); f.write(struct.pack('<Q', int(sys.argv[2])))" \
+		"$T/amd/dev/cpu/1/msr" "$1"
+}
+de_cfg 0
+tap_expect doctor_names_cpuid_nordtscp_where_lfence_does_not_order_rdtsc 0 \
+	'no RDTSCP, and LFENCE does not order RDTSC here (AMD, DE_CFG bit 1 clear): .*cpuid-nordtscp (CPUID; RDTSC ... CPUID; RDTSC; CPUID)' -- \
+	"$CS" doctor --sysroot "$T/amd" --cpu 1
+de_cfg 2
+tap_expect doctor_names_paoloni_nordtscp_where_lfence_orders_rdtsc 0 \
+	'no RDTSCP: LFENCE orders RDTSC here (AMD, DE_CFG bit 1 set), .*paoloni-nordtscp' -- \
+	"$CS" doctor --sysroot "$T/amd" --cpu 1
+tap_expect doctor_takes_an_unreadable_de_cfg_as_the_module_does 0 \
+	'no RDTSCP: .* else with CPUID (cpuid-nordtscp.*DE_CFG bit 1 decides, which is unreadable here' -- \
+	"$CS" doctor --sysroot "$T/amd" --cpu 0
 tap_expect doctor_rejects_an_offline_cpu 2 'cpu 7 is not online (online: 0-1)' -- "$CS" doctor --sysroot "$T/good" --cpu 7
 tap_expect doctor_runs_on_this_machine 0 'cyclestat doctor: cpu0' -- "$CS" doctor
 
@@ -721,6 +782,14 @@ tap_check save_copies_each_cpus_arrays_whole \
 	cmp "$T/sweep/k4/contend/private/cpu3/cycles" "$T/saved-k4/contend/private/cpu3/cycles"
 tap_check save_copies_each_cpus_long_arrays \
 	cmp "$T/sweep/k4/contend/shared/cpu1/cycles_long" "$T/saved-k4/contend/shared/cpu1/cycles_long"
+# the module writes each CPU's flags as well (cpu0's are the result's own)
+cp -r "$T/sweep/k4" "$T/mod-k4"
+awk '{ print (NR % 7 == 0) ? 32 : 0 }' "$T/mod-k4/contend/shared/cpu2/cycles" > "$T/mod-k4/contend/shared/cpu2/flags"
+for c in 0 1 3; do sed 's/.*/0/' "$T/mod-k4/contend/shared/cpu$c/cycles" > "$T/mod-k4/contend/shared/cpu$c/flags"; done
+cp "$T/mod-k4/contend/shared/cpu0/flags" "$T/mod-k4/contend/shared/flags"
+"$CS" --tree "$T/mod-k4" -q save "$T/saved-mod-k4" 2> /dev/null
+tap_check save_copies_each_cpus_flags \
+	cmp "$T/mod-k4/contend/shared/cpu2/flags" "$T/saved-mod-k4/contend/shared/cpu2/flags"
 cp -r "$T/sweep/k4" "$T/bad-k4"
 sed -i 's|^cpus: .*|cpus: 0,../../x|' "$T/bad-k4/contend/shared/info"
 tap_expect save_refuses_a_cpu_list_that_is_not_one 2 "cpus: '0,../../x' is not a comma-separated list of CPU numbers" -- \
