@@ -53,9 +53,9 @@
 
 /*
  * The long region's lengths cyclebench-user builds and long_repeat= may
- * name (the module's is its CB_LONG_REPEAT): its Makefile reads this line.
+ * name (the module's is its CB_LONG_REPEAT), CB_LONG_REPEATS, come with
+ * the groups from kmod/fragments/groups.mk, as a -D flag of the build.
  */
-#define CB_LONG_REPEATS { 16, 64, 256, 1024 }
 #define __CB_STR(...) #__VA_ARGS__
 #define CB_STR(...) __CB_STR(__VA_ARGS__)
 

@@ -18,9 +18,9 @@
  * A fragment that needs memory, state or a size sweep adds a setup, a
  * teardown and an argument list (see CB_BODY_STATE() and struct
  * cb_fragment).  A new group is a new file in kmod/fragments/ plus its name
- * in CB_GROUPS in Kbuild.  The same files build the userspace runner
- * (runner/) when their group is declared with CB_PORTABLE_GROUP():
- * such a file includes nothing but this header.
+ * in kmod/fragments/groups.mk.  The same files build the userspace runner
+ * (runner/) when groups.mk lists their group as portable: such a file
+ * includes nothing but this header.
  */
 #ifndef CYCLEBENCH_H
 #define CYCLEBENCH_H
@@ -303,13 +303,13 @@ struct cb_fragment {
  * @count: its length.
  *
  * Example (the last lines of kmod/fragments/alu.c, with alu in CB_GROUPS
- * in Kbuild):
+ * and CB_PORTABLE_GROUPS in kmod/fragments/groups.mk):
  *
  *	static const struct cb_fragment alu_fragments[] = {
  *		CB_FRAGMENT(add_dep, 4, "4 dependent adds (latency chain)"),
  *	};
  *
- *	CB_PORTABLE_GROUP(alu, alu_fragments);
+ *	CB_GROUP(alu, alu_fragments);
  */
 struct cb_group {
 	const char *name;
@@ -319,7 +319,9 @@ struct cb_group {
 
 /**
  * CB_GROUP() - declare a file's table as group @_name.
- * @_name: the group name; also add it to CB_GROUPS in Kbuild.
+ * @_name: the group name, the file's name; add it to CB_GROUPS in
+ *	kmod/fragments/groups.mk, and to CB_PORTABLE_GROUPS there when the
+ *	file needs no kernel (then cyclebench-user runs it too).
  * @_table: the const array of CB_FRAGMENT() entries.
  */
 #define CB_GROUP(_name, _table)						\
@@ -328,22 +330,6 @@ struct cb_group {
 		.fragments = _table,					\
 		.count = sizeof(_table) / sizeof((_table)[0]),		\
 	}
-
-/* Every group, declared once: CB_GROUP_LIST comes from CB_GROUPS in Kbuild. */
-#ifdef CB_GROUP_LIST
-#define CB_G(_name) cb_group_##_name,
-extern const struct cb_group CB_GROUP_LIST cb_group_end_of_list;
-#undef CB_G
-#endif
-
-/**
- * CB_PORTABLE_GROUP() - CB_GROUP() for a file that needs no kernel: its
- *	bodies are plain asm or C and it includes only this header, so the
- *	userspace runner builds it too.
- * @_name: the group name; also add it to CB_GROUPS in Kbuild.
- * @_table: the const array of CB_FRAGMENT() entries.
- */
-#define CB_PORTABLE_GROUP(_name, _table) CB_GROUP(_name, _table)
 
 #ifdef __KERNEL__
 /*

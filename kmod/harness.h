@@ -318,6 +318,26 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 #endif
 
 /*
+ * Each body's "group:name" (kbuild's KBUILD_BASENAME: the file's name, its
+ * group's) as an ELF note of the module's file, owner "cyclebench", which
+ * is never loaded (no "a" flag): scripts/fragments.sh reads the names
+ * from a built module, so a selection is checked before anything boots.
+ */
+#ifdef KBUILD_BASENAME
+#define __CB_LISTED(name)						\
+	asm(".pushsection .note.cyclebench,\"\",@note\n\t"		\
+	    ".balign 4\n\t"						\
+	    ".long 2f - 1f, 4f - 3f, 1\n"				\
+	    "1:\t.asciz \"cyclebench\"\n"				\
+	    "2:\t.balign 4\n"						\
+	    "3:\t.asciz \"" KBUILD_BASENAME ":" #name "\"\n"		\
+	    "4:\t.balign 4\n\t"					\
+	    ".popsection")
+#else
+#define __CB_LISTED(name) asm("")
+#endif
+
+/*
  * The long region: CB_LONG_REPEAT (2, 4, 8, ... 1024) copies of the body,
  * no loop counter: cb_body<N>_<name>() is two calls of
  * cb_body<N/2>_<name>() with a barrier between them, all inlined.
@@ -355,6 +375,7 @@ static __always_inline void twice(void *st)				\
  * the sampler: one sampling loop per method.
  */
 #define __CB_SAMPLER(name)						\
+__CB_LISTED(name);							\
 static noinline notrace __used void cb_bodyref_##name(void *st)	\
 {									\
 	__CB_PIN(st);							\

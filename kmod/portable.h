@@ -2,8 +2,9 @@
 /*
  * portable.h - what kmod/cyclebench.h takes from the kernel, for a build
  * outside it (cyclebench-user, the parser's tests).  kmod/cyclebench.h
- * includes it when __KERNEL__ is not defined, so a fragment file declared
- * with CB_PORTABLE_GROUP() builds unchanged into cyclebench-user: one
+ * includes it when __KERNEL__ is not defined, so a fragment file whose
+ * group kmod/fragments/groups.mk lists as portable builds unchanged into
+ * cyclebench-user: one
  * source of truth for every body.  The kernel build never reads it.
  *
  * The harness hooks differ from the kernel's on purpose: a process cannot

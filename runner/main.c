@@ -137,6 +137,7 @@ static char *join_words(int argc, char **argv, int first)
 
 static void list(void)
 {
+	printf("# group:name[/ARG (its values)]  ops per run  what one run does\n");
 	for (unsigned int g = 0; g < cb_nr_user_groups; g++) {
 		const struct cb_group *grp = cb_user_groups[g];
 

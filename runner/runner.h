@@ -17,12 +17,13 @@
 /*
  * The portable groups, linked in from kmod/fragments/ (groups.c), once per
  * long-region length: cb_user_variants[k] at cb_repeats[k] copies, in the
- * same order; cb_user_groups is cb_user_variants[0].
+ * same order; cb_user_groups is cb_user_variants[0], the shortest.
  */
-#define CB_NR_REPEATS 4
-extern const unsigned int cb_repeats[];
+#define __CB_ONE_REPEAT(r) + 1
+#define CB_NR_REPEATS (0 CB_LONG_REPEAT_LIST(__CB_ONE_REPEAT))
+extern const unsigned int cb_repeats[CB_NR_REPEATS];
 extern const struct cb_group *const *const cb_user_variants[CB_NR_REPEATS];
-extern const struct cb_group *const *const cb_user_groups;
+#define cb_user_groups (cb_user_variants[0])
 extern const unsigned int cb_nr_user_groups;
 /* Groups the module has that need the kernel: names only. */
 extern const char *const cb_kernel_groups[];

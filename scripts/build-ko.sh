@@ -56,7 +56,7 @@ flock 9	# one build per tree at a time
 # Bring the copy up to date: copy what differs (so kbuild sees a new
 # mtime), drop sources that are gone, and their objects with them.
 cd "$top"
-mapfile -t srcs < <(echo Kbuild; find kmod -type f -name '*.[ch]' | sort)
+mapfile -t srcs < <(echo Kbuild; find kmod -type f \( -name '*.[ch]' -o -name '*.mk' \) | sort)
 for f in "${srcs[@]}"; do
 	if ! cmp -s "$f" "$dir/$f"; then
 		mkdir -p "$dir/$(dirname "$f")"

@@ -54,6 +54,20 @@ check_params() {
 	done
 }
 
+# only= names fragments the module holds: a mistyped name is refused here,
+# with the closest names, before anything is loaded or booted.
+check_selection() {
+	local w
+	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
+	for w in $PARAMS; do
+		case $w in
+		only=*) scripts/fragments.sh "$1" "${w#only=}" 2>&1 |
+				sed 's/^/run: PARAMS: only=: /' >&2
+			[ "${PIPESTATUS[0]}" = 0 ] || exit 2 ;;
+		esac
+	done
+}
+
 # The module's own words on a refused load or run, from a kernel log.
 kernel_says() {
 	grep -E '(^|\] )cyclebench: ' "$1" | grep -v -e 'taints kernel' -e 'tainting kernel' |
@@ -77,6 +91,7 @@ native_ok() {
 if native_ok; then
 	quiet_make KDIR="/lib/modules/$(uname -r)/build" all
 	check_params cyclebench.ko
+	check_selection cyclebench.ko
 	if grep -q '^cyclebench ' /proc/modules; then
 		echo "run: cyclebench is already loaded; unload it first: sudo rmmod cyclebench" >&2
 		exit 2
@@ -97,7 +112,7 @@ if native_ok; then
 fi
 
 # This host's kernel loads no module, but its CPU is real: the portable
-# fragments (kmod/fragments/ files declared CB_PORTABLE_GROUP) measure it
+# fragments (the portable groups of kmod/fragments/groups.mk) measure it
 # from userspace with cyclebench-user, mem:chase's size sweep included.
 # PARAMS words it knows are passed on (only= becomes the selection);
 # CB_USER=0 skips it.  Results in build/results-user.  It runs even when
@@ -114,6 +129,22 @@ user_run() {
 		esac
 	done
 	quiet_make -C runner cyclebench-user
+	# the items of only= whose group is portable; the others need the module
+	if [ "$sel" != "all,mem:chase" ]; then
+		local groups item mine=
+		groups=$(runner/cyclebench-user --list | sed -n 's/^\([a-z0-9_]*\):.*/\1/p' | sort -u)
+		for item in ${sel//,/ }; do
+			if [ "$item" = all ] || grep -qx "${item%%:*}" <<< "$groups"; then
+				mine=${mine:+$mine,}$item
+			fi
+		done
+		if [ -z "$mine" ]; then
+			echo
+			echo "(no userspace section: only=$sel names kernel-only fragments, which need the module)"
+			return 0
+		fi
+		sel=$mine
+	fi
 	echo
 	echo "REAL CPU, USERSPACE, INTERRUPTS ON: cyclebench-user on this host ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1))."
 	echo "Real TSC ticks of this CPU; per-op figures in core cycles, calibrated by"
@@ -156,6 +187,7 @@ user_plots() {
 abi=$(cat "$CB_CACHE/abi")
 quiet_make KDIR="/usr/src/linux-headers-$abi-cloud-amd64" all cyclestat-static
 check_params cyclebench.ko
+check_selection cyclebench.ko
 run=$top/build/run
 rm -rf "$run"
 mkdir -p "$run"

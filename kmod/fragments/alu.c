@@ -42,4 +42,4 @@ static const struct cb_fragment alu_fragments[] = {
 	CB_FRAGMENT_INSNS(imul_dep, 4, 4, "4 dependent imuls on one register (latency chain)"),
 };
 
-CB_PORTABLE_GROUP(alu, alu_fragments);
+CB_GROUP(alu, alu_fragments);

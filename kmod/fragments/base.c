@@ -18,4 +18,4 @@ static const struct cb_fragment base_fragments[] = {
 	},
 };
 
-CB_PORTABLE_GROUP(base, base_fragments);
+CB_GROUP(base, base_fragments);

@@ -34,4 +34,4 @@ static const struct cb_fragment calib_fragments[] = {
 			  "64 dependent imuls: ticks per op = 3 x ticks per core cycle"),
 };
 
-CB_PORTABLE_GROUP(calib, calib_fragments);
+CB_GROUP(calib, calib_fragments);

@@ -233,4 +233,4 @@ static const struct cb_fragment contend_fragments[] = {
 	},
 };
 
-CB_PORTABLE_GROUP(contend, contend_fragments);
+CB_GROUP(contend, contend_fragments);

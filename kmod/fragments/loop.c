@@ -80,4 +80,4 @@ static const struct cb_fragment loop_fragments[] = {
 	CB_FRAGMENT_SLOW(dec_jnz_1m, 1000000, "1000000 iterations of a dec/jnz loop"),
 };
 
-CB_PORTABLE_GROUP(loop, loop_fragments);
+CB_GROUP(loop, loop_fragments);

@@ -248,4 +248,4 @@ static const struct cb_fragment mem_fragments[] = {
 	},
 };
 
-CB_PORTABLE_GROUP(mem, mem_fragments);
+CB_GROUP(mem, mem_fragments);

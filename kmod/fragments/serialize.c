@@ -25,4 +25,4 @@ static const struct cb_fragment serialize_fragments[] = {
 	CB_FRAGMENT(cpuid, 1, "one CPUID, leaf 0, after two xors (a VM exit under a hypervisor)"),
 };
 
-CB_PORTABLE_GROUP(serialize, serialize_fragments);
+CB_GROUP(serialize, serialize_fragments);

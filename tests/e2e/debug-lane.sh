@@ -36,17 +36,16 @@ debug_suite() {
 	log_filter='cat'
 	sed "s/^/# debug: /" "$out/debug/figures.txt" 2>/dev/null
 
-	local d=$top/build/ko-bite-$abi dir=$out/bite kdir groups
+	local d=$top/build/ko-bite-$abi dir=$out/bite kdir
 	if ! kdir=$("$top/scripts/kdir.sh" --kernel "$series"); then
 		bad "bite: no headers for $series"
 		return
 	fi
-	groups=$(sed -n 's/^CB_GROUPS := //p' "$top/Kbuild")
 	rm -rf "$d" "$dir"
 	mkdir -p "$d"
 	cp -r "$top/Kbuild" "$top/kmod" "$d"/
 	cp "$top"/tests/e2e/bite/*.c "$d"/kmod/fragments/
-	if ! make -C "$kdir" M="$d" CB_GROUPS="$groups leak sleep" modules > "$d.log" 2>&1; then
+	if ! make -C "$kdir" M="$d" CB_EXTRA_GROUPS="leak sleep" modules > "$d.log" 2>&1; then
 		bad "bite: the test build with the leak and sleep groups builds: $(grep -m2 error "$d.log")"
 		return
 	fi

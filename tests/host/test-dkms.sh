@@ -20,13 +20,14 @@ ver=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$conf")
 name=$(sed -n 's/^PACKAGE_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$conf")
 expect_eq "dkms.conf names the package cyclebench" cyclebench "$name"
 
-if [ ! -f "$top/kmod/internal.h" ]; then
-	skip "dkms.conf version matches the module (no kmod/ yet)"
-	summary
-	exit $?
-fi
-modver=$(sed -n 's/^#define CB_VERSION "\(.*\)"$/\1/p' "$top"/kmod/*.h)
-expect_eq "dkms.conf PACKAGE_VERSION equals the module's CB_VERSION" "$modver" "$ver"
+# The version is CB_VERSION in kmod/contract.h, which the module, the
+# runner and cyclestat print; what cannot include it says the same
+modver=$(sed -n 's/^#define CB_VERSION "\(.*\)"$/\1/p' "$top"/kmod/contract.h)
+expect_eq "dkms.conf PACKAGE_VERSION equals CB_VERSION in kmod/contract.h" "$modver" "$ver"
+for man in "$top"/userspace/cyclestat.1 "$top"/runner/cyclebench-user.1; do
+	expect_eq "${man#"$top"/}'s .TH names cyclebench $modver" "cyclebench $modver" \
+		"$(sed -n 's/^\.TH [^ ]* 1 [^ ]* "\([^"]*\)".*/\1/p' "$man")"
+done
 
 kver=${1:-${CB_KVER:-}}
 if [ -z "$kver" ]; then
@@ -55,7 +56,7 @@ src=$tmp/usrsrc/$name-$ver
 mkdir -p "$src/kmod/fragments" "$tmp/tree" "$tmp/inst/$kver"
 cp "$top/Kbuild" "$conf" "$src/"
 cp "$top"/kmod/*.c "$top"/kmod/*.h "$src/kmod/"
-cp "$top"/kmod/fragments/*.c "$src/kmod/fragments/"
+cp "$top"/kmod/fragments/*.c "$top"/kmod/fragments/*.mk "$src/kmod/fragments/"
 dk() {
 	dkms --dkmstree "$tmp/tree" --sourcetree "$tmp/usrsrc" --installtree "$tmp/inst" "$@"
 }

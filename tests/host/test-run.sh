@@ -3,7 +3,8 @@
 #
 # test-run.sh - scripts/run.sh ('make run') refuses what it cannot pass on,
 # before it loads or boots anything: a PARAMS word whose key the module
-# does not have (a typo) exits 2 naming the key and the module's keys; a
+# does not have (a typo) exits 2 naming the key and the module's keys; an
+# only= item that names no fragment exits 2 with the closest names; a
 # refused load shows the module's words from the kernel log.
 # Needs the module's build tree (scripts/deps.sh); skipped without one.
 . "$(dirname "$0")/lib.sh"
@@ -40,4 +41,23 @@ for bad in sample=100 "samples=100 max_sample=5"; do
 		pass "run.sh PARAMS='$bad': booted nothing"
 	fi
 done
+
+# A mistyped selection: refused from the built module's own list
+out=$(cd "$top" && CB_QEMU=1 CB_USER=0 PARAMS="only=alu,mem:chsae,tme" timeout 600 scripts/run.sh 2>&1) && rc=0 || rc=$?
+expect_eq "run.sh only=alu,mem:chsae,tme: exit 2 before booting" 2 "$rc"
+expect_match "run.sh only=mem:chsae: the closest name" \
+	"only=: no fragment or group 'mem:chsae' \\(did you mean mem:chase\\?\\)" "$out"
+expect_match "run.sh only=tme: the closest group" \
+	"only=: no fragment or group 'tme' \\(did you mean time\\?\\)" "$out"
+if echo "$out" | grep -q "'alu'\|EMULATED\|QEMU"; then
+	fail "run.sh only=alu,mem:chsae,tme: alu passes, nothing booted: $out"
+else
+	pass "run.sh only=alu,mem:chsae,tme: alu passes, nothing booted"
+fi
+# the list is the module's: every fragment of its table, the kernel-only too
+names=$("$top/scripts/fragments.sh" "$top/cyclebench.ko")
+expect_match "fragments.sh: the built module names time:ktime_get_ns" '^time:ktime_get_ns$' "$names"
+expect_eq "fragments.sh: the module's groups, in groups.mk's order" \
+	"$(printf 'all:\n\t@echo $(CB_GROUPS)\n' | make -s -f "$top/kmod/fragments/groups.mk" -f - all)" \
+	"$(echo "$names" | sed 's/:.*//' | uniq | tr '\n' ' ' | sed 's/ $//')"
 summary

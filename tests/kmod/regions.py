@@ -557,7 +557,7 @@ def main(argv):
     for body, b in sorted(bodies.items()):
         if body not in seen:
             say(b.name, "the object code", "no sampler for this body",
-                "is it in its group's table, and its group in CB_GROUPS in Kbuild?")
+                "is it in its group's table, and its group in CB_GROUPS in kmod/fragments/groups.mk?")
     if table:
         with open(table, "w") as f:
             f.write("# fragment method region copies insns verdict straight\n")

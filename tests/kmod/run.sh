@@ -108,10 +108,17 @@ if problems=$(python3 tests/kmod/regions.py --table build/cyclebench.regions \
 	ok "object code: $(grep -vc '^#' build/cyclebench.regions) regions, each the body's own code: the short region the body alone, the long one 16 copies of it, nothing of the harness (table: build/cyclebench.regions)"
 	# what is not a problem but timed with a body (a kernel option's calls)
 	echo "$problems" | grep '^note: ' | sed 's/^/# /'
+	# the fragments checked, a line per group: a new one shows here
+	awk '!/^#/ && !seen[$1]++ { split($1, p, ":")
+		if (!(p[1] in names)) order[++n] = p[1]
+		names[p[1]] = names[p[1]] " " p[2] }
+	END { for (i = 1; i <= n; i++) print "# checked " order[i] ":" names[order[i]] }' \
+		build/cyclebench.regions
 else
 	# the point, then a line per problem under it
 	mapfile -t lines <<< "$problems"
-	tap_not_ok "object code: $(echo "$problems" | grep -vc '^note: ') problems (columns of build/cyclebench.regions: tests/kmod/regions.py --help)" \
+	n=$(echo "$problems" | grep -vc '^note: ')
+	tap_not_ok "object code: $n problem$([ "$n" = 1 ] || echo s) (columns of build/cyclebench.regions: tests/kmod/regions.py --help)" \
 		"${lines[@]}"
 fi
 empty=$(awk '$1 == "base:empty" && $3 == "short" { print $5 }' build/cyclebench.regions | sort -u | tr '\n' ' ')
@@ -158,7 +165,7 @@ selftest() {	# NAME FILE MAKE-ARGS...: build the test's objects in build/kmod-se
 	rm -f "$dir"/Kbuild "$dir"/kmod/*.[ch] "$dir"/kmod/fragments/*.c "$dir"/fragments.o "$dir"/cyclebench.ko
 	cp -p Kbuild "$dir"/
 	cp -p kmod/*.[ch] "$dir"/kmod/
-	cp -p kmod/fragments/base.c "$src" "$dir"/kmod/fragments/
+	cp -p kmod/fragments/base.c kmod/fragments/groups.mk "$src" "$dir"/kmod/fragments/
 	local objs
 	objs="kmod/fragments/base.o kmod/fragments/$(basename "$src" .c).o"
 	# shellcheck disable=SC2086 # two object names
