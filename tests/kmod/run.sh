@@ -27,6 +27,15 @@ finish() {
 # (its --help says what it checks and what its table's columns are).
 mkdir -p build
 
+# No call circle between the files of the module, cyclebench-user or
+# cyclestat (tests/callgraph.py --help; --graph prints the arrows).
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) ok "call graph: ${line#ok - }" ;;
+	"not ok - "*) bad "call graph: ${line#not ok - }" ;;
+	esac
+done < <(python3 tests/callgraph.py --tap)
+
 # the kernel's sources: all of kmod/ but portable.h, the stand-in for the
 # kernel's headers that only builds outside the kernel use (userspace C)
 srcs=()
