@@ -161,7 +161,7 @@ static int sample(const struct cb_fragment *fr, u64 *s, u64 *l, u64 n, enum cb_m
 	struct cb_env env = { .ops = fr->ops, .cpu = (unsigned int)sched_getcpu() };
 	struct cb_ctx ctx = {
 		.out = s, .out_long = l, .n = n, .warmup = 2, .limit = ~0ull,
-		.method = m, .cpu = env.cpu, .env = &env, .job = (struct cb_job *)fake_job,
+		.method = m, .cpu = env.cpu, .env = &env, .job = (struct cb_user_job *)fake_job,
 	};
 	cpu_set_t set;
 
@@ -198,7 +198,7 @@ static void a_runaway_body_is_refused_with_etime(void)
 	struct cb_ctx ctx = {
 		.out = s, .out_long = l, .n = 8, .warmup = 0, .limit = 1,
 		.method = CB_LFENCE_NORDTSCP, .cpu = env.cpu, .env = &env,
-		.job = (struct cb_job *)fake_job,
+		.job = (struct cb_user_job *)fake_job,
 	};
 	int ret = fr ? fr->sample(&ctx) : 0;
 
@@ -212,7 +212,7 @@ static void a_sampler_on_the_wrong_cpu_stops_with_eagain(void)
 	struct cb_env env = { .ops = 1 };
 	struct cb_ctx ctx = {
 		.out = s, .n = 8, .limit = ~0ull, .method = CB_LFENCE_NORDTSCP,
-		.env = &env, .job = (struct cb_job *)fake_job,
+		.env = &env, .job = (struct cb_user_job *)fake_job,
 	};
 	cpu_set_t set;
 	int ret;
@@ -284,7 +284,7 @@ static void an_offline_cpu_is_not_usable(void)
 static void the_cpus_of_a_run_meet_before_every_sample(void)
 {
 	static struct cb_run run;
-	struct cb_result *r = &run.res[0];
+	struct cb_user_result *r = &run.res[0];
 	struct cb_machine m;
 	char why[256];
 	u64 n, checked = 0, early = 0, in_step = 0;
