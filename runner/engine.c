@@ -276,17 +276,15 @@ static int smaps_huge(const char *p, size_t len, unsigned long *rss, unsigned lo
  * huge by construction), else transparent huge pages asked for with
  * MADV_HUGEPAGE on a 2 MiB-aligned mapping, faulted in, and checked in
  * /proc/self/smaps: all resident memory of the mapping on huge pages.
- * The result's info says which (page_size, huge_pages).
+ * The result's info says which (page_size, huge_pages).  cb_alloc_huge()'s
+ * hook (kmod/alloc.c rounds the size).
  */
-void *cb_alloc_huge(size_t size)
+void *cb_huge_map(size_t len)
 {
 	static int told;
-	size_t len = (size + CB_HUGE_PAGE_SIZE - 1) & ~(CB_HUGE_PAGE_SIZE - 1);
 	unsigned long rss = 0, huge = 0;
 	char mode[32], *p;
 
-	if (!size || len < size)
-		return NULL;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (21 << MAP_HUGE_SHIFT), -1, 0);
 	if (p != MAP_FAILED) {
@@ -316,10 +314,9 @@ void *cb_alloc_huge(size_t size)
 	return p;
 }
 
-void cb_free_huge(void *p, size_t size)
+void cb_huge_unmap(void *p, size_t len)
 {
-	if (p)
-		munmap(p, (size + CB_HUGE_PAGE_SIZE - 1) & ~(CB_HUGE_PAGE_SIZE - 1));
+	munmap(p, len);
 }
 
 void cb_yield(void)
