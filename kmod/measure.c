@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the run engine (engine.c) does for one request entry: its result's
- * arrays, its state and setup, one ensemble at a time (setup, warm-up,
- * samples, teardown), and what the entry saw once it is done with.  In the
- * run's kthread, except cb_result_alloc() (the writer, before the run).
+ * arrays, one ensemble at a time (its state, setup, warm-up, samples and
+ * teardown by lifecycle.c's rules, which cyclebench-user shares, with the
+ * module's hooks: counted setups, fault_setup), and what the entry saw
+ * once it is done with.  In the run's kthread, except cb_result_alloc()
+ * (the writer, before the run).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
