@@ -89,7 +89,11 @@ struct cb_meet {
  * @dist: its disturbance bookkeeping: its samples' flags go to its
  *	cpuN/flags; the flagged_* counts, counters and NMI figures published
  *	are the first CPU's.
- * @env: a .per_cpu fragment's own state and setup, made on its CPU.
+ * @env: a .per_cpu fragment's argument, CPU and rank, for @life.
+ * @life: that fragment's own state and setup, made on its CPU for this
+ *	ensemble (lifecycle.c, with @hooks).
+ * @hooks: the module's hooks of an entry's life (measure.c).
+ * @per_cpu: @ctx's env is @life's.
  * @sleep_ms: fault_barrier_ms, for the last CPU.
  */
 struct cb_helper {
@@ -100,6 +104,9 @@ struct cb_helper {
 	struct cb_meet meet;
 	struct cb_disturb dist;
 	struct cb_env env;
+	struct cb_life life;
+	const struct cb_life_hooks *hooks;
+	bool per_cpu;
 	unsigned int sleep_ms;
 };
 
@@ -193,7 +200,7 @@ static int cb_helper_fn(void *data)
 {
 	struct cb_helper *h = data;
 	const struct cb_fragment *frag = h->frag;
-	bool set_up = false;
+	bool began = false;
 	unsigned int ms;
 	int ret = 0;
 
@@ -201,31 +208,27 @@ static int cb_helper_fn(void *data)
 	for (ms = 0; ms < h->sleep_ms && !READ_ONCE(h->meet.bar->err) &&
 	     !cb_aborted(h->ctx.job); ms += 20)
 		msleep(20);
-	if (h->ctx.env == &h->env) {
-		if (frag->state_size) {
-			h->env.state = kzalloc(frag->state_size, GFP_KERNEL);
-			ret = h->env.state ? 0 : -ENOMEM;
-		}
-		if (!ret && frag->setup) {
-			ret = cb_setup(frag, &h->env);
-			set_up = !ret;
-		}
+	if (h->per_cpu) {
+		ret = cb_life_begin(&h->life, frag, &h->env, h->hooks);
+		began = !ret;
 	}
 	if (!ret)
 		ret = frag->sample(&h->ctx);
 	cb_bar_leave(h->meet.bar, h->meet.cpu, ret, h->dist.broke);
-	if (set_up && frag->teardown)
-		cb_teardown(frag, &h->env);
-	kfree(h->env.state);
+	if (began)
+		cb_life_after(&h->life, frag, h->hooks);
+	cb_life_end(&h->life, frag, h->hooks);
 	kthread_complete_and_exit(&h->done, 0);
 }
 
 /*
  * Ensemble @e of request entry @i on every CPU of cpus= at once: @ctx is
  * the first CPU's (this thread's), set up as for one CPU.  The helpers'
- * .per_cpu states are made and torn down in each ensemble, on their CPUs.
+ * .per_cpu states are made and torn down in each ensemble, on their CPUs,
+ * with the caller's @hooks.
  */
-int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e)
+int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e,
+	       const struct cb_life_hooks *hooks)
 {
 	const struct cb_fragment *frag = job->req->frag[i];
 	struct cb_result *res = job->res[i];
@@ -263,18 +266,20 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e)
 		w->frag = frag;
 		w->ctx = *ctx;
 		w->ctx.cpu = w->meet.cpu;
-		w->ctx.out = res->pc_cycles[made] + at;
+		w->ctx.out = cb_life_at(res->pc_cycles[made], e, res->samples);
 		w->ctx.out_long = res->pc_cycles_long ?
-				  res->pc_cycles_long[made] + at : NULL;
-		w->ctx.flags = res->pc_flags[made] + at;
+				  cb_life_at(res->pc_cycles_long[made], e,
+					     res->samples) : NULL;
+		w->ctx.flags = cb_life_at(res->pc_flags[made], e, res->samples);
 		w->ctx.dist = &w->dist;
 		w->ctx.meet = &w->meet;
+		w->hooks = hooks;
 		if (frag->per_cpu) {
 			w->env = *ctx->env;
-			w->env.state = NULL;
 			w->env.cpu = w->meet.cpu;
 			w->env.rank = made;
-			w->ctx.env = &w->env;
+			w->per_cpu = true;
+			w->ctx.env = &w->life.env;
 		}
 		if (made == k - 1)
 			w->sleep_ms = READ_ONCE(cb_fault_barrier_ms);

@@ -42,8 +42,7 @@ static atomic_t cb_busy = ATOMIC_INIT(0);
  * The run to stop: its job's seq, or CB_ABORT_ALL (rmmod).  A number, not
  * a flag, so that a writer that gives up late cannot stop the next run.
  */
-#define CB_ABORT_ALL	U64_MAX
-static u64 cb_abort;
+u64 cb_abort;
 static u64 cb_seq;
 static DECLARE_COMPLETION(cb_gone);
 
@@ -52,12 +51,6 @@ static void cb_wait_gone(void)
 {
 	wait_for_completion(&cb_gone);
 	complete(&cb_gone);
-}
-
-/* @n iterations of a dec/jnz loop, its count hidden from the compiler. */
-static __always_inline void cb_spin_iters(unsigned long n)
-{
-	asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r" (n));
 }
 
 /* The TSC's step (cb_tsc_step_of(), timing.h), measured at load; 1 if unknown. */
@@ -120,14 +113,6 @@ void cb_get_status(int *slot, u64 *done, u64 *total)
 	*total = atomic64_read(&cb_status_total);
 }
 
-/* Whether the run of @job is to stop: a signal to its writer, or rmmod. */
-bool cb_aborted(const struct cb_job *job)
-{
-	u64 abort = READ_ONCE(cb_abort);
-
-	return unlikely(abort == job->seq || abort == CB_ABORT_ALL);
-}
-
 int cb_between_samples(struct cb_ctx *ctx, u64 i)
 {
 	if (cb_aborted(ctx->job))
@@ -145,36 +130,6 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i)
 	cond_resched();
 	/* last: the CPUs of cpus= leave the barrier right into their samples */
 	return ctx->meet ? cb_meet(ctx, i) : 0;
-}
-
-/* max_sample_us in TSC ticks. */
-u64 cb_limit_ticks(unsigned int us)
-{
-	return (u64)us * (tsc_khz ? tsc_khz : 1000000) / 1000;
-}
-
-/*
- * TSC ticks per iteration of a dec/jnz loop, in 1/16 tick, on this CPU
- * now: the fastest of 5 runs of 4096 iterations (a few microseconds each
- * with interrupts off).
- */
-u64 cb_loop_ticks16(void)
-{
-	u64 best = U64_MAX;
-	unsigned long flags;
-	int t;
-
-	for (t = 0; t < 5; t++) {
-		u64 t0, t1;
-
-		local_irq_save(flags);
-		t0 = rdtsc_ordered();
-		cb_spin_iters(4096);
-		t1 = rdtsc_ordered();
-		local_irq_restore(flags);
-		best = min(best, t1 - t0);
-	}
-	return max(best * 16 / 4096, 1ULL);
 }
 
 static void cb_finish(struct cb_job *job);

@@ -18,7 +18,8 @@
 #include <linux/percpu.h>
 #endif
 
-struct cb_job;
+struct cb_job;		/* the module's run in flight (internal.h) */
+struct cb_user_job;	/* cyclebench-user's, per CPU (runner/engine.c) */
 struct cb_disturb;
 struct cb_meet;
 
@@ -47,7 +48,7 @@ DECLARE_PER_CPU(u64, cb_body_timeouts);
  * @cpu: the CPU the run is bound to.
  * @done: samples kept before this call, for the status file.
  * @env: setup's environment; its @state is what a stateful body gets.
- * @job: the run this belongs to (core only).
+ * @job: the run this belongs to (core only; cyclebench-user's own type).
  * @flags: @n CB_SAMPLE_* bits, what disturbed each kept sample, or NULL.
  * @dist: the disturbance bookkeeping (core only).
  * @meet: the module's cpus= run: this CPU's place at the barrier the
@@ -68,7 +69,11 @@ struct cb_ctx {
 	unsigned int cpu;
 	u64 done;
 	struct cb_env *env;
+#ifdef __KERNEL__
 	struct cb_job *job;
+#else
+	struct cb_user_job *job;
+#endif
 	u8 *flags;
 	struct cb_disturb *dist;
 	struct cb_meet *meet;

@@ -1,19 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parts of the module share.  The arrows point one way:
+ * What the parts of the module share.  The calls point one way (make
+ * check's tests/callgraph.py fails on a circle; --graph draws the arrows):
  *
- *	main.c -> debugfs.c -> engine.c -> measure.c <-> cpus.c -> sample.c
- *	main.c, engine.c -> request.c -> params.c -> results.c
- *	request.c, params.c, main.c -> grammar.c (no call back)
+ *	main.c -> debugfs.c -> engine.c -> measure.c -> cpus.c -> lifecycle.c
+ *	engine.c -> sample.c -> request.c -> lifecycle.c
+ *	main.c, engine.c -> request.c -> params.c -> results.c -> grammar.c
+ *	and any of them -> params.c, results.c, grammar.c (no call back)
+ *
+ * A lower file reaches back up only through a pointer it is handed: cpus.c
+ * and lifecycle.c set up a fragment with measure.c's hooks.
  *
  * grammar.c	"SELECTION key=value ..." -> struct cb_req: the parser the
  *		module and cyclebench-user share (grammar.h, contract.h)
  * params.c	module parameters and their defaults
  * results.c	the fragments, their result slots, publication of a run
  * request.c	a run file's request: parsed with the module's catalog, its
- *		memory and time checked against the parameters
+ *		memory and time checked against the parameters (and the
+ *		clock: a sample's limit in ticks, a loop's speed)
+ * lifecycle.c	a request entry's life in a run (state, setup, warm-up,
+ *		its place in the arrays, teardown) and the bytes a run
+ *		takes: the rules cyclebench-user shares (lifecycle.h)
  * engine.c	a run: memory, setup, samples, teardown, publication
- * measure.c	one fragment's samples and the results they fill
+ * measure.c	one fragment's samples and the results they fill; the
+ *		module's hooks of an entry's life (counted setups)
  * cpus.c	a cpus= run: a kthread per CPU, the barrier they meet at
  * sample.c	the hardware counters and the disturbance checks around samples
  * debugfs.c	the files; calls the engine, never called back
@@ -29,6 +39,7 @@
 
 #include "cyclebench.h"
 #include "grammar.h"
+#include "lifecycle.h"
 
 /* Hardware counters read beside the TSC: core cycles, instructions, ref cycles. */
 #define CB_NR_PMC 3
@@ -57,6 +68,12 @@ extern struct ratelimit_state cb_warn_rs;
 		if (__ratelimit(&cb_warn_rs))				\
 			pr_warn(fmt, ##__VA_ARGS__);			\
 	} while (0)
+
+/* @n iterations of a dec/jnz loop, its count hidden from the compiler. */
+static __always_inline void cb_spin_iters(unsigned long n)
+{
+	asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r" (n));
+}
 
 /* --- params.c ------------------------------------------------------------ */
 
@@ -344,19 +361,31 @@ struct cb_job {
 
 /**
  * struct cb_flight - a request entry between its ensembles.
- * @env: its argument and what its setup made.
+ * @life: its state and setup (lifecycle.h).
  * @dist: what disturbed its samples so far.
- * @started: its state is allocated (and maybe set up).
- * @set_up: its once-a-run setup succeeded: teardown is due.
  * @measured: its ensembles that completed.
  */
 struct cb_flight {
-	struct cb_env env;
+	struct cb_life life;
 	struct cb_disturb dist;
-	bool started;
-	bool set_up;
 	u32 measured;
 };
+
+/*
+ * The run to stop: its job's seq, or CB_ABORT_ALL (rmmod); engine.c sets
+ * it.  A number, not a flag, so that a writer that gives up late cannot
+ * stop the next run.
+ */
+#define CB_ABORT_ALL	U64_MAX
+extern u64 cb_abort;
+
+/* Whether the run of @job is to stop: a signal to its writer, or rmmod. */
+static inline bool cb_aborted(const struct cb_job *job)
+{
+	u64 abort = READ_ONCE(cb_abort);
+
+	return unlikely(abort == job->seq || abort == CB_ABORT_ALL);
+}
 
 bool cb_skipped(const struct cb_fragment *frag);
 struct cb_result *cb_result_alloc(const struct cb_req *req, unsigned int i);
@@ -364,14 +393,12 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done);
 void cb_entry_end(struct cb_job *job, unsigned int i);
 void cb_entry_failed(struct cb_job *job, unsigned int i, int ret);
 void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns);
-int cb_setup(const struct cb_fragment *frag, struct cb_env *env);
-void cb_teardown(const struct cb_fragment *frag, struct cb_env *env);
 
 /* --- cpus.c -------------------------------------------------------------- */
 
-int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e);
+int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e,
+	       const struct cb_life_hooks *hooks);
 int cb_meet(struct cb_ctx *ctx, u64 i);
-bool cb_aborted(const struct cb_job *job);
 int cb_cpus_alloc(struct cb_result *res, u64 cpus, gfp_t gfp);
 void cb_cpus_spread(struct cb_result *res, bool complete);
 

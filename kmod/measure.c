@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the run engine (engine.c) does for one request entry: its result's
- * arrays, its state and setup, one ensemble at a time (setup, warm-up,
- * samples, teardown), and what the entry saw once it is done with.  In the
- * run's kthread, except cb_result_alloc() (the writer, before the run).
+ * arrays, one ensemble at a time (its state, setup, warm-up, samples and
+ * teardown by lifecycle.c's rules, which cyclebench-user shares, with the
+ * module's hooks: counted setups, fault_setup), and what the entry saw
+ * once it is done with.  In the run's kthread, except cb_result_alloc()
+ * (the writer, before the run).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,7 +36,7 @@ void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns)
 	*teardowns = atomic_read(&cb_teardowns);
 }
 
-int cb_setup(const struct cb_fragment *frag, struct cb_env *env)
+static int cb_setup(const struct cb_fragment *frag, struct cb_env *env)
 {
 	unsigned int n = READ_ONCE(cb_fault_setup);
 
@@ -48,7 +50,7 @@ int cb_setup(const struct cb_fragment *frag, struct cb_env *env)
 	return frag->setup(env);
 }
 
-void cb_teardown(const struct cb_fragment *frag, struct cb_env *env)
+static void cb_teardown(const struct cb_fragment *frag, struct cb_env *env)
 {
 	atomic_inc(&cb_teardowns);
 	frag->teardown(env);
@@ -73,10 +75,29 @@ bool cb_skipped(const struct cb_fragment *frag)
 	return IS_ENABLED(CONFIG_PREEMPT_RT) && frag->sleeps_on_rt;
 }
 
+static void *cb_state_zalloc(size_t size)
+{
+	return kzalloc(size, GFP_KERNEL);
+}
+
+static void cb_state_free(void *p)
+{
+	kfree(p);
+}
+
+/* The module's hooks of an entry's life (lifecycle.c): counted setups. */
+static const struct cb_life_hooks cb_life_hooks = {
+	.zalloc = cb_state_zalloc,
+	.free = cb_state_free,
+	.setup = cb_setup,
+	.teardown = cb_teardown,
+};
+
 /*
- * One ensemble of request entry @i: the entry's state and once-a-run setup
- * the first time, its setup for each ensemble, warm-up, the samples.
- * @done: samples of the run before this call, for the status file.
+ * One ensemble of request entry @i (lifecycle.c: state, setup, warm-up,
+ * the ensemble's place in the arrays, teardown), with what the module
+ * adds: the SMI count and the counters' arrays.  @done: samples of the
+ * run before this call, for the status file.
  */
 int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 {
@@ -84,63 +105,45 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 	const struct cb_fragment *frag = req->frag[i];
 	struct cb_result *res = job->res[i];
 	struct cb_flight *fl = &job->fl[i];
+	struct cb_env env = {
+		.arg = req->arg[i],
+		.ops = res->ops,
+		.cpu = req->cpu,
+		.nr_cpus = res->nr_cpus,
+	};
 	struct cb_ctx ctx = {
 		.n = req->samples,
 		.limit = job->limit,
 		.method = res->method,
 		.cpu = req->cpu,
-		.env = &fl->env,
+		.env = &fl->life.env,
 		.job = job,
 		.dist = &fl->dist,
 		.done = done,
 	};
-	bool each = frag->setup_each_ensemble;
 	int ret, k, r;
 
-	if (!fl->started) {
-		fl->started = true;
-		fl->env.arg = req->arg[i];
-		fl->env.ops = res->ops;
-		fl->env.cpu = req->cpu;
-		fl->env.nr_cpus = res->nr_cpus;
+	if (!fl->life.started) {
 		fl->dist.pmu = job->pmu.open ? &job->pmu : NULL;
 		res->smi_valid = cb_read_smi(&res->smi_before);
-		if (frag->state_size) {
-			fl->env.state = kzalloc(frag->state_size, GFP_KERNEL);
-			if (!fl->env.state)
-				return -ENOMEM;
-		}
-		if (frag->setup && !each) {
-			ret = cb_setup(frag, &fl->env);
-			if (ret)
-				return ret;
-			fl->set_up = true;
-		}
 	}
-	if (frag->setup && each) {
-		ret = cb_setup(frag, &fl->env);
-		if (ret)
-			return ret;
-	}
-	ctx.out = res->cycles + (u64)e * req->samples;
-	ctx.out_long = res->cycles_long ?
-		       res->cycles_long + (u64)e * req->samples : NULL;
-	ctx.flags = res->flags + (u64)e * req->samples;
+	ret = cb_life_begin(&fl->life, frag, &env, &cb_life_hooks);
+	if (ret)
+		return ret;
+	ctx.out = cb_life_at(res->cycles, e, req->samples);
+	ctx.out_long = cb_life_at(res->cycles_long, e, req->samples);
+	ctx.flags = cb_life_at(res->flags, e, req->samples);
 	for (r = 0; r < CB_NR_REGIONS; r++)
 		for (k = 0; k < CB_NR_PMC; k++)
-			fl->dist.pmc_out[r][k] = res->pmc[r][k] ?
-				res->pmc[r][k] + (u64)e * req->samples : NULL;
-	/*
-	 * A new layout is cold again, and so, interleaved, is an entry after
-	 * the others' ensembles went through the caches: warm those up too.
-	 */
-	ctx.warmup = (!e || each || req->interleave) ? req->warmup : 0;
-	ret = res->nr_cpus > 1 ? cb_on_cpus(job, i, &ctx, e) : frag->sample(&ctx);
+			fl->dist.pmc_out[r][k] = cb_life_at(res->pmc[r][k], e,
+							    req->samples);
+	ctx.warmup = cb_life_warmup(frag, e, req->interleave, req->warmup);
+	ret = res->nr_cpus > 1 ?
+	      cb_on_cpus(job, i, &ctx, e, &cb_life_hooks) : frag->sample(&ctx);
 	if (ctx.probe)
 		WRITE_ONCE(cb_slot(req->slot[i])->probe, ctx.probe);
 	fl->measured += !ret;
-	if (frag->teardown && each)
-		cb_teardown(frag, &fl->env);
+	cb_life_after(&fl->life, frag, &cb_life_hooks);
 	return ret;
 }
 
@@ -151,11 +154,9 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 	struct cb_result *res = job->res[i];
 	struct cb_flight *fl = &job->fl[i];
 
-	if (!fl->started)
+	if (!fl->life.started)
 		return;
-	if (frag->teardown && fl->set_up)
-		cb_teardown(frag, &fl->env);
-	kfree(fl->env.state);
+	cb_life_end(&fl->life, frag, &cb_life_hooks);
 	if (res->smi_valid)
 		res->smi_valid = cb_read_smi(&res->smi_after);
 	res->pmc_open = job->pmu.open;

@@ -65,6 +65,11 @@ typedef int64_t s64;
 	__cb_a < __cb_b ? __cb_a : __cb_b;	\
 })
 
+/* The kernel's overflow checks: true where the result did not fit. */
+#define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
+#define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
+#define U64_MAX		UINT64_MAX
+
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define OPTIMIZER_HIDE_VAR(var)	__asm__("" : "=r" (var) : "0" (var))

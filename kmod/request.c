@@ -13,6 +13,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/string.h>
+#include <asm/tsc.h>
 
 #include "internal.h"
 
@@ -50,39 +51,14 @@ int cb_parse_request(char *cmd, struct cb_req *req)
 }
 
 /*
- * Memory the run would allocate: the sample arrays (cycles, cycles_long,
- * a byte of flags per sample), plus the largest buffer one setup
- * allocates (setups run one at a time) - interleaved, plus every buffer
- * set up once for the run, as those are alive together.  U64_MAX on
- * overflow.
+ * Memory the run would allocate (lifecycle.c: the arrays of each entry,
+ * per CPU of cpus= and with its flags, and its setups' buffers).
+ * U64_MAX on overflow.
  */
 u64 cb_req_bytes(const struct cb_req *req)
 {
-	u64 n = (u64)req->samples * req->ensembles;
-	u64 bytes = 0, buf = 0, b;
-	unsigned int i, k = max_t(unsigned int, hweight64(req->cpus), 1);
-
-	for (i = 0; i < req->nr; i++) {
-		const struct cb_fragment *frag = req->frag[i];
-		/* cpus=: each CPU's arrays and flags, its barrier releases (cpus.c) */
-		u64 per = k * ((frag->no_long ? 1 : 2) * sizeof(u64) + 1) +
-			  (k > 1 ? k * (sizeof(u64) + sizeof(u32)) : 0);
-
-		if (check_mul_overflow(n, per, &b) ||
-		    check_add_overflow(bytes, b, &bytes))
-			return U64_MAX;
-		if (!frag->arg_bytes)
-			continue;
-		if (req->interleave && frag->setup && !frag->setup_each_ensemble) {
-			if (check_add_overflow(bytes, req->arg[i], &bytes))
-				return U64_MAX;
-		} else {
-			buf = max(buf, req->arg[i]);
-		}
-	}
-	if (check_add_overflow(bytes, buf, &bytes))
-		return U64_MAX;
-	return bytes;
+	return cb_life_bytes(req, max_t(unsigned int, hweight64(req->cpus), 1),
+			     CB_LIFE_FLAG_BYTES_MODULE);
 }
 
 /* The name of the group whose table holds @frag. */
@@ -97,6 +73,36 @@ static const char *cb_group_name(const struct cb_fragment *frag)
 			return grp->name;
 	}
 	return "?";
+}
+
+/* max_sample_us in TSC ticks. */
+u64 cb_limit_ticks(unsigned int us)
+{
+	return (u64)us * (tsc_khz ? tsc_khz : 1000000) / 1000;
+}
+
+/*
+ * TSC ticks per iteration of a dec/jnz loop, in 1/16 tick, on this CPU
+ * now: the fastest of 5 runs of 4096 iterations (a few microseconds each
+ * with interrupts off).
+ */
+u64 cb_loop_ticks16(void)
+{
+	u64 best = U64_MAX;
+	unsigned long flags;
+	int t;
+
+	for (t = 0; t < 5; t++) {
+		u64 t0, t1;
+
+		local_irq_save(flags);
+		t0 = rdtsc_ordered();
+		cb_spin_iters(4096);
+		t1 = rdtsc_ordered();
+		local_irq_restore(flags);
+		best = min(best, t1 - t0);
+	}
+	return max(best * 16 / 4096, 1ULL);
 }
 
 /*

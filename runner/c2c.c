@@ -210,7 +210,7 @@ int cb_c2c(struct cb_run *req)
 
 	for (unsigned int i = 0; i < k && !ret; i++)
 		for (unsigned int j = i + 1; j < k && !ret; j++, p++) {
-			struct cb_result *r = &req->res[p];
+			struct cb_user_result *r = &req->res[p];
 
 			snprintf(c2c_names[p], sizeof(c2c_names[p]), "cpu%u_cpu%u",
 				 req->cpu_of[i], req->cpu_of[j]);
@@ -218,7 +218,7 @@ int cb_c2c(struct cb_run *req)
 				.name = c2c_names[p], .ops = 2, .no_long = true,
 				.desc = "a cache line's round trip between two CPUs (one-way: half)",
 			};
-			*r = (struct cb_result){ .group = &c2c_group, .frag = &c2c_frags[p],
+			*r = (struct cb_user_result){ .group = &c2c_group, .frag = &c2c_frags[p],
 						 .gi = 0, .fi = p, .ops = 2 };
 			r->cycles = cb_alloc(n * sizeof(u64));
 			if (!r->cycles) {

@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 	struct cb_machine m;
 	char why[256], *cmd;
 	int c, method_given, ret, named_out = 0, force = 0, c2c = 0;
-	u64 bytes, biggest = 0;
+	u64 bytes;
 	cpu_set_t set;
 
 	req.out = "cyclebench-user.out";
@@ -370,7 +370,7 @@ int main(int argc, char **argv)
 	req.long_repeat = parsed.long_repeat;
 	req.interleave = parsed.interleave;
 	for (unsigned int i = 0; i < parsed.nr; i++) {
-		struct cb_result *r = &req.res[i];
+		struct cb_user_result *r = &req.res[i];
 
 		r->gi = parsed.group[i];
 		r->group = cb_user_groups[r->gi];
@@ -381,12 +381,7 @@ int main(int argc, char **argv)
 	}
 	req.nr = parsed.nr;
 
-	/*
-	 * The module's memory check: samples of every result, plus the biggest
-	 * buffer a setup allocates - interleaved, plus every buffer set up for
-	 * the whole run, as they are alive together.
-	 */
-	bytes = 0;
+	/* the module's memory check, and its estimate (kmod/lifecycle.c) */
 	if (c2c) {
 		/* a pair's round trips each, not the selection's results */
 		if (strcmp(req.selection, "all"))
@@ -394,25 +389,12 @@ int main(int argc, char **argv)
 			    req.selection);
 		req.nr = 0;
 		bytes = (u64)req.samples * req.ensembles * 8 * req.nr_cpus * (req.nr_cpus - 1) / 2;
+	} else {
+		bytes = cb_life_bytes(&parsed, req.nr_cpus, CB_LIFE_FLAG_BYTES_RUNNER);
 	}
-	for (unsigned int i = 0; i < req.nr; i++) {
-		const struct cb_result *r = &req.res[i];
-		u64 per = (r->frag->no_long ? 1 : 2) * sizeof(u64);
-
-		/* with cpus=, each CPU's arrays, release times and rounds (engine.c) */
-		if (req.nr_cpus > 1)
-			per = req.nr_cpus * (per + sizeof(u64) + sizeof(unsigned int));
-		bytes += (u64)req.samples * req.ensembles * per;
-		if (!r->frag->arg_bytes)
-			continue;
-		if (req.interleave && r->frag->setup && !r->frag->setup_each_ensemble)
-			bytes += r->arg;
-		else if (r->arg > biggest)
-			biggest = r->arg;
-	}
-	if (bytes + biggest > (u64)req.max_mb << 20) {
+	if (bytes > (u64)req.max_mb << 20) {
 		fprintf(stderr, "cyclebench-user: the run needs %llu MiB, over max_mb=%u: lower samples=, ensembles= or the arguments, or raise max_mb=\n",
-			(unsigned long long)((bytes + biggest + (1 << 20) - 1) >> 20), req.max_mb);
+			(unsigned long long)(bytes / (1 << 20) + !!(bytes % (1 << 20))), req.max_mb);
 		return 2;
 	}
 
@@ -433,7 +415,7 @@ int main(int argc, char **argv)
 	req.method = req.method_requested;
 	if (!m.rdtscp)	/* RDTSCP would be an invalid opcode */
 		req.method = req.method == CB_LFENCE ? CB_LFENCE_NORDTSCP : CB_PAOLONI_NORDTSCP;
-	lock_memory(bytes + biggest);
+	lock_memory(bytes);
 	req.tty = isatty(2);
 
 	cb_spin_warm(200);

@@ -13,6 +13,7 @@
 
 #include "cyclebench.h"
 #include "grammar.h"	/* the request's parser, shared with the module */
+#include "lifecycle.h"	/* an entry's life in a run, likewise */
 
 /*
  * The portable groups, linked in from kmod/fragments/ (groups.c), once per
@@ -43,7 +44,7 @@ struct cb_machine {
 enum cb_rstate { CB_R_NONE, CB_R_OK, CB_R_FAILED, CB_R_SKIPPED };
 
 /* One result: a fragment, or one argument of it. */
-struct cb_result {
+struct cb_user_result {
 	const struct cb_group *group;
 	const struct cb_fragment *frag;
 	unsigned int gi, fi;		/* group and table index */
@@ -67,7 +68,7 @@ struct cb_result {
 
 /* The run: the request (SELECTION key=value ..., kmod/grammar.c) and the command line. */
 struct cb_run {
-	struct cb_result res[CB_MAX_SLOTS];
+	struct cb_user_result res[CB_MAX_SLOTS];
 	unsigned int nr;
 	u32 samples, ensembles, warmup;
 	enum cb_method method_requested, method;

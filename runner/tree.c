@@ -112,7 +112,7 @@ static int write_top_info(const char *dir, const struct cb_run *req, const struc
 	return close_checked(f);
 }
 
-static void put_name(FILE *f, const struct cb_result *r)
+static void put_name(FILE *f, const struct cb_user_result *r)
 {
 	fprintf(f, "%s:%s", r->group->name, r->frag->name);
 	if (r->frag->nr_args)
@@ -161,7 +161,7 @@ static const char *setup_name(const struct cb_fragment *frag)
 }
 
 static int write_result(const char *dir, const struct cb_run *req,
-			const struct cb_machine *m, const struct cb_result *r)
+			const struct cb_machine *m, const struct cb_user_result *r)
 {
 	static const char *const states[] = {
 		[CB_R_NONE] = "none", [CB_R_OK] = "ok",

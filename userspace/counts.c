@@ -16,7 +16,10 @@
  * that array sorted (struct cs_counts with c NULL: every entry counts once).
  * The figures read both forms the same way (stats.c).
  *
- * Calls numparse.c (the sample array) and stats.c (the sort).
+ * Also the sort every figure's table is made with (cs_sort()).  Calls
+ * numparse.c (the sample array) and nothing above it: the parser reaches
+ * the tally's insertion through the table's own pointer (t->insert), and
+ * stats.c reads the tables it makes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,8 @@
 #define CS_TALLY_SLOTS0 (1u << 10)
 #define CS_TALLY_SPILL (1u << 16)
 
+static int tally_insert(struct cs_samples *s, uint64_t v);
+
 int cs_tally_init(struct cs_tally *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -34,6 +39,7 @@ int cs_tally_init(struct cs_tally *t)
 		return -1;
 	t->mask = CS_TALLY_SLOTS0 - 1;
 	t->shift = 64 - (unsigned int)__builtin_ctz(CS_TALLY_SLOTS0);
+	t->insert = tally_insert;
 	return 0;
 }
 
@@ -93,7 +99,7 @@ static int spill(struct cs_samples *s)
 }
 
 /* v is not in the table yet (cs_tally_add said so): count it there, or spill */
-int cs_tally_insert(struct cs_samples *s, uint64_t v)
+static int tally_insert(struct cs_samples *s, uint64_t v)
 {
 	struct cs_tally *t = s->tally;
 	struct cs_slot *sl;
@@ -239,4 +245,119 @@ size_t cs_counts_find(const struct cs_counts *c, uint64_t k)
 uint64_t cs_counts_at(const struct cs_counts *c, uint64_t k)
 {
 	return c->v[cs_counts_find(c, k)];
+}
+
+/* ---- sorting: in-place MSD radix sort (American flag sort) ---- */
+
+static void insertion_sort(uint64_t *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint64_t v = a[i];
+		size_t j = i;
+
+		while (j > 0 && a[j - 1] > v) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = v;
+	}
+}
+
+static void radix_sort(uint64_t *a, size_t n, unsigned int shift)
+{
+	size_t count[256] = { 0 }, next[256], end[256];
+	size_t i, pos;
+	unsigned int b;
+
+	for (;;) {
+		if (n <= 48) {
+			insertion_sort(a, n);
+			return;
+		}
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(a[i] >> shift) & 0xff]++;
+		/* all in one bucket: this byte sorts nothing, try the next */
+		if (count[(a[0] >> shift) & 0xff] != n)
+			break;
+		if (shift == 0)
+			return;
+		shift -= 8;
+	}
+	for (pos = 0, b = 0; b < 256; b++) {
+		next[b] = pos;
+		pos += count[b];
+		end[b] = pos;
+	}
+	for (b = 0; b < 256; b++) {
+		while (next[b] < end[b]) {
+			uint64_t v = a[next[b]];
+			unsigned int d = (v >> shift) & 0xff;
+
+			/* carry v to its bucket, picking up what was there */
+			while (d != b) {
+				uint64_t t = a[next[d]];
+
+				a[next[d]++] = v;
+				v = t;
+				d = (v >> shift) & 0xff;
+			}
+			a[next[b]++] = v;
+		}
+	}
+	if (shift == 0)
+		return;
+	for (pos = 0, b = 0; b < 256; b++) {
+		if (count[b] > 1)
+			radix_sort(a + pos, count[b], shift - 8);
+		pos += count[b];
+	}
+}
+
+/*
+ * Cycle counts mostly span a few thousand values: count them (at most
+ * 4 MiB of counters) and write the array back, in two linear passes.
+ */
+#define CS_COUNT_MAX (1u << 20)
+
+static int counting_sort(uint64_t *a, size_t n, uint64_t lo, uint64_t hi)
+{
+	uint64_t range;
+	uint32_t *count;
+	size_t i, o = 0;
+
+	/* hi - lo first: hi - lo + 1 wraps to 0 for the full 64-bit range */
+	if (hi - lo >= CS_COUNT_MAX || hi - lo >= n / 4 || n > UINT32_MAX)
+		return -1;
+	range = hi - lo + 1;
+	count = calloc(range, sizeof(*count));
+	if (!count)
+		return -1;
+	for (i = 0; i < n; i++)
+		count[a[i] - lo]++;
+	for (uint64_t v = 0; v < range; v++)
+		for (uint32_t k = count[v]; k; k--)
+			a[o++] = lo + v;
+	free(count);
+	return 0;
+}
+
+void cs_sort(uint64_t *a, size_t n)
+{
+	uint64_t lo, hi, diff;
+
+	if (n < 2)
+		return;
+	lo = hi = a[0];
+	for (size_t i = 1; i < n; i++) {
+		if (a[i] < lo)
+			lo = a[i];
+		if (a[i] > hi)
+			hi = a[i];
+	}
+	diff = lo ^ hi;
+	if (!diff || !counting_sort(a, n, lo, hi))
+		return;
+	/* start at the highest byte in which the values differ */
+	radix_sort(a, n, (unsigned int)(63 - __builtin_clzll(diff)) & ~7u);
 }

@@ -102,6 +102,8 @@ struct cs_tally {
 	size_t mask;		/* slots - 1 */
 	unsigned int shift;	/* 64 - log2(slots) */
 	size_t used;
+	/* a value not in the table yet (cs_tally_add() said so): counts.c's */
+	int (*insert)(struct cs_samples *s, uint64_t v);
 };
 
 /*
@@ -341,16 +343,16 @@ void cs_info_free(struct cs_info *info);
 #define CS_TALLY_MUL 0x9e3779b97f4a7c15ull	/* Fibonacci hashing: 2^64 / golden ratio */
 int cs_tally_init(struct cs_tally *t);
 void cs_tally_free(struct cs_tally *t);
-int cs_tally_insert(struct cs_samples *s, uint64_t v);
 int cs_counts_take(struct cs_samples *s, struct cs_counts *out);
 int cs_counts_of(const uint64_t *v, size_t n, struct cs_counts *out);
 size_t cs_counts_find(const struct cs_counts *c, uint64_t k);
 uint64_t cs_counts_at(const struct cs_counts *c, uint64_t k);
 void cs_counts_free(struct cs_counts *c);
+void cs_sort(uint64_t *a, size_t n);
 
 /*
  * One more sample of a tallied value: 0 when v was in the table (counted),
- * 1 when it is new (cs_tally_insert counts it). Inline: the parser calls it
+ * 1 when it is new (t->insert counts it). Inline: the parser calls it
  * once per sample.
  */
 static inline int cs_tally_add(struct cs_tally *t, uint64_t v)
@@ -382,7 +384,6 @@ void cs_seterr(struct cs_err *err, const char *file, unsigned long long line,
 void cs_perror(const struct cs_err *err);
 
 /* stats.c */
-void cs_sort(uint64_t *a, size_t n);
 int cs_cmp_ld(const void *a, const void *b);
 int cs_q_cmp(struct cs_q a, struct cs_q b);
 struct cs_q cs_q_sub(struct cs_q a, struct cs_q b);

@@ -17,8 +17,9 @@
  * bytes per sample however large the reservation. Sanitizer builds
  * (-DCS_USE_MALLOC) use realloc so ASan sees overruns.
  *
- * The bottom layer: it calls nothing else of cyclestat's but the tally's
- * insertion (counts.c).
+ * The bottom layer: it calls nothing else of cyclestat's; a tallying
+ * reader's new values go to the tally's own insertion (t->insert, set by
+ * counts.c's cs_tally_init()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -109,7 +110,7 @@ static inline int put(struct cs_samples *s, uint64_t v)
 {
 	if (s->tally) {
 		if (cs_tally_add(s->tally, v))
-			return cs_tally_insert(s, v);
+			return s->tally->insert(s, v);
 		s->n++;
 		return 0;
 	}

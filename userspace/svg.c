@@ -343,14 +343,14 @@ static void histograms(FILE *f, const struct cs_input *in, double *y0)
 }
 
 /* the panels go to memory first: the document's height is their sum */
-struct doc {
+struct svg_doc {
 	char *body;
 	size_t len;
 	FILE *f;
 	double y0;
 };
 
-static int doc_open(struct doc *d)
+static int doc_open(struct svg_doc *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->f = open_memstream(&d->body, &d->len);
@@ -358,7 +358,7 @@ static int doc_open(struct doc *d)
 }
 
 /* the document around the panels, to o->out */
-static void doc_close(const struct cs_opts *o, struct doc *d)
+static void doc_close(const struct cs_opts *o, struct svg_doc *d)
 {
 	double h = d->y0 > 0 ? d->y0 : H;
 
@@ -373,7 +373,7 @@ static void doc_close(const struct cs_opts *o, struct doc *d)
 
 void cs_svg_curves(const struct cs_opts *o, const struct cs_curve *c, size_t n)
 {
-	struct doc d;
+	struct svg_doc d;
 
 	if (doc_open(&d))
 		return;
@@ -383,7 +383,7 @@ void cs_svg_curves(const struct cs_opts *o, const struct cs_curve *c, size_t n)
 
 void cs_print_svg(const struct cs_opts *o, struct cs_input *in, size_t nin)
 {
-	struct doc d;
+	struct svg_doc d;
 	FILE *f;
 
 	if (doc_open(&d))

@@ -161,7 +161,7 @@ static int sample(const struct cb_fragment *fr, u64 *s, u64 *l, u64 n, enum cb_m
 	struct cb_env env = { .ops = fr->ops, .cpu = (unsigned int)sched_getcpu() };
 	struct cb_ctx ctx = {
 		.out = s, .out_long = l, .n = n, .warmup = 2, .limit = ~0ull,
-		.method = m, .cpu = env.cpu, .env = &env, .job = (struct cb_job *)fake_job,
+		.method = m, .cpu = env.cpu, .env = &env, .job = (struct cb_user_job *)fake_job,
 	};
 	cpu_set_t set;
 
@@ -198,7 +198,7 @@ static void a_runaway_body_is_refused_with_etime(void)
 	struct cb_ctx ctx = {
 		.out = s, .out_long = l, .n = 8, .warmup = 0, .limit = 1,
 		.method = CB_LFENCE_NORDTSCP, .cpu = env.cpu, .env = &env,
-		.job = (struct cb_job *)fake_job,
+		.job = (struct cb_user_job *)fake_job,
 	};
 	int ret = fr ? fr->sample(&ctx) : 0;
 
@@ -212,7 +212,7 @@ static void a_sampler_on_the_wrong_cpu_stops_with_eagain(void)
 	struct cb_env env = { .ops = 1 };
 	struct cb_ctx ctx = {
 		.out = s, .n = 8, .limit = ~0ull, .method = CB_LFENCE_NORDTSCP,
-		.env = &env, .job = (struct cb_job *)fake_job,
+		.env = &env, .job = (struct cb_user_job *)fake_job,
 	};
 	cpu_set_t set;
 	int ret;
@@ -284,7 +284,7 @@ static void an_offline_cpu_is_not_usable(void)
 static void the_cpus_of_a_run_meet_before_every_sample(void)
 {
 	static struct cb_run run;
-	struct cb_result *r = &run.res[0];
+	struct cb_user_result *r = &run.res[0];
 	struct cb_machine m;
 	char why[256];
 	u64 n, checked = 0, early = 0, in_step = 0;
@@ -370,6 +370,154 @@ static void the_tsc_step_is_the_dominant_granularity(void)
 	      amd, fine, none);
 }
 
+/* kmod/lifecycle.c's rules, with hooks that count what they are asked */
+static int life_setups, life_teardowns, life_allocs, life_frees, life_fail_at;
+
+static void *life_zalloc(size_t size)
+{
+	life_allocs++;
+	return calloc(1, size);
+}
+
+static void life_free(void *p)
+{
+	life_frees += !!p;
+	free(p);
+}
+
+static int life_setup(const struct cb_fragment *frag, struct cb_env *env)
+{
+	(void)frag;
+	(void)env;
+	return ++life_setups == life_fail_at ? -ENOMEM : 0;
+}
+
+static void life_teardown(const struct cb_fragment *frag, struct cb_env *env)
+{
+	(void)frag;
+	(void)env;
+	life_teardowns++;
+}
+
+static int life_nop_setup(struct cb_env *env)
+{
+	(void)env;
+	return 0;
+}
+
+static void life_nop_teardown(struct cb_env *env)
+{
+	(void)env;
+}
+
+static const struct cb_life_hooks life_hooks = {
+	.zalloc = life_zalloc, .free = life_free,
+	.setup = life_setup, .teardown = life_teardown,
+};
+
+/* @ens ensembles of @frag; the setups, teardowns, allocations and frees counted */
+static void life_run(const struct cb_fragment *frag, unsigned int ens, int fail_at, int *got)
+{
+	struct cb_life life = { 0 };
+	const struct cb_env env = { .arg = 7, .cpu = 0 };
+
+	life_setups = life_teardowns = life_allocs = life_frees = 0;
+	life_fail_at = fail_at;
+	for (unsigned int e = 0; e < ens; e++) {
+		if (cb_life_begin(&life, frag, &env, &life_hooks))
+			break;
+		if (life.env.arg != 7 || (frag->state_size && !life.env.state))
+			got[4] = 1;
+		cb_life_after(&life, frag, &life_hooks);
+	}
+	cb_life_end(&life, frag, &life_hooks);
+	got[0] = life_setups;
+	got[1] = life_teardowns;
+	got[2] = life_allocs;
+	got[3] = life_frees;
+	got[5] = life.started || life.env.state;
+}
+
+static void an_entrys_life_follows_the_rules(void)
+{
+	struct cb_fragment once = {
+		.name = "once", .state_size = 64,
+		.setup = life_nop_setup, .teardown = life_nop_teardown,
+	};
+	struct cb_fragment each = once;
+	int got[6];
+
+	each.setup_each_ensemble = true;
+	memset(got, 0, sizeof(got));
+	life_run(&once, 3, 0, got);
+	CHECK("life_setup_once_a_run", got[0] == 1 && got[1] == 1 && got[2] == 1 && got[3] == 1 &&
+	      !got[4] && !got[5],
+	      "3 ensembles: expected 1 setup, 1 teardown, 1 state; got %d, %d, %d (freed %d, env %d, left %d)",
+	      got[0], got[1], got[2], got[3], got[4], got[5]);
+	memset(got, 0, sizeof(got));
+	life_run(&each, 3, 0, got);
+	CHECK("life_setup_each_ensemble", got[0] == 3 && got[1] == 3 && got[2] == 1 && got[3] == 1 &&
+	      !got[4] && !got[5],
+	      "3 ensembles: expected 3 setups, 3 teardowns, 1 state; got %d, %d, %d (freed %d, env %d, left %d)",
+	      got[0], got[1], got[2], got[3], got[4], got[5]);
+	memset(got, 0, sizeof(got));
+	life_run(&once, 3, 1, got);
+	CHECK("life_failed_setup_is_not_torn_down", got[0] == 1 && got[1] == 0 && got[3] == 1 && !got[5],
+	      "expected 1 setup, no teardown, the state freed; got %d, %d (freed %d, left %d)",
+	      got[0], got[1], got[3], got[5]);
+	memset(got, 0, sizeof(got));
+	life_run(&each, 3, 2, got);
+	CHECK("life_failed_setup_of_an_ensemble_stops_there", got[0] == 2 && got[1] == 1 && got[3] == 1,
+	      "expected 2 setups, 1 teardown (the first ensemble's), the state freed; got %d, %d (freed %d)",
+	      got[0], got[1], got[3]);
+	CHECK("life_warmup_where_the_caches_may_be_cold",
+	      cb_life_warmup(&once, 0, false, 5) == 5 && cb_life_warmup(&once, 1, false, 5) == 0 &&
+	      cb_life_warmup(&once, 1, true, 5) == 5 && cb_life_warmup(&each, 1, false, 5) == 5,
+	      "expected 5, 0, 5, 5");
+}
+
+static void a_runs_bytes_are_its_arrays_and_its_biggest_buffer(void)
+{
+	struct cb_fragment plain = { .name = "plain" }, buf = plain, nolong = plain;
+	struct cb_req req = { .samples = 10, .ensembles = 2, .nr = 3 };
+	u64 n = 20, want1, want4;
+
+	buf.arg_bytes = true;
+	buf.setup = life_nop_setup;
+	nolong.no_long = true;
+	req.frag[0] = &plain;
+	req.frag[1] = &buf;
+	req.frag[2] = &nolong;
+	req.arg[1] = 4096;
+	/* 1 CPU: 2 + 2 + 1 u64 per sample, a flag byte each, the buffer */
+	want1 = n * (5 * 8 + 3) + 4096;
+	/* 4 CPUs: each CPU's arrays and flags, and its release and round */
+	want4 = n * 4 * (5 * 8 + 3 + 3 * 12) + 4096;
+	CHECK("life_bytes_on_one_cpu", cb_life_bytes(&req, 1, 1) == want1,
+	      "expected %llu, got %llu", (unsigned long long)want1,
+	      (unsigned long long)cb_life_bytes(&req, 1, 1));
+	CHECK("life_bytes_on_four_cpus", cb_life_bytes(&req, 4, 1) == want4,
+	      "expected %llu, got %llu", (unsigned long long)want4,
+	      (unsigned long long)cb_life_bytes(&req, 4, 1));
+	/* a second buffer, set up per ensemble: alone, only the biggest counts */
+	nolong.arg_bytes = true;
+	req.arg[2] = 1000;
+	CHECK("life_bytes_count_the_biggest_buffer", cb_life_bytes(&req, 1, 0) == n * 5 * 8 + 4096,
+	      "expected %llu, got %llu", (unsigned long long)(n * 5 * 8 + 4096),
+	      (unsigned long long)cb_life_bytes(&req, 1, 0));
+	/* interleaved, the run-long one lives beside the others */
+	req.interleave = true;
+	CHECK("life_bytes_interleaved_keep_every_run_long_buffer",
+	      cb_life_bytes(&req, 1, 0) == n * 5 * 8 + 4096 + 1000,
+	      "expected %llu, got %llu", (unsigned long long)(n * 5 * 8 + 5096),
+	      (unsigned long long)cb_life_bytes(&req, 1, 0));
+	req.samples = 1u << 31;
+	req.ensembles = 1u << 31;
+	req.arg[1] = ~0ull;
+	CHECK("life_bytes_overflow_is_u64_max", cb_life_bytes(&req, 64, 1) == U64_MAX,
+	      "expected U64_MAX, got %llu", (unsigned long long)cb_life_bytes(&req, 64, 1));
+}
+
 int main(void)
 {
 	max_evaluates_each_argument_once();
@@ -389,5 +537,7 @@ int main(void)
 	the_tsc_step_is_the_dominant_granularity();
 	an_offline_cpu_is_not_usable();
 	the_cpus_of_a_run_meet_before_every_sample();
+	an_entrys_life_follows_the_rules();
+	a_runs_bytes_are_its_arrays_and_its_biggest_buffer();
 	return tap_done();
 }

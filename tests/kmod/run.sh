@@ -27,6 +27,22 @@ finish() {
 # (its --help says what it checks and what its table's columns are).
 mkdir -p build
 
+# No call circle between the files of the module, cyclebench-user or
+# cyclestat (tests/callgraph.py --help; --graph prints the arrows).
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) ok "call graph: ${line#ok - }" ;;
+	"not ok - "*) bad "call graph: ${line#not ok - }" ;;
+	esac
+done < <(python3 tests/callgraph.py --tap)
+
+# One definition of each struct name across the module, the runner and
+# cyclestat: where the two sides' types differ they are named apart.
+twice=$(grep -rhoE '^[[:space:]]*struct [A-Za-z_0-9]+ [{]' kmod runner userspace \
+	--include='*.c' --include='*.h' | sed 's/^[[:space:]]*//; s/ [{]$//' | sort | uniq -d)
+if [ -z "$twice" ]; then ok "no struct defined twice under one name (kmod/ runner/ userspace/)"
+else bad "structs defined twice under one name: $(echo $twice | sed 's/struct //g'); name each side's apart or share one definition"; fi
+
 # the kernel's sources: all of kmod/ but portable.h, the stand-in for the
 # kernel's headers that only builds outside the kernel use (userspace C)
 srcs=()
