@@ -34,6 +34,39 @@ static const char *cb_yes(bool b)
 }
 
 /*
+ * The info keys' emitters, one per key of contract.h's CB_INFO_KEYS:
+ * cb_put_info_KEY(m, value) writes "KEY: value" in the form the table gives
+ * (a CB_T_LIST key's "KEY:" only: the caller writes the rest of the line).
+ * The module writes through CB_PUT(m, TREE or RESULT, KEY, value), which
+ * also checks that the table gives it that key there.
+ */
+#define CB_PUT_FN(k, _t, tree, result) CB_PUT_##_t(k)
+#define CB_PUT_ONE(k, type, fmt, ...)					\
+static void __maybe_unused cb_put_info_##k(struct seq_file *m, type v)	\
+{									\
+	seq_printf(m, #k ": " fmt "\n", __VA_ARGS__);			\
+}
+#define CB_PUT_U32(k)	CB_PUT_ONE(k, unsigned int, "%u", v)
+#define CB_PUT_U64(k)	CB_PUT_ONE(k, unsigned long long, "%llu", v)
+#define CB_PUT_INT(k)	CB_PUT_ONE(k, int, "%d", v)
+#define CB_PUT_YESNO(k)	CB_PUT_ONE(k, bool, "%s", cb_yes(v))
+#define CB_PUT_WORD(k)	CB_PUT_ONE(k, const char *, "%s", v)
+#define CB_PUT_TEXT(k)	CB_PUT_ONE(k, const char *, "%s", v)
+#define CB_PUT_REPEAT(k) CB_PUT_ONE(k, unsigned int, "%u", v)
+#define CB_PUT_LIST(k)							\
+static void __maybe_unused cb_put_info_##k(struct seq_file *m)		\
+{									\
+	seq_puts(m, #k ":");						\
+}
+CB_INFO_KEYS(CB_PUT_FN)
+
+#define CB_PUT(m, scope, k, ...)					\
+	do {								\
+		CB_INFO_MINE(CB_SIDE_MODULE, scope, k);			\
+		cb_put_info_##k(m, ##__VA_ARGS__);			\
+	} while (0)
+
+/*
  * The hypervisor's CPUID signature (leaf 0x40000000: "KVMKVMKVM",
  * "TCGTCGTCGTCG" for QEMU's emulator, ...), "none" on bare metal.  Under
  * an emulator the TSC follows the host's clock, not a core's: cyclestat
@@ -63,36 +96,36 @@ static int cb_info_show(struct seq_file *m, void *v)
 	char hv[16];
 
 	cb_get_defaults(&d);
-	seq_printf(m, "version: %s\n", CB_VERSION);
-	seq_puts(m, "mode: kernel\n");
-	seq_printf(m, "kernel: %s\n", utsname()->release);
-	seq_printf(m, "vendor: %s\n", c->x86_vendor_id);
-	seq_printf(m, "family: %u\n", c->x86);
-	seq_printf(m, "model: %u\n", c->x86_model);
-	seq_printf(m, "stepping: %u\n", c->x86_stepping);
-	seq_printf(m, "model_name: %s\n", c->x86_model_id);
-	seq_printf(m, "tsc_khz: %u\n", tsc_khz);
-	seq_printf(m, "tsc_step: %u\n", cb_tsc_step);
-	seq_printf(m, "constant_tsc: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_CONSTANT_TSC)));
-	seq_printf(m, "nonstop_tsc: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_NONSTOP_TSC)));
-	seq_printf(m, "rdtscp: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_RDTSCP)));
-	seq_printf(m, "hypervisor: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_HYPERVISOR)));
-	seq_printf(m, "hypervisor_vendor: %s\n", cb_hypervisor_vendor(hv, sizeof(hv)));
-	seq_printf(m, "smt_active: %s\n", cb_yes(sched_smt_active()));
-	seq_printf(m, "method_requested: %s\n", cb_method_name(d.method));
-	seq_printf(m, "method_used: %s\n", cb_method_name(cb_method_used(d.method)));
-	seq_printf(m, "lfence: %s\n", cb_lfence_note());
-	seq_printf(m, "samples: %u\n", d.samples);
-	seq_printf(m, "ensembles: %u\n", d.ensembles);
-	seq_printf(m, "warmup: %u\n", d.warmup);
-	seq_printf(m, "cpu: %u\n", d.cpu);
-	seq_printf(m, "max_mb: %u\n", d.max_mb);
-	seq_printf(m, "max_sample_us: %u\n", d.max_sample_us);
-	seq_printf(m, "long_repeat: %u\n", CB_LONG_REPEAT);
-	seq_printf(m, "preempt_rt: %s\n", cb_yes(IS_ENABLED(CONFIG_PREEMPT_RT)));
+	CB_PUT(m, TREE, version, CB_VERSION);
+	CB_PUT(m, TREE, mode, "kernel");
+	CB_PUT(m, TREE, kernel, utsname()->release);
+	CB_PUT(m, TREE, vendor, c->x86_vendor_id);
+	CB_PUT(m, TREE, family, c->x86);
+	CB_PUT(m, TREE, model, c->x86_model);
+	CB_PUT(m, TREE, stepping, c->x86_stepping);
+	CB_PUT(m, TREE, model_name, c->x86_model_id);
+	CB_PUT(m, TREE, tsc_khz, tsc_khz);
+	CB_PUT(m, TREE, tsc_step, cb_tsc_step);
+	CB_PUT(m, TREE, constant_tsc, boot_cpu_has(X86_FEATURE_CONSTANT_TSC));
+	CB_PUT(m, TREE, nonstop_tsc, boot_cpu_has(X86_FEATURE_NONSTOP_TSC));
+	CB_PUT(m, TREE, rdtscp, boot_cpu_has(X86_FEATURE_RDTSCP));
+	CB_PUT(m, TREE, hypervisor, boot_cpu_has(X86_FEATURE_HYPERVISOR));
+	CB_PUT(m, TREE, hypervisor_vendor, cb_hypervisor_vendor(hv, sizeof(hv)));
+	CB_PUT(m, TREE, smt_active, sched_smt_active());
+	CB_PUT(m, TREE, method_requested, cb_method_name(d.method));
+	CB_PUT(m, TREE, method_used, cb_method_name(cb_method_used(d.method)));
+	CB_PUT(m, TREE, lfence, cb_lfence_note());
+	CB_PUT(m, TREE, samples, d.samples);
+	CB_PUT(m, TREE, ensembles, d.ensembles);
+	CB_PUT(m, TREE, warmup, d.warmup);
+	CB_PUT(m, TREE, cpu, d.cpu);
+	CB_PUT(m, TREE, max_mb, d.max_mb);
+	CB_PUT(m, TREE, max_sample_us, d.max_sample_us);
+	CB_PUT(m, TREE, long_repeat, CB_LONG_REPEAT);
+	CB_PUT(m, TREE, preempt_rt, IS_ENABLED(CONFIG_PREEMPT_RT));
 	cb_get_setup_counts(&setups, &teardowns);
-	seq_printf(m, "setup_calls: %u\n", setups);
-	seq_printf(m, "teardown_calls: %u\n", teardowns);
+	CB_PUT(m, TREE, setup_calls, setups);
+	CB_PUT(m, TREE, teardown_calls, teardowns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cb_info);
@@ -190,7 +223,7 @@ static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
 	const char *sep = "";
 	int k, err = 0;
 
-	seq_puts(m, "pmu:");
+	CB_PUT(m, RESULT, pmu);
 	for (k = 0; k < CB_NR_PMC; k++)
 		if (res->pmc_open & BIT(k))
 			seq_printf(m, " %s", cb_pmc_names[k]);
@@ -200,7 +233,9 @@ static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
 	for (k = 0; k < CB_NR_PMC; k++) {
 		if ((res->pmc_open & BIT(k)) || !res->pmc_why[k])
 			continue;
-		seq_printf(m, "%s%s: %s", *sep ? sep : "pmu_missing: ",
+		if (!*sep)
+			CB_PUT(m, RESULT, pmu_missing);
+		seq_printf(m, "%s%s: %s", *sep ? sep : " ",
 			   cb_pmc_names[k], res->pmc_why[k]);
 		if (res->pmc_err[k])
 			seq_printf(m, " (%d)", res->pmc_err[k]);
@@ -210,7 +245,7 @@ static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
 	if (*sep)
 		seq_putc(m, '\n');
 	if (err)
-		seq_printf(m, "pmu_error: %d\n", err);
+		CB_PUT(m, RESULT, pmu_error, err);
 }
 
 static int cb_frag_info_show(struct seq_file *m, void *v)
@@ -221,63 +256,68 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	int err;
 	struct cb_result *res = cb_result_get(slot, &state, &err);
 
-	seq_puts(m, "name: ");
+	CB_PUT(m, RESULT, name);
+	seq_putc(m, ' ');
 	cb_put_name(m, slot);
-	seq_printf(m, "\ndescription: %s\n", frag->desc);
+	seq_putc(m, '\n');
+	CB_PUT(m, RESULT, description, frag->desc);
 	if (slot->has_arg)
-		seq_printf(m, "arg: %llu\n", slot->arg);
-	seq_printf(m, "ops: %u\n", cb_slot_ops(slot));
+		CB_PUT(m, RESULT, arg, slot->arg);
+	CB_PUT(m, RESULT, ops, cb_slot_ops(slot));
+	CB_PUT(m, RESULT, unit, frag->unit ?: CB_UNIT_DEFAULT);
 	if (frag->insns || frag->insns_per_arg)
-		seq_printf(m, "insns: %llu\n", frag->insns +
-			   (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0));
-	seq_printf(m, "slow: %s\n", cb_yes(frag->slow));
-	seq_printf(m, "setup: %s\n", cb_setup_name(frag));
-	seq_printf(m, "state: %s\n", cb_state_names[state]);
+		CB_PUT(m, RESULT, insns, frag->insns +
+		       (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0));
+	CB_PUT(m, RESULT, slow, frag->slow);
+	CB_PUT(m, RESULT, setup, cb_setup_name(frag));
+	CB_PUT(m, RESULT, state, cb_state_names[state]);
 	if (state == CB_STATE_FAILED)
-		seq_printf(m, "error: %d\n", err);
+		CB_PUT(m, RESULT, error, err);
 	if (state == CB_STATE_SKIPPED)
-		seq_puts(m, "reason: takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here\n");
+		CB_PUT(m, RESULT, reason,
+		       "takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here");
 	if (!res)
 		return 0;
-	seq_printf(m, "run_id: %llu\n", res->run_id);
-	seq_printf(m, "ensembles: %u\n", res->ensembles);
-	seq_printf(m, "samples: %u\n", res->samples);
-	seq_printf(m, "warmup: %u\n", res->warmup);
-	seq_printf(m, "method: %s\n", cb_method_name(res->method));
-	seq_printf(m, "cpu: %u\n", res->cpu);
+	CB_PUT(m, RESULT, run_id, res->run_id);
+	CB_PUT(m, RESULT, ensembles, res->ensembles);
+	CB_PUT(m, RESULT, samples, res->samples);
+	CB_PUT(m, RESULT, warmup, res->warmup);
+	CB_PUT(m, RESULT, method, cb_method_name(res->method));
+	CB_PUT(m, RESULT, cpu, res->cpu);
 	if (res->nr_cpus > 1) {
 		unsigned int c;
 		char sep = ' ';
 
-		seq_puts(m, "cpus:");
+		CB_PUT(m, RESULT, cpus);
 		for (c = 0; c < CB_MAX_CPUS; c++) {
 			if (!(res->cpus & BIT_ULL(c)))
 				continue;
 			seq_printf(m, "%c%u", sep, c);
 			sep = ',';
 		}
-		seq_puts(m, "\nbarrier: sample\n");
-		seq_printf(m, "start_spread: %llu\n", res->spread);
-		seq_printf(m, "samples_in_step: %llu\n", res->in_step);
-		seq_printf(m, "state_per_cpu: %s\n", cb_yes(frag->per_cpu));
+		seq_putc(m, '\n');
+		CB_PUT(m, RESULT, barrier, "sample");
+		CB_PUT(m, RESULT, start_spread, res->spread);
+		CB_PUT(m, RESULT, samples_in_step, res->in_step);
+		CB_PUT(m, RESULT, state_per_cpu, frag->per_cpu);
 	}
-	seq_printf(m, "interleave: %s\n", cb_yes(res->interleave));
-	seq_printf(m, "tsc_khz: %u\n", res->tsc_khz);
+	CB_PUT(m, RESULT, interleave, res->interleave);
+	CB_PUT(m, RESULT, tsc_khz, res->tsc_khz);
 	if (res->cycles_long)
-		seq_printf(m, "long_repeat: %u\n", CB_LONG_REPEAT);
+		CB_PUT(m, RESULT, long_repeat, CB_LONG_REPEAT);
 	if (res->smi_valid) {
-		seq_printf(m, "smi_before: %llu\n", res->smi_before);
-		seq_printf(m, "smi_after: %llu\n", res->smi_after);
+		CB_PUT(m, RESULT, smi_before, res->smi_before);
+		CB_PUT(m, RESULT, smi_after, res->smi_after);
 	}
-	seq_printf(m, "flagged_nmi: %llu\n", res->flagged[0]);
-	seq_printf(m, "flagged_irq: %llu\n", res->flagged[1]);
-	seq_printf(m, "flagged_switch: %llu\n", res->flagged[2]);
-	seq_printf(m, "flagged_nopmc: %llu\n", res->flagged[4]);
-	seq_printf(m, "flagged_timeout: %llu\n", res->flagged[5]);
-	seq_printf(m, "flagged_pmcreset: %llu\n", res->flagged[6]);
+	CB_PUT(m, RESULT, flagged_nmi, res->flagged[0]);
+	CB_PUT(m, RESULT, flagged_irq, res->flagged[1]);
+	CB_PUT(m, RESULT, flagged_switch, res->flagged[2]);
+	CB_PUT(m, RESULT, flagged_nopmc, res->flagged[4]);
+	CB_PUT(m, RESULT, flagged_timeout, res->flagged[5]);
+	CB_PUT(m, RESULT, flagged_pmcreset, res->flagged[6]);
 	cb_pmu_show(m, res);
-	seq_printf(m, "nmis_in_samples: %llu\n", res->nmi_in);
-	seq_printf(m, "nmis_elsewhere: %llu\n", res->nmi_out);
+	CB_PUT(m, RESULT, nmis_in_samples, res->nmi_in);
+	CB_PUT(m, RESULT, nmis_elsewhere, res->nmi_out);
 	cb_result_put(res);
 	return 0;
 }
@@ -625,21 +665,21 @@ static void cb_make_dir(struct cb_slot *slot)
 		snprintf(arg, sizeof(arg), "%llu", slot->arg);
 		dir = debugfs_create_dir(arg, fdir);
 	}
-	debugfs_create_file("cycles", 0400, dir, slot, &cb_cycles_fops);
+	debugfs_create_file(CB_FILE_CYCLES, 0400, dir, slot, &cb_cycles_fops);
 	if (!slot->frag->no_long)
-		debugfs_create_file("cycles_long", 0400, dir, slot,
+		debugfs_create_file(CB_FILE_CYCLES_LONG, 0400, dir, slot,
 				    &cb_cycles_long_fops);
-	debugfs_create_file("flags", 0400, dir, slot, &cb_flags_fops);
+	debugfs_create_file(CB_FILE_FLAGS, 0400, dir, slot, &cb_flags_fops);
 	for (k = 0; k < CB_NR_PMC; k++) {
 		debugfs_create_file(cb_pmc_names[k], 0400, dir, slot,
 				    &cb_pmc_fops[CB_REGION_SHORT][k]);
 		if (slot->frag->no_long)
 			continue;
-		snprintf(name, sizeof(name), "%s_long", cb_pmc_names[k]);
+		snprintf(name, sizeof(name), "%s" CB_FILE_LONG, cb_pmc_names[k]);
 		debugfs_create_file(name, 0400, dir, slot,
 				    &cb_pmc_fops[CB_REGION_LONG][k]);
 	}
-	debugfs_create_file("info", 0400, dir, slot, &cb_frag_info_fops);
+	debugfs_create_file(CB_FILE_INFO, 0400, dir, slot, &cb_frag_info_fops);
 	cb_slot_dir[slot - cb_slot(0)] = dir;
 	dput(fdir);
 	dput(gdir);
@@ -662,13 +702,13 @@ static void cb_make_cpu_dirs(unsigned int i)
 			return;
 		f->slot = slot;
 		f->cpu = __ffs64(todo);
-		snprintf(name, sizeof(name), "cpu%u", f->cpu);
+		snprintf(name, sizeof(name), CB_FILE_CPU_DIR, f->cpu);
 		dir = debugfs_create_dir(name, cb_slot_dir[i]);
-		debugfs_create_file("cycles", 0400, dir, f, &cb_cpu_cycles_fops);
+		debugfs_create_file(CB_FILE_CYCLES, 0400, dir, f, &cb_cpu_cycles_fops);
 		if (!slot->frag->no_long)
-			debugfs_create_file("cycles_long", 0400, dir, f,
+			debugfs_create_file(CB_FILE_CYCLES_LONG, 0400, dir, f,
 					    &cb_cpu_cycles_long_fops);
-		debugfs_create_file("flags", 0400, dir, f, &cb_cpu_flags_fops);
+		debugfs_create_file(CB_FILE_FLAGS, 0400, dir, f, &cb_cpu_flags_fops);
 		list_add(&f->node, &cb_cpu_files);
 		cb_cpu_dirs[i] |= BIT_ULL(f->cpu);
 	}
@@ -695,10 +735,10 @@ int cb_debugfs_init(void)
 		umode_t mode;
 		const struct file_operations *fops;
 	} top[] = {
-		{ "info", 0400, &cb_info_fops },
-		{ "fragments", 0400, &cb_fragments_fops },
-		{ "status", 0400, &cb_status_fops },
-		{ "run", 0200, &cb_run_fops },
+		{ CB_FILE_INFO, 0400, &cb_info_fops },
+		{ CB_FILE_FRAGMENTS, 0400, &cb_fragments_fops },
+		{ CB_FILE_STATUS, 0400, &cb_status_fops },
+		{ CB_FILE_RUN, 0200, &cb_run_fops },
 	};
 	unsigned int i;
 

@@ -22,6 +22,47 @@ static const char *yes(int b)
 	return b ? "yes" : "no";
 }
 
+/*
+ * The info keys' emitters, one per key of contract.h's CB_INFO_KEYS:
+ * put_info_KEY(f, value) writes "KEY: value" in the form the table gives (a
+ * CB_T_LIST key's "KEY:" only: the caller writes the rest of the line).
+ * This program writes through PUT(f, TREE or RESULT, KEY, value), which
+ * also checks that the table gives cyclebench-user that key there.
+ */
+#define PUT_FN(k, t, tree, result) PUT_##t(k)
+#define PUT_ONE(k, type, fmt, ...)					\
+	static inline void put_info_##k(FILE *f, type v)			\
+	{								\
+		fprintf(f, #k ": " fmt "\n", __VA_ARGS__);		\
+	}
+#define PUT_U32(k)	PUT_ONE(k, unsigned int, "%u", v)
+#define PUT_U64(k)	PUT_ONE(k, unsigned long long, "%llu", v)
+#define PUT_INT(k)	PUT_ONE(k, int, "%d", v)
+#define PUT_YESNO(k)	PUT_ONE(k, int, "%s", yes(v))
+#define PUT_WORD(k)	PUT_ONE(k, const char *, "%s", v)
+#define PUT_TEXT(k)	PUT_ONE(k, const char *, "%s", v)
+/* 0: auto, each result its own */
+#define PUT_REPEAT(k)							\
+	static inline void put_info_##k(FILE *f, unsigned int v)		\
+	{								\
+		if (v)							\
+			fprintf(f, #k ": %u\n", v);			\
+		else							\
+			fputs(#k ": auto\n", f);			\
+	}
+#define PUT_LIST(k)							\
+	static inline void put_info_##k(FILE *f)				\
+	{								\
+		fputs(#k ":", f);					\
+	}
+CB_INFO_KEYS(PUT_FN)
+
+#define PUT(f, scope, k, ...)						\
+	do {								\
+		CB_INFO_MINE(CB_SIDE_RUNNER, scope, k);			\
+		put_info_##k(f, ##__VA_ARGS__);				\
+	} while (0)
+
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
@@ -56,10 +97,9 @@ static int close_checked(FILE *f)
 	return fclose(f) || bad ? -1 : 0;
 }
 
-/* cpus=: the line "cpus: 0,1" */
-static void put_cpus(FILE *f, const struct cb_run *req)
+/* cpus=: the rest of the line "cpus: 0,1" */
+static void put_cpu_list(FILE *f, const struct cb_run *req)
 {
-	fputs("cpus:", f);
 	for (unsigned int t = 0; t < req->nr_cpus; t++)
 		fprintf(f, "%s%u", t ? "," : " ", req->cpu_of[t]);
 	fputc('\n', f);
@@ -70,45 +110,44 @@ static int write_top_info(const char *dir, const struct cb_run *req, const struc
 	char *path;
 	FILE *f;
 
-	if (asprintf(&path, "%s/info", dir) < 0)
+	if (asprintf(&path, "%s/" CB_FILE_INFO, dir) < 0)
 		return -1;
 	f = fopen(path, "we");
 	free(path);
 	if (!f)
 		return -1;
-	fprintf(f, "version: %s\n", CB_VERSION);
-	fprintf(f, "kernel: %s\n", m->kernel);
-	fprintf(f, "vendor: %s\n", m->vendor);
-	fprintf(f, "family: %u\n", m->family);
-	fprintf(f, "model: %u\n", m->model);
-	fprintf(f, "stepping: %u\n", m->stepping);
-	fprintf(f, "model_name: %s\n", m->model_name);
-	fprintf(f, "tsc_khz: %u\n", m->tsc_khz);
+	PUT(f, TREE, version, CB_VERSION);
+	PUT(f, TREE, kernel, m->kernel);
+	PUT(f, TREE, vendor, m->vendor);
+	PUT(f, TREE, family, m->family);
+	PUT(f, TREE, model, m->model);
+	PUT(f, TREE, stepping, m->stepping);
+	PUT(f, TREE, model_name, m->model_name);
+	PUT(f, TREE, tsc_khz, m->tsc_khz);
 	if (m->tsc_khz_calibrated)
-		fprintf(f, "tsc_khz_source: calibrated\n");
-	fprintf(f, "constant_tsc: %s\n", yes(m->constant_tsc));
-	fprintf(f, "nonstop_tsc: %s\n", yes(m->nonstop_tsc));
-	fprintf(f, "rdtscp: %s\n", yes(m->rdtscp));
-	fprintf(f, "hypervisor: %s\n", yes(m->hypervisor));
-	fprintf(f, "hypervisor_vendor: %s\n", m->hypervisor_vendor);
-	fprintf(f, "smt_active: %s\n", yes(m->smt_active));
-	fprintf(f, "method_requested: %s\n", cb_method_name(req->method_requested));
-	fprintf(f, "method_used: %s\n", cb_method_name(req->method));
-	fprintf(f, "samples: %u\n", req->samples);
-	fprintf(f, "ensembles: %u\n", req->ensembles);
-	fprintf(f, "warmup: %u\n", req->warmup);
-	fprintf(f, "cpu: %u\n", req->cpu);
-	if (req->nr_cpus > 1)
-		put_cpus(f, req);
-	fprintf(f, "max_mb: %u\n", req->max_mb);
-	if (req->long_repeat)
-		fprintf(f, "long_repeat: %u\n", req->long_repeat);
-	else
-		fprintf(f, "long_repeat: auto\n");
-	fprintf(f, "tsc_step: %u\n", m->tsc_step);
-	fprintf(f, "interleave: %s\n", yes(req->interleave));
-	fprintf(f, "mode: user\n");
-	fprintf(f, "interrupts: on\n");
+		PUT(f, TREE, tsc_khz_source, "calibrated");
+	PUT(f, TREE, constant_tsc, m->constant_tsc);
+	PUT(f, TREE, nonstop_tsc, m->nonstop_tsc);
+	PUT(f, TREE, rdtscp, m->rdtscp);
+	PUT(f, TREE, hypervisor, m->hypervisor);
+	PUT(f, TREE, hypervisor_vendor, m->hypervisor_vendor);
+	PUT(f, TREE, smt_active, m->smt_active);
+	PUT(f, TREE, method_requested, cb_method_name(req->method_requested));
+	PUT(f, TREE, method_used, cb_method_name(req->method));
+	PUT(f, TREE, samples, req->samples);
+	PUT(f, TREE, ensembles, req->ensembles);
+	PUT(f, TREE, warmup, req->warmup);
+	PUT(f, TREE, cpu, req->cpu);
+	if (req->nr_cpus > 1) {
+		PUT(f, TREE, cpus);
+		put_cpu_list(f, req);
+	}
+	PUT(f, TREE, max_mb, req->max_mb);
+	PUT(f, TREE, long_repeat, req->long_repeat);
+	PUT(f, TREE, tsc_step, m->tsc_step);
+	PUT(f, TREE, interleave, req->interleave);
+	PUT(f, TREE, mode, "user");
+	PUT(f, TREE, interrupts, "on");
 	return close_checked(f);
 }
 
@@ -124,7 +163,7 @@ static int write_fragments(const char *dir, const struct cb_run *req)
 	char *path;
 	FILE *f;
 
-	if (asprintf(&path, "%s/fragments", dir) < 0)
+	if (asprintf(&path, "%s/" CB_FILE_FRAGMENTS, dir) < 0)
 		return -1;
 	f = fopen(path, "we");
 	free(path);
@@ -182,45 +221,50 @@ static int write_result(const char *dir, const struct cb_run *req,
 		free(rdir);
 		rdir = a;
 	}
-	if (mkdir_p(rdir) || asprintf(&path, "%s/info", rdir) < 0)
+	if (mkdir_p(rdir) || asprintf(&path, "%s/" CB_FILE_INFO, rdir) < 0)
 		goto out;
 	f = fopen(path, "we");
 	free(path);
 	if (!f)
 		goto out;
-	fputs("name: ", f);
+	PUT(f, RESULT, name);
+	fputc(' ', f);
 	put_name(f, r);
-	fprintf(f, "\ndescription: %s\n", r->frag->desc);
+	fputc('\n', f);
+	PUT(f, RESULT, description, r->frag->desc);
 	if (r->frag->nr_args)
-		fprintf(f, "arg: %llu\n", (unsigned long long)r->arg);
-	fprintf(f, "ops: %u\n", r->ops);
-	fprintf(f, "slow: %s\n", yes(r->frag->slow));
-	fprintf(f, "setup: %s\n", setup_name(r->frag));
-	if (r->page_size)
-		fprintf(f, "page_size: %llu\nhuge_pages: %s\n",
-			(unsigned long long)r->page_size, r->huge_pages);
-	fprintf(f, "state: %s\n", states[r->state]);
+		PUT(f, RESULT, arg, (unsigned long long)r->arg);
+	PUT(f, RESULT, ops, r->ops);
+	PUT(f, RESULT, unit, r->frag->unit ? r->frag->unit : CB_UNIT_DEFAULT);
+	PUT(f, RESULT, slow, r->frag->slow);
+	PUT(f, RESULT, setup, setup_name(r->frag));
+	if (r->page_size) {
+		PUT(f, RESULT, page_size, (unsigned long long)r->page_size);
+		PUT(f, RESULT, huge_pages, r->huge_pages);
+	}
+	PUT(f, RESULT, state, states[r->state]);
 	if (r->state == CB_R_FAILED)
-		fprintf(f, "error: %d\n", r->err);
+		PUT(f, RESULT, error, r->err);
 	if (r->state == CB_R_OK) {
-		fprintf(f, "run_id: 1\n");
-		fprintf(f, "ensembles: %u\n", req->ensembles);
-		fprintf(f, "samples: %u\n", req->samples);
-		fprintf(f, "warmup: %u\n", req->warmup);
-		fprintf(f, "method: %s\n", cb_method_name(req->method));
-		fprintf(f, "cpu: %u\n", req->cpu);
+		PUT(f, RESULT, run_id, 1);
+		PUT(f, RESULT, ensembles, req->ensembles);
+		PUT(f, RESULT, samples, req->samples);
+		PUT(f, RESULT, warmup, req->warmup);
+		PUT(f, RESULT, method, cb_method_name(req->method));
+		PUT(f, RESULT, cpu, req->cpu);
 		if (r->pc_cycles) {
-			put_cpus(f, req);
-			fprintf(f, "barrier: sample\n");
-			fprintf(f, "start_spread: %llu\n", (unsigned long long)r->spread);
-			fprintf(f, "samples_in_step: %llu\n", (unsigned long long)r->in_step);
-			fprintf(f, "state_per_cpu: %s\n", yes(r->frag->per_cpu));
+			PUT(f, RESULT, cpus);
+			put_cpu_list(f, req);
+			PUT(f, RESULT, barrier, "sample");
+			PUT(f, RESULT, start_spread, (unsigned long long)r->spread);
+			PUT(f, RESULT, samples_in_step, (unsigned long long)r->in_step);
+			PUT(f, RESULT, state_per_cpu, r->frag->per_cpu);
 		}
-		fprintf(f, "tsc_khz: %u\n", m->tsc_khz);
-		fprintf(f, "tsc_step: %u\n", m->tsc_step);
-		fprintf(f, "interleave: %s\n", yes(req->interleave));
+		PUT(f, RESULT, tsc_khz, m->tsc_khz);
+		PUT(f, RESULT, tsc_step, m->tsc_step);
+		PUT(f, RESULT, interleave, req->interleave);
 		if (r->cycles_long)
-			fprintf(f, "long_repeat: %u\n", r->repeat);
+			PUT(f, RESULT, long_repeat, r->repeat);
 	}
 	if (close_checked(f))
 		goto out;
@@ -228,18 +272,19 @@ static int write_result(const char *dir, const struct cb_run *req,
 		ret = 0;
 		goto out;
 	}
-	if (write_array(rdir, "cycles", r->cycles, n) ||
-	    (r->cycles_long && write_array(rdir, "cycles_long", r->cycles_long, n)))
+	if (write_array(rdir, CB_FILE_CYCLES, r->cycles, n) ||
+	    (r->cycles_long && write_array(rdir, CB_FILE_CYCLES_LONG, r->cycles_long, n)))
 		goto out;
 	/* cpus=: each CPU's own, cpuN/ (the first CPU's are also the above) */
 	for (unsigned int t = 0; r->pc_cycles && t < req->nr_cpus; t++) {
 		char *c;
 		int bad;
 
-		if (asprintf(&c, "%s/cpu%u", rdir, req->cpu_of[t]) < 0)
+		if (asprintf(&c, "%s/" CB_FILE_CPU_DIR, rdir, req->cpu_of[t]) < 0)
 			goto out;
-		bad = mkdir_p(c) || write_array(c, "cycles", r->pc_cycles[t], n) ||
-		      (r->pc_cycles_long && write_array(c, "cycles_long", r->pc_cycles_long[t], n));
+		bad = mkdir_p(c) || write_array(c, CB_FILE_CYCLES, r->pc_cycles[t], n) ||
+		      (r->pc_cycles_long &&
+		       write_array(c, CB_FILE_CYCLES_LONG, r->pc_cycles_long[t], n));
 		free(c);
 		if (bad)
 			goto out;
@@ -256,7 +301,7 @@ int cb_is_tree(const char *dir)
 	char *p;
 	int ok;
 
-	if (asprintf(&p, "%s/info", dir) < 0)
+	if (asprintf(&p, "%s/" CB_FILE_INFO, dir) < 0)
 		return 0;
 	ok = !access(p, F_OK);
 	free(p);
@@ -361,11 +406,12 @@ int cb_sweep_end(char *tmp, const struct cb_run *req, const struct cb_machine *m
 
 	if (!ok)
 		return end_tree(tmp, req->out, 0, 0);
-	if (!write_top_info(tmp, req, m) && asprintf(&path, "%s/info", tmp) >= 0)
+	if (!write_top_info(tmp, req, m) && asprintf(&path, "%s/" CB_FILE_INFO, tmp) >= 0)
 		f = fopen(path, "ae");
 	free(path);
 	if (f) {
-		fputs("sweep: cpus\nsteps:", f);
+		PUT(f, TREE, sweep, "cpus");
+		PUT(f, TREE, steps);
 		for (unsigned int s = 0; s < nsteps; s++)
 			fprintf(f, "%s%u", s ? "," : " ", steps[s]);
 		fputc('\n', f);
