@@ -480,16 +480,24 @@ int cs_read_info(const char *path, struct cs_info *info, struct cs_err *err)
 	return ret;
 }
 
-const char *cs_info_get(const struct cs_info *info, const char *key)
+/* The info keys' names: the format's one list (contract.h) */
+static const char *const info_names[CB_NR_INFO_KEYS] = CB_INFO_NAMES;
+
+const char *cs_info_name(enum cb_info_key key)
+{
+	return info_names[key];
+}
+
+const char *cs_info_get(const struct cs_info *info, enum cb_info_key key)
 {
 	for (size_t i = 0; i < info->n; i++)
-		if (!strcmp(info->kv[i].key, key))
+		if (!strcmp(info->kv[i].key, info_names[key]))
 			return info->kv[i].val;
 	return NULL;
 }
 
 /* 1: absent, 0: *v set, -1: malformed */
-int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
+int cs_info_u64(const struct cs_info *info, const char *path, enum cb_info_key key,
 		uint64_t *v, struct cs_err *err)
 {
 	const char *s = cs_info_get(info, key);
@@ -500,7 +508,7 @@ int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
 	errno = 0;
 	*v = strtoull(s, &endp, 10);
 	if (!*s || *endp || errno || *s == '-' || *s == '+' || *s == ' ') {
-		cs_seterr(err, path, 0, "'%s: %s' is not an unsigned integer", key, s);
+		cs_seterr(err, path, 0, "'%s: %s' is not an unsigned integer", info_names[key], s);
 		return -1;
 	}
 	return 0;
