@@ -203,126 +203,58 @@ enum cb_info_type {
 	CB_T_U32, CB_T_U64, CB_T_INT, CB_T_YESNO, CB_T_WORD, CB_T_TEXT,
 	CB_T_LIST, CB_T_REPEAT, CB_NR_INFO_TYPES
 };
+
 #define CB_INFO_TYPE_NAMES { "u32", "u64", "int", "yes/no", "word", "text", \
 			     "list", "u32/auto" }
 
 /*
- * Every info key, X(KEY, TYPE, TREE, RESULT): its value's CB_T_TYPE, and
- * who writes it (CB_W_*) in the tree's info and in a result's.  Adding a
- * key is a line here and a call of its emitter where each writer has the
- * value (the module's cb_put_info_KEY(), cyclebench-user's put_info_KEY()); readers
- * name it CB_INFO_KEY.  runner/tests/run.sh checks this list against
- * docs/debugfs-contract.md and runner/tests/contract.sh.
+ * Every info key, by its line in contract-info.h: CB_INFO_KEY (cyclestat
+ * reads a key by it, its name made from the same line).
  */
-#define CB_INFO_KEYS(X)							\
-	X(version,		WORD,	BOTH,	NONE)			\
-	X(mode,			WORD,	BOTH,	NONE)			\
-	X(interrupts,		WORD,	RUNNER,	NONE)			\
-	X(kernel,		WORD,	BOTH,	NONE)			\
-	X(vendor,		WORD,	BOTH,	NONE)			\
-	X(family,		U32,	BOTH,	NONE)			\
-	X(model,		U32,	BOTH,	NONE)			\
-	X(stepping,		U32,	BOTH,	NONE)			\
-	X(model_name,		TEXT,	BOTH,	NONE)			\
-	X(tsc_khz,		U32,	BOTH,	BOTH)			\
-	X(tsc_khz_source,	WORD,	RUNNER,	NONE)			\
-	X(tsc_step,		U32,	BOTH,	RUNNER)			\
-	X(constant_tsc,		YESNO,	BOTH,	NONE)			\
-	X(nonstop_tsc,		YESNO,	BOTH,	NONE)			\
-	X(rdtscp,		YESNO,	BOTH,	NONE)			\
-	X(hypervisor,		YESNO,	BOTH,	NONE)			\
-	X(hypervisor_vendor,	WORD,	BOTH,	NONE)			\
-	X(smt_active,		YESNO,	BOTH,	NONE)			\
-	X(preempt_rt,		YESNO,	MODULE,	NONE)			\
-	X(method_requested,	WORD,	BOTH,	NONE)			\
-	X(method_used,		WORD,	BOTH,	NONE)			\
-	X(lfence,		TEXT,	MODULE,	NONE)			\
-	X(max_mb,		U32,	BOTH,	NONE)			\
-	X(max_sample_us,	U32,	MODULE,	NONE)			\
-	X(setup_calls,		U32,	MODULE,	NONE)			\
-	X(teardown_calls,	U32,	MODULE,	NONE)			\
-	X(sweep,		WORD,	RUNNER,	NONE)			\
-	X(steps,		LIST,	RUNNER,	NONE)			\
-	X(name,			LIST,	NONE,	BOTH)			\
-	X(description,		TEXT,	NONE,	BOTH)			\
-	X(arg,			U64,	NONE,	BOTH)			\
-	X(ops,			U32,	NONE,	BOTH)			\
-	X(unit,			WORD,	NONE,	BOTH)			\
-	X(insns,		U64,	NONE,	MODULE)			\
-	X(slow,			YESNO,	NONE,	BOTH)			\
-	X(setup,		WORD,	NONE,	BOTH)			\
-	X(page_size,		U64,	NONE,	RUNNER)			\
-	X(huge_pages,		WORD,	NONE,	RUNNER)			\
-	X(state,		WORD,	NONE,	BOTH)			\
-	X(error,		INT,	NONE,	BOTH)			\
-	X(reason,		TEXT,	NONE,	MODULE)			\
-	X(run_id,		U64,	NONE,	BOTH)			\
-	X(ensembles,		U32,	BOTH,	BOTH)			\
-	X(samples,		U32,	BOTH,	BOTH)			\
-	X(warmup,		U32,	BOTH,	BOTH)			\
-	X(method,		WORD,	NONE,	BOTH)			\
-	X(cpu,			U32,	BOTH,	BOTH)			\
-	X(cpus,			LIST,	RUNNER,	CPUS)			\
-	X(barrier,		WORD,	NONE,	CPUS)			\
-	X(start_spread,		U64,	NONE,	CPUS)			\
-	X(samples_in_step,	U64,	NONE,	CPUS)			\
-	X(state_per_cpu,	YESNO,	NONE,	CPUS)			\
-	X(interleave,		YESNO,	RUNNER,	BOTH)			\
-	X(long_repeat,		REPEAT,	BOTH,	BOTH)			\
-	X(smi_before,		U64,	NONE,	MODULE)			\
-	X(smi_after,		U64,	NONE,	MODULE)			\
-	X(flagged_nmi,		U64,	NONE,	MODULE)			\
-	X(flagged_irq,		U64,	NONE,	MODULE)			\
-	X(flagged_switch,	U64,	NONE,	MODULE)			\
-	X(flagged_nopmc,	U64,	NONE,	MODULE)			\
-	X(flagged_timeout,	U64,	NONE,	MODULE)			\
-	X(flagged_pmcreset,	U64,	NONE,	MODULE)			\
-	X(pmu,			LIST,	NONE,	MODULE)			\
-	X(pmu_missing,		LIST,	NONE,	MODULE)			\
-	X(pmu_error,		INT,	NONE,	MODULE)			\
-	X(nmis_in_samples,	U64,	NONE,	MODULE)			\
-	X(nmis_elsewhere,	U64,	NONE,	MODULE)
-
-/* CB_INFO_KEY: the key's index, and its name is CB_INFO_NAMES[CB_INFO_KEY]. */
-#define CB_INFO_ENUM_(k, t, tree, result) CB_INFO_##k,
+#define CB_INFO(k, t, tree, result) CB_INFO_##k,
 enum cb_info_key {
-	CB_INFO_KEYS(CB_INFO_ENUM_)
+#include "contract-info.h"
 	CB_NR_INFO_KEYS
 };
 
-/*
- * For a writer's emitters: CB_INFO_TREE_KEY and CB_INFO_RESULT_KEY, who
- * writes KEY where (CB_W_*); CB_INFO_T_KEY, its CB_T_* type.
- */
-#define CB_INFO_WHO_(k, t, tree, result)				\
-	CB_INFO_TREE_##k = CB_W_##tree, CB_INFO_RESULT_##k = CB_W_##result, \
-	CB_INFO_T_##k = CB_T_##t,
-enum {
-	CB_INFO_KEYS(CB_INFO_WHO_)
-};
+#undef CB_INFO
 
 /*
- * A writer's check, where it writes KEY in SCOPE (TREE or RESULT): that
- * the table gives it (@side: CB_SIDE_MODULE or CB_SIDE_RUNNER) that key.
+ * A writer's emitters, made from contract-info.h where CB_INFO() expands
+ * a key's TREE or RESULT word with CB_IF_MODULE_##WORD(...) or
+ * CB_IF_RUNNER_##WORD(...): its arguments where that writer writes the
+ * key there, nothing where it does not (so a writer that calls an emitter
+ * for a key the table does not give it there does not compile).
  */
-#define CB_INFO_MINE(side, scope, k)					\
-	_Static_assert(CB_INFO_##scope##_##k & (side),			\
-		       #k ": contract.h gives this writer no such key in a " #scope " info")
+#define CB_IF_MODULE_NONE(...)
+#define CB_IF_MODULE_MODULE(...) __VA_ARGS__
+#define CB_IF_MODULE_RUNNER(...)
+#define CB_IF_MODULE_BOTH(...) __VA_ARGS__
+#define CB_IF_MODULE_CPUS(...) __VA_ARGS__
+#define CB_IF_RUNNER_NONE(...)
+#define CB_IF_RUNNER_MODULE(...)
+#define CB_IF_RUNNER_RUNNER(...) __VA_ARGS__
+#define CB_IF_RUNNER_BOTH(...) __VA_ARGS__
+#define CB_IF_RUNNER_CPUS(...) __VA_ARGS__
 
-/* The keys' names, by enum cb_info_key: static const char *const n[] = CB_INFO_NAMES; */
-#define CB_INFO_NAME_(k, t, tree, result) [CB_INFO_##k] = #k,
-#define CB_INFO_NAMES { CB_INFO_KEYS(CB_INFO_NAME_) }
-
-/* Each key's row, by enum cb_info_key: static const struct cb_info_def d[] = CB_INFO_DEFS; */
+/*
+ * Each key's row, by enum cb_info_key, for a program's own copy:
+ *
+ *	static const struct cb_info_def defs[] = {
+ *	#define CB_INFO(k, t, tree, result) CB_INFO_DEF(k, t, tree, result)
+ *	#include "contract-info.h"
+ *	#undef CB_INFO
+ *	};
+ */
 struct cb_info_def {
 	const char *name;
 	enum cb_info_type type;
 	unsigned int tree;
 	unsigned int result;
 };
-#define CB_INFO_DEF_(k, t, tree, result)				\
+
+#define CB_INFO_DEF(k, t, tree, result)					\
 	[CB_INFO_##k] = { #k, CB_T_##t, CB_W_##tree, CB_W_##result },
-#define CB_INFO_DEFS { CB_INFO_KEYS(CB_INFO_DEF_) }
 
 /* The methods' names, in enum cb_method's order (timing.h). */
 #define CB_METHOD_NAMES { "paoloni", "lfence", "paoloni-nordtscp", "lfence-nordtscp", \

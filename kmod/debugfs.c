@@ -34,37 +34,37 @@ static const char *cb_yes(bool b)
 }
 
 /*
- * The info keys' emitters, one per key of contract.h's CB_INFO_KEYS:
- * cb_put_info_KEY(m, value) writes "KEY: value" in the form the table gives
- * (a CB_T_LIST key's "KEY:" only: the caller writes the rest of the line).
- * The module writes through CB_PUT(m, TREE or RESULT, KEY, value), which
- * also checks that the table gives it that key there.
+ * The info keys' emitters, made from contract-info.h for the keys it
+ * gives the module: cb_put_tree_KEY(m, value) for the top-level info,
+ * cb_put_result_KEY(m, value) for a result's, each writing "KEY: value"
+ * in the key's form (a CB_T_LIST key's "KEY:" only: the caller writes the
+ * rest of the line).
  */
-#define CB_PUT_FN(k, _t, tree, result) CB_PUT_##_t(k)
-#define CB_PUT_ONE(k, type, fmt, ...)					\
-static void __maybe_unused cb_put_info_##k(struct seq_file *m, type v)	\
+#define CB_PUT_ONE(fn, k, type, fmt, ...)				\
+static void cb_put_##fn(struct seq_file *m, type v)			\
 {									\
 	seq_printf(m, #k ": " fmt "\n", __VA_ARGS__);			\
 }
-#define CB_PUT_U32(k)	CB_PUT_ONE(k, unsigned int, "%u", v)
-#define CB_PUT_U64(k)	CB_PUT_ONE(k, unsigned long long, "%llu", v)
-#define CB_PUT_INT(k)	CB_PUT_ONE(k, int, "%d", v)
-#define CB_PUT_YESNO(k)	CB_PUT_ONE(k, bool, "%s", cb_yes(v))
-#define CB_PUT_WORD(k)	CB_PUT_ONE(k, const char *, "%s", v)
-#define CB_PUT_TEXT(k)	CB_PUT_ONE(k, const char *, "%s", v)
-#define CB_PUT_REPEAT(k) CB_PUT_ONE(k, unsigned int, "%u", v)
-#define CB_PUT_LIST(k)							\
-static void __maybe_unused cb_put_info_##k(struct seq_file *m)		\
+
+#define CB_PUT_U32(fn, k)	CB_PUT_ONE(fn, k, unsigned int, "%u", v)
+#define CB_PUT_U64(fn, k)	CB_PUT_ONE(fn, k, unsigned long long, "%llu", v)
+#define CB_PUT_INT(fn, k)	CB_PUT_ONE(fn, k, int, "%d", v)
+#define CB_PUT_YESNO(fn, k)	CB_PUT_ONE(fn, k, bool, "%s", cb_yes(v))
+#define CB_PUT_WORD(fn, k)	CB_PUT_ONE(fn, k, const char *, "%s", v)
+#define CB_PUT_TEXT(fn, k)	CB_PUT_ONE(fn, k, const char *, "%s", v)
+#define CB_PUT_REPEAT(fn, k)	CB_PUT_ONE(fn, k, unsigned int, "%u", v)
+#define CB_PUT_LIST(fn, k)						\
+static void cb_put_##fn(struct seq_file *m)				\
 {									\
 	seq_puts(m, #k ":");						\
 }
-CB_INFO_KEYS(CB_PUT_FN)
 
-#define CB_PUT(m, scope, k, ...)					\
-	do {								\
-		CB_INFO_MINE(CB_SIDE_MODULE, scope, k);			\
-		cb_put_info_##k(m, ##__VA_ARGS__);			\
-	} while (0)
+#define CB_INFO(k, t, tree, result) CB_IF_MODULE_##tree(CB_PUT_##t(tree_##k, k))
+#include "contract-info.h"
+#undef CB_INFO
+#define CB_INFO(k, t, tree, result) CB_IF_MODULE_##result(CB_PUT_##t(result_##k, k))
+#include "contract-info.h"
+#undef CB_INFO
 
 /*
  * The hypervisor's CPUID signature (leaf 0x40000000: "KVMKVMKVM",
@@ -96,36 +96,36 @@ static int cb_info_show(struct seq_file *m, void *v)
 	char hv[16];
 
 	cb_get_defaults(&d);
-	CB_PUT(m, TREE, version, CB_VERSION);
-	CB_PUT(m, TREE, mode, "kernel");
-	CB_PUT(m, TREE, kernel, utsname()->release);
-	CB_PUT(m, TREE, vendor, c->x86_vendor_id);
-	CB_PUT(m, TREE, family, c->x86);
-	CB_PUT(m, TREE, model, c->x86_model);
-	CB_PUT(m, TREE, stepping, c->x86_stepping);
-	CB_PUT(m, TREE, model_name, c->x86_model_id);
-	CB_PUT(m, TREE, tsc_khz, tsc_khz);
-	CB_PUT(m, TREE, tsc_step, cb_tsc_step);
-	CB_PUT(m, TREE, constant_tsc, boot_cpu_has(X86_FEATURE_CONSTANT_TSC));
-	CB_PUT(m, TREE, nonstop_tsc, boot_cpu_has(X86_FEATURE_NONSTOP_TSC));
-	CB_PUT(m, TREE, rdtscp, boot_cpu_has(X86_FEATURE_RDTSCP));
-	CB_PUT(m, TREE, hypervisor, boot_cpu_has(X86_FEATURE_HYPERVISOR));
-	CB_PUT(m, TREE, hypervisor_vendor, cb_hypervisor_vendor(hv, sizeof(hv)));
-	CB_PUT(m, TREE, smt_active, sched_smt_active());
-	CB_PUT(m, TREE, method_requested, cb_method_name(d.method));
-	CB_PUT(m, TREE, method_used, cb_method_name(cb_method_used(d.method)));
-	CB_PUT(m, TREE, lfence, cb_lfence_note());
-	CB_PUT(m, TREE, samples, d.samples);
-	CB_PUT(m, TREE, ensembles, d.ensembles);
-	CB_PUT(m, TREE, warmup, d.warmup);
-	CB_PUT(m, TREE, cpu, d.cpu);
-	CB_PUT(m, TREE, max_mb, d.max_mb);
-	CB_PUT(m, TREE, max_sample_us, d.max_sample_us);
-	CB_PUT(m, TREE, long_repeat, CB_LONG_REPEAT);
-	CB_PUT(m, TREE, preempt_rt, IS_ENABLED(CONFIG_PREEMPT_RT));
+	cb_put_tree_version(m, CB_VERSION);
+	cb_put_tree_mode(m, "kernel");
+	cb_put_tree_kernel(m, utsname()->release);
+	cb_put_tree_vendor(m, c->x86_vendor_id);
+	cb_put_tree_family(m, c->x86);
+	cb_put_tree_model(m, c->x86_model);
+	cb_put_tree_stepping(m, c->x86_stepping);
+	cb_put_tree_model_name(m, c->x86_model_id);
+	cb_put_tree_tsc_khz(m, tsc_khz);
+	cb_put_tree_tsc_step(m, cb_tsc_step);
+	cb_put_tree_constant_tsc(m, boot_cpu_has(X86_FEATURE_CONSTANT_TSC));
+	cb_put_tree_nonstop_tsc(m, boot_cpu_has(X86_FEATURE_NONSTOP_TSC));
+	cb_put_tree_rdtscp(m, boot_cpu_has(X86_FEATURE_RDTSCP));
+	cb_put_tree_hypervisor(m, boot_cpu_has(X86_FEATURE_HYPERVISOR));
+	cb_put_tree_hypervisor_vendor(m, cb_hypervisor_vendor(hv, sizeof(hv)));
+	cb_put_tree_smt_active(m, sched_smt_active());
+	cb_put_tree_method_requested(m, cb_method_name(d.method));
+	cb_put_tree_method_used(m, cb_method_name(cb_method_used(d.method)));
+	cb_put_tree_lfence(m, cb_lfence_note());
+	cb_put_tree_samples(m, d.samples);
+	cb_put_tree_ensembles(m, d.ensembles);
+	cb_put_tree_warmup(m, d.warmup);
+	cb_put_tree_cpu(m, d.cpu);
+	cb_put_tree_max_mb(m, d.max_mb);
+	cb_put_tree_max_sample_us(m, d.max_sample_us);
+	cb_put_tree_long_repeat(m, CB_LONG_REPEAT);
+	cb_put_tree_preempt_rt(m, IS_ENABLED(CONFIG_PREEMPT_RT));
 	cb_get_setup_counts(&setups, &teardowns);
-	CB_PUT(m, TREE, setup_calls, setups);
-	CB_PUT(m, TREE, teardown_calls, teardowns);
+	cb_put_tree_setup_calls(m, setups);
+	cb_put_tree_teardown_calls(m, teardowns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cb_info);
@@ -223,7 +223,7 @@ static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
 	const char *sep = "";
 	int k, err = 0;
 
-	CB_PUT(m, RESULT, pmu);
+	cb_put_result_pmu(m);
 	for (k = 0; k < CB_NR_PMC; k++)
 		if (res->pmc_open & BIT(k))
 			seq_printf(m, " %s", cb_pmc_names[k]);
@@ -234,7 +234,7 @@ static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
 		if ((res->pmc_open & BIT(k)) || !res->pmc_why[k])
 			continue;
 		if (!*sep)
-			CB_PUT(m, RESULT, pmu_missing);
+			cb_put_result_pmu_missing(m);
 		seq_printf(m, "%s%s: %s", *sep ? sep : " ",
 			   cb_pmc_names[k], res->pmc_why[k]);
 		if (res->pmc_err[k])
@@ -245,7 +245,7 @@ static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
 	if (*sep)
 		seq_putc(m, '\n');
 	if (err)
-		CB_PUT(m, RESULT, pmu_error, err);
+		cb_put_result_pmu_error(m, err);
 }
 
 static int cb_frag_info_show(struct seq_file *m, void *v)
@@ -256,39 +256,39 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	int err;
 	struct cb_result *res = cb_result_get(slot, &state, &err);
 
-	CB_PUT(m, RESULT, name);
+	cb_put_result_name(m);
 	seq_putc(m, ' ');
 	cb_put_name(m, slot);
 	seq_putc(m, '\n');
-	CB_PUT(m, RESULT, description, frag->desc);
+	cb_put_result_description(m, frag->desc);
 	if (slot->has_arg)
-		CB_PUT(m, RESULT, arg, slot->arg);
-	CB_PUT(m, RESULT, ops, cb_slot_ops(slot));
-	CB_PUT(m, RESULT, unit, frag->unit ?: CB_UNIT_DEFAULT);
+		cb_put_result_arg(m, slot->arg);
+	cb_put_result_ops(m, cb_slot_ops(slot));
+	cb_put_result_unit(m, frag->unit ?: CB_UNIT_DEFAULT);
 	if (frag->insns || frag->insns_per_arg)
-		CB_PUT(m, RESULT, insns, frag->insns +
+		cb_put_result_insns(m, frag->insns +
 		       (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0));
-	CB_PUT(m, RESULT, slow, frag->slow);
-	CB_PUT(m, RESULT, setup, cb_setup_name(frag));
-	CB_PUT(m, RESULT, state, cb_state_names[state]);
+	cb_put_result_slow(m, frag->slow);
+	cb_put_result_setup(m, cb_setup_name(frag));
+	cb_put_result_state(m, cb_state_names[state]);
 	if (state == CB_STATE_FAILED)
-		CB_PUT(m, RESULT, error, err);
+		cb_put_result_error(m, err);
 	if (state == CB_STATE_SKIPPED)
-		CB_PUT(m, RESULT, reason,
-		       "takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here");
+		cb_put_result_reason(m,
+				     "takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here");
 	if (!res)
 		return 0;
-	CB_PUT(m, RESULT, run_id, res->run_id);
-	CB_PUT(m, RESULT, ensembles, res->ensembles);
-	CB_PUT(m, RESULT, samples, res->samples);
-	CB_PUT(m, RESULT, warmup, res->warmup);
-	CB_PUT(m, RESULT, method, cb_method_name(res->method));
-	CB_PUT(m, RESULT, cpu, res->cpu);
+	cb_put_result_run_id(m, res->run_id);
+	cb_put_result_ensembles(m, res->ensembles);
+	cb_put_result_samples(m, res->samples);
+	cb_put_result_warmup(m, res->warmup);
+	cb_put_result_method(m, cb_method_name(res->method));
+	cb_put_result_cpu(m, res->cpu);
 	if (res->nr_cpus > 1) {
 		unsigned int c;
 		char sep = ' ';
 
-		CB_PUT(m, RESULT, cpus);
+		cb_put_result_cpus(m);
 		for (c = 0; c < CB_MAX_CPUS; c++) {
 			if (!(res->cpus & BIT_ULL(c)))
 				continue;
@@ -296,28 +296,28 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 			sep = ',';
 		}
 		seq_putc(m, '\n');
-		CB_PUT(m, RESULT, barrier, "sample");
-		CB_PUT(m, RESULT, start_spread, res->spread);
-		CB_PUT(m, RESULT, samples_in_step, res->in_step);
-		CB_PUT(m, RESULT, state_per_cpu, frag->per_cpu);
+		cb_put_result_barrier(m, "sample");
+		cb_put_result_start_spread(m, res->spread);
+		cb_put_result_samples_in_step(m, res->in_step);
+		cb_put_result_state_per_cpu(m, frag->per_cpu);
 	}
-	CB_PUT(m, RESULT, interleave, res->interleave);
-	CB_PUT(m, RESULT, tsc_khz, res->tsc_khz);
+	cb_put_result_interleave(m, res->interleave);
+	cb_put_result_tsc_khz(m, res->tsc_khz);
 	if (res->cycles_long)
-		CB_PUT(m, RESULT, long_repeat, CB_LONG_REPEAT);
+		cb_put_result_long_repeat(m, CB_LONG_REPEAT);
 	if (res->smi_valid) {
-		CB_PUT(m, RESULT, smi_before, res->smi_before);
-		CB_PUT(m, RESULT, smi_after, res->smi_after);
+		cb_put_result_smi_before(m, res->smi_before);
+		cb_put_result_smi_after(m, res->smi_after);
 	}
-	CB_PUT(m, RESULT, flagged_nmi, res->flagged[0]);
-	CB_PUT(m, RESULT, flagged_irq, res->flagged[1]);
-	CB_PUT(m, RESULT, flagged_switch, res->flagged[2]);
-	CB_PUT(m, RESULT, flagged_nopmc, res->flagged[4]);
-	CB_PUT(m, RESULT, flagged_timeout, res->flagged[5]);
-	CB_PUT(m, RESULT, flagged_pmcreset, res->flagged[6]);
+	cb_put_result_flagged_nmi(m, res->flagged[0]);
+	cb_put_result_flagged_irq(m, res->flagged[1]);
+	cb_put_result_flagged_switch(m, res->flagged[2]);
+	cb_put_result_flagged_nopmc(m, res->flagged[4]);
+	cb_put_result_flagged_timeout(m, res->flagged[5]);
+	cb_put_result_flagged_pmcreset(m, res->flagged[6]);
 	cb_pmu_show(m, res);
-	CB_PUT(m, RESULT, nmis_in_samples, res->nmi_in);
-	CB_PUT(m, RESULT, nmis_elsewhere, res->nmi_out);
+	cb_put_result_nmis_in_samples(m, res->nmi_in);
+	cb_put_result_nmis_elsewhere(m, res->nmi_out);
 	cb_result_put(res);
 	return 0;
 }

@@ -23,45 +23,44 @@ static const char *yes(int b)
 }
 
 /*
- * The info keys' emitters, one per key of contract.h's CB_INFO_KEYS:
- * put_info_KEY(f, value) writes "KEY: value" in the form the table gives (a
- * CB_T_LIST key's "KEY:" only: the caller writes the rest of the line).
- * This program writes through PUT(f, TREE or RESULT, KEY, value), which
- * also checks that the table gives cyclebench-user that key there.
+ * The info keys' emitters, made from contract-info.h for the keys it
+ * gives cyclebench-user: put_tree_KEY(f, value) for the top-level info,
+ * put_result_KEY(f, value) for a result's, each writing "KEY: value" in
+ * the key's form (a CB_T_LIST key's "KEY:" only: the caller writes the
+ * rest of the line).
  */
-#define PUT_FN(k, t, tree, result) PUT_##t(k)
-#define PUT_ONE(k, type, fmt, ...)					\
-	static inline void put_info_##k(FILE *f, type v)			\
+#define PUT_ONE(fn, k, type, fmt, ...)					\
+	static void put_##fn(FILE *f, type v)				\
 	{								\
 		fprintf(f, #k ": " fmt "\n", __VA_ARGS__);		\
 	}
-#define PUT_U32(k)	PUT_ONE(k, unsigned int, "%u", v)
-#define PUT_U64(k)	PUT_ONE(k, unsigned long long, "%llu", v)
-#define PUT_INT(k)	PUT_ONE(k, int, "%d", v)
-#define PUT_YESNO(k)	PUT_ONE(k, int, "%s", yes(v))
-#define PUT_WORD(k)	PUT_ONE(k, const char *, "%s", v)
-#define PUT_TEXT(k)	PUT_ONE(k, const char *, "%s", v)
+#define PUT_U32(fn, k)		PUT_ONE(fn, k, unsigned int, "%u", v)
+#define PUT_U64(fn, k)		PUT_ONE(fn, k, unsigned long long, "%llu", v)
+#define PUT_INT(fn, k)		PUT_ONE(fn, k, int, "%d", v)
+#define PUT_YESNO(fn, k)	PUT_ONE(fn, k, int, "%s", yes(v))
+#define PUT_WORD(fn, k)		PUT_ONE(fn, k, const char *, "%s", v)
+#define PUT_TEXT(fn, k)		PUT_ONE(fn, k, const char *, "%s", v)
 /* 0: auto, each result its own */
-#define PUT_REPEAT(k)							\
-	static inline void put_info_##k(FILE *f, unsigned int v)		\
+#define PUT_REPEAT(fn, k)						\
+	static void put_##fn(FILE *f, unsigned int v)			\
 	{								\
 		if (v)							\
 			fprintf(f, #k ": %u\n", v);			\
 		else							\
 			fputs(#k ": auto\n", f);			\
 	}
-#define PUT_LIST(k)							\
-	static inline void put_info_##k(FILE *f)				\
+#define PUT_LIST(fn, k)							\
+	static void put_##fn(FILE *f)					\
 	{								\
 		fputs(#k ":", f);					\
 	}
-CB_INFO_KEYS(PUT_FN)
 
-#define PUT(f, scope, k, ...)						\
-	do {								\
-		CB_INFO_MINE(CB_SIDE_RUNNER, scope, k);			\
-		put_info_##k(f, ##__VA_ARGS__);				\
-	} while (0)
+#define CB_INFO(k, t, tree, result) CB_IF_RUNNER_##tree(PUT_##t(tree_##k, k))
+#include "contract-info.h"
+#undef CB_INFO
+#define CB_INFO(k, t, tree, result) CB_IF_RUNNER_##result(PUT_##t(result_##k, k))
+#include "contract-info.h"
+#undef CB_INFO
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -116,38 +115,38 @@ static int write_top_info(const char *dir, const struct cb_run *req, const struc
 	free(path);
 	if (!f)
 		return -1;
-	PUT(f, TREE, version, CB_VERSION);
-	PUT(f, TREE, kernel, m->kernel);
-	PUT(f, TREE, vendor, m->vendor);
-	PUT(f, TREE, family, m->family);
-	PUT(f, TREE, model, m->model);
-	PUT(f, TREE, stepping, m->stepping);
-	PUT(f, TREE, model_name, m->model_name);
-	PUT(f, TREE, tsc_khz, m->tsc_khz);
+	put_tree_version(f, CB_VERSION);
+	put_tree_kernel(f, m->kernel);
+	put_tree_vendor(f, m->vendor);
+	put_tree_family(f, m->family);
+	put_tree_model(f, m->model);
+	put_tree_stepping(f, m->stepping);
+	put_tree_model_name(f, m->model_name);
+	put_tree_tsc_khz(f, m->tsc_khz);
 	if (m->tsc_khz_calibrated)
-		PUT(f, TREE, tsc_khz_source, "calibrated");
-	PUT(f, TREE, constant_tsc, m->constant_tsc);
-	PUT(f, TREE, nonstop_tsc, m->nonstop_tsc);
-	PUT(f, TREE, rdtscp, m->rdtscp);
-	PUT(f, TREE, hypervisor, m->hypervisor);
-	PUT(f, TREE, hypervisor_vendor, m->hypervisor_vendor);
-	PUT(f, TREE, smt_active, m->smt_active);
-	PUT(f, TREE, method_requested, cb_method_name(req->method_requested));
-	PUT(f, TREE, method_used, cb_method_name(req->method));
-	PUT(f, TREE, samples, req->samples);
-	PUT(f, TREE, ensembles, req->ensembles);
-	PUT(f, TREE, warmup, req->warmup);
-	PUT(f, TREE, cpu, req->cpu);
+		put_tree_tsc_khz_source(f, "calibrated");
+	put_tree_constant_tsc(f, m->constant_tsc);
+	put_tree_nonstop_tsc(f, m->nonstop_tsc);
+	put_tree_rdtscp(f, m->rdtscp);
+	put_tree_hypervisor(f, m->hypervisor);
+	put_tree_hypervisor_vendor(f, m->hypervisor_vendor);
+	put_tree_smt_active(f, m->smt_active);
+	put_tree_method_requested(f, cb_method_name(req->method_requested));
+	put_tree_method_used(f, cb_method_name(req->method));
+	put_tree_samples(f, req->samples);
+	put_tree_ensembles(f, req->ensembles);
+	put_tree_warmup(f, req->warmup);
+	put_tree_cpu(f, req->cpu);
 	if (req->nr_cpus > 1) {
-		PUT(f, TREE, cpus);
+		put_tree_cpus(f);
 		put_cpu_list(f, req);
 	}
-	PUT(f, TREE, max_mb, req->max_mb);
-	PUT(f, TREE, long_repeat, req->long_repeat);
-	PUT(f, TREE, tsc_step, m->tsc_step);
-	PUT(f, TREE, interleave, req->interleave);
-	PUT(f, TREE, mode, "user");
-	PUT(f, TREE, interrupts, "on");
+	put_tree_max_mb(f, req->max_mb);
+	put_tree_long_repeat(f, req->long_repeat);
+	put_tree_tsc_step(f, m->tsc_step);
+	put_tree_interleave(f, req->interleave);
+	put_tree_mode(f, "user");
+	put_tree_interrupts(f, "on");
 	return close_checked(f);
 }
 
@@ -227,44 +226,44 @@ static int write_result(const char *dir, const struct cb_run *req,
 	free(path);
 	if (!f)
 		goto out;
-	PUT(f, RESULT, name);
+	put_result_name(f);
 	fputc(' ', f);
 	put_name(f, r);
 	fputc('\n', f);
-	PUT(f, RESULT, description, r->frag->desc);
+	put_result_description(f, r->frag->desc);
 	if (r->frag->nr_args)
-		PUT(f, RESULT, arg, (unsigned long long)r->arg);
-	PUT(f, RESULT, ops, r->ops);
-	PUT(f, RESULT, unit, r->frag->unit ? r->frag->unit : CB_UNIT_DEFAULT);
-	PUT(f, RESULT, slow, r->frag->slow);
-	PUT(f, RESULT, setup, setup_name(r->frag));
+		put_result_arg(f, (unsigned long long)r->arg);
+	put_result_ops(f, r->ops);
+	put_result_unit(f, r->frag->unit ? r->frag->unit : CB_UNIT_DEFAULT);
+	put_result_slow(f, r->frag->slow);
+	put_result_setup(f, setup_name(r->frag));
 	if (r->page_size) {
-		PUT(f, RESULT, page_size, (unsigned long long)r->page_size);
-		PUT(f, RESULT, huge_pages, r->huge_pages);
+		put_result_page_size(f, (unsigned long long)r->page_size);
+		put_result_huge_pages(f, r->huge_pages);
 	}
-	PUT(f, RESULT, state, states[r->state]);
+	put_result_state(f, states[r->state]);
 	if (r->state == CB_R_FAILED)
-		PUT(f, RESULT, error, r->err);
+		put_result_error(f, r->err);
 	if (r->state == CB_R_OK) {
-		PUT(f, RESULT, run_id, 1);
-		PUT(f, RESULT, ensembles, req->ensembles);
-		PUT(f, RESULT, samples, req->samples);
-		PUT(f, RESULT, warmup, req->warmup);
-		PUT(f, RESULT, method, cb_method_name(req->method));
-		PUT(f, RESULT, cpu, req->cpu);
+		put_result_run_id(f, 1);
+		put_result_ensembles(f, req->ensembles);
+		put_result_samples(f, req->samples);
+		put_result_warmup(f, req->warmup);
+		put_result_method(f, cb_method_name(req->method));
+		put_result_cpu(f, req->cpu);
 		if (r->pc_cycles) {
-			PUT(f, RESULT, cpus);
+			put_result_cpus(f);
 			put_cpu_list(f, req);
-			PUT(f, RESULT, barrier, "sample");
-			PUT(f, RESULT, start_spread, (unsigned long long)r->spread);
-			PUT(f, RESULT, samples_in_step, (unsigned long long)r->in_step);
-			PUT(f, RESULT, state_per_cpu, r->frag->per_cpu);
+			put_result_barrier(f, "sample");
+			put_result_start_spread(f, (unsigned long long)r->spread);
+			put_result_samples_in_step(f, (unsigned long long)r->in_step);
+			put_result_state_per_cpu(f, r->frag->per_cpu);
 		}
-		PUT(f, RESULT, tsc_khz, m->tsc_khz);
-		PUT(f, RESULT, tsc_step, m->tsc_step);
-		PUT(f, RESULT, interleave, req->interleave);
+		put_result_tsc_khz(f, m->tsc_khz);
+		put_result_tsc_step(f, m->tsc_step);
+		put_result_interleave(f, req->interleave);
 		if (r->cycles_long)
-			PUT(f, RESULT, long_repeat, r->repeat);
+			put_result_long_repeat(f, r->repeat);
 	}
 	if (close_checked(f))
 		goto out;
@@ -410,8 +409,8 @@ int cb_sweep_end(char *tmp, const struct cb_run *req, const struct cb_machine *m
 		f = fopen(path, "ae");
 	free(path);
 	if (f) {
-		PUT(f, TREE, sweep, "cpus");
-		PUT(f, TREE, steps);
+		put_tree_sweep(f, "cpus");
+		put_tree_steps(f);
 		for (unsigned int s = 0; s < nsteps; s++)
 			fprintf(f, "%s%u", s ? "," : " ", steps[s]);
 		fputc('\n', f);

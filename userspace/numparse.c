@@ -480,8 +480,12 @@ int cs_read_info(const char *path, struct cs_info *info, struct cs_err *err)
 	return ret;
 }
 
-/* The info keys' names: the format's one list (contract.h) */
-static const char *const info_names[CB_NR_INFO_KEYS] = CB_INFO_NAMES;
+/* The info keys' names: the format's one list (kmod/contract-info.h) */
+static const char *const info_names[CB_NR_INFO_KEYS] = {
+#define CB_INFO(k, t, tree, result) [CB_INFO_##k] = #k,
+#include "../kmod/contract-info.h"
+#undef CB_INFO
+};
 
 const char *cs_info_name(enum cb_info_key key)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * infokeys: contract.h's table of info keys, printed for what is
+ * infokeys: the table of info keys (kmod/contract-info.h), printed for what is
  * generated from it (tests/infokeys.sh).
  *   infokeys sh   "KEY TYPE TREE RESULT" lines, and the methods' names
  *   infokeys md   docs/debugfs-contract.md's table of the keys
@@ -47,7 +47,11 @@ static const char *who_md(unsigned int w)
 
 int main(int argc, char **argv)
 {
-	static const struct cb_info_def defs[] = CB_INFO_DEFS;
+	static const struct cb_info_def defs[] = {
+#define CB_INFO(k, t, tree, result) CB_INFO_DEF(k, t, tree, result)
+#include "contract-info.h"
+#undef CB_INFO
+	};
 	static const char *const types[] = CB_INFO_TYPE_NAMES;
 	static const char *const methods[] = CB_METHOD_NAMES;
 	int md = argc == 2 && !strcmp(argv[1], "md");

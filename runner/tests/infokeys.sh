@@ -3,7 +3,7 @@
 #
 # infokeys.sh --check|--write INFOKEYS: the info keys that
 # docs/debugfs-contract.md lists and runner/tests/contract.sh checks are
-# kmod/contract.h's table (CB_INFO_KEYS), printed by INFOKEYS
+# kmod/contract-info.h's table, printed by INFOKEYS
 # (tests/infokeys.c): each file holds it between its two "generated"
 # lines.  --check: exit 1 naming each file whose copy differs, and how;
 # --write: rewrite those copies (make -C runner info-keys).
@@ -46,7 +46,7 @@ for f in docs/debugfs-contract.md runner/tests/contract.sh; do
 		cat "$T/out" > "$top/$f"
 		echo "infokeys: $f: rewritten"
 	else
-		echo "infokeys: $f: its info keys differ from kmod/contract.h's CB_INFO_KEYS (- the file, + the table); make -C runner info-keys writes them:" >&2
+		echo "infokeys: $f: its info keys differ from kmod/contract-info.h's (- the file, + the table); make -C runner info-keys writes them:" >&2
 		diff "$top/$f" "$T/out" | grep '^[<>]' | sed 's/^</-/; s/^>/+/' >&2
 		bad=1
 	fi
