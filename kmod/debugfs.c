@@ -267,7 +267,7 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	cb_put_result_unit(m, frag->unit ?: CB_UNIT_DEFAULT);
 	if (frag->insns || frag->insns_per_arg)
 		cb_put_result_insns(m, frag->insns +
-		       (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0));
+				    (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0));
 	cb_put_result_slow(m, frag->slow);
 	cb_put_result_setup(m, cb_setup_name(frag));
 	cb_put_result_state(m, cb_state_names[state]);
