@@ -94,6 +94,9 @@
 #define CB_SETUP_RUN "run"
 #define CB_SETUP_ENSEMBLE "ensemble"
 
+/* A result's info "unit:", what one of its ops is, where its table line names none. */
+#define CB_UNIT_DEFAULT "op"
+
 /* Who takes a run key: the module's run file, cyclebench-user, or both. */
 #define CB_SIDE_MODULE 1U
 #define CB_SIDE_RUNNER 2U
@@ -154,6 +157,104 @@ struct cb_key_def {
 	[CB_KEY_SWEEP] = { "sweep", 0, 0, CB_SIDE_RUNNER,		\
 			   "cpus: k = 1, 2, 4 ... of cpus= in turn" },	\
 }
+
+/*
+ * The result format: a tree (the module's debugfs directory, or what
+ * cyclebench-user writes) holds these files (docs/debugfs-contract.md).
+ * The top level: CB_FILE_INFO, CB_FILE_FRAGMENTS, CB_FILE_STATUS and
+ * CB_FILE_RUN (the module's only).  A result's directory,
+ * GROUP/NAME[/ARG]/: CB_FILE_INFO, CB_FILE_CYCLES, CB_FILE_CYCLES_LONG,
+ * CB_FILE_FLAGS, each counter's (CB_PMC_NAMES, and NAME CB_FILE_LONG for
+ * the long region), and a cpus= result's CB_FILE_CPU_DIR (cpuN/: its
+ * cycles, cycles_long and flags).
+ */
+#define CB_FILE_INFO "info"
+#define CB_FILE_FRAGMENTS "fragments"
+#define CB_FILE_STATUS "status"
+#define CB_FILE_RUN "run"
+#define CB_FILE_CYCLES "cycles"
+#define CB_FILE_CYCLES_LONG "cycles_long"
+#define CB_FILE_FLAGS "flags"
+#define CB_FILE_LONG "_long"
+#define CB_FILE_CPU_DIR "cpu%u"
+/* The counters' files, in the order of the pmu key's list. */
+#define CB_PMC_NAMES { "core_cycles", "instructions", "ref_cycles" }
+
+/*
+ * Who writes an info key in a scope: nobody, the module, cyclebench-user,
+ * both, or both in a cpus= result's info only (the CPU scope: a run on
+ * two CPUs or more).
+ */
+#define CB_W_NONE	0U
+#define CB_W_MODULE	CB_SIDE_MODULE
+#define CB_W_RUNNER	CB_SIDE_RUNNER
+#define CB_W_BOTH	CB_SIDE_BOTH
+#define CB_W_CPUS	(CB_SIDE_BOTH | 4U)
+
+/*
+ * An info value's form, "KEY: value": CB_T_U32 and CB_T_U64 unsigned
+ * decimals, CB_T_INT a signed one (an errno), CB_T_YESNO yes or no,
+ * CB_T_WORD one word, CB_T_TEXT the rest of the line, CB_T_LIST what
+ * follows "KEY:" is the writer's (" 0,2", " core_cycles instructions"),
+ * CB_T_REPEAT a number, or auto (cyclebench-user's top level, where each
+ * result has its own).
+ */
+enum cb_info_type {
+	CB_T_U32, CB_T_U64, CB_T_INT, CB_T_YESNO, CB_T_WORD, CB_T_TEXT,
+	CB_T_LIST, CB_T_REPEAT, CB_NR_INFO_TYPES
+};
+
+#define CB_INFO_TYPE_NAMES { "u32", "u64", "int", "yes/no", "word", "text", \
+			     "list", "u32/auto" }
+
+/*
+ * Every info key, by its line in contract-info.h: CB_INFO_KEY (cyclestat
+ * reads a key by it, its name made from the same line).
+ */
+#define CB_INFO(k, t, tree, result) CB_INFO_##k,
+enum cb_info_key {
+#include "contract-info.h"
+	CB_NR_INFO_KEYS
+};
+
+#undef CB_INFO
+
+/*
+ * A writer's emitters, made from contract-info.h where CB_INFO() expands
+ * a key's TREE or RESULT word with CB_IF_MODULE_##WORD(...) or
+ * CB_IF_RUNNER_##WORD(...): its arguments where that writer writes the
+ * key there, nothing where it does not (so a writer that calls an emitter
+ * for a key the table does not give it there does not compile).
+ */
+#define CB_IF_MODULE_NONE(...)
+#define CB_IF_MODULE_MODULE(...) __VA_ARGS__
+#define CB_IF_MODULE_RUNNER(...)
+#define CB_IF_MODULE_BOTH(...) __VA_ARGS__
+#define CB_IF_MODULE_CPUS(...) __VA_ARGS__
+#define CB_IF_RUNNER_NONE(...)
+#define CB_IF_RUNNER_MODULE(...)
+#define CB_IF_RUNNER_RUNNER(...) __VA_ARGS__
+#define CB_IF_RUNNER_BOTH(...) __VA_ARGS__
+#define CB_IF_RUNNER_CPUS(...) __VA_ARGS__
+
+/*
+ * Each key's row, by enum cb_info_key, for a program's own copy:
+ *
+ *	static const struct cb_info_def defs[] = {
+ *	#define CB_INFO(k, t, tree, result) CB_INFO_DEF(k, t, tree, result)
+ *	#include "contract-info.h"
+ *	#undef CB_INFO
+ *	};
+ */
+struct cb_info_def {
+	const char *name;
+	enum cb_info_type type;
+	unsigned int tree;
+	unsigned int result;
+};
+
+#define CB_INFO_DEF(k, t, tree, result)					\
+	[CB_INFO_##k] = { #k, CB_T_##t, CB_W_##tree, CB_W_##result },
 
 /* The methods' names, in enum cb_method's order (timing.h). */
 #define CB_METHOD_NAMES { "paoloni", "lfence", "paoloni-nordtscp", "lfence-nordtscp", \

@@ -160,6 +160,9 @@ static __always_inline void cb_state_##name(typeof(type) *st)
  * @desc: one line saying what it measures (and, with arguments, what ARG is).
  * @ops: operations one run of the body performs, so results can be shown
  *	per operation (4 for four adds).
+ * @unit: what one of those operations is, singular ("add", "byte",
+ *	"iteration"), which the result's info and cyclestat's per-op
+ *	column say; NULL: CB_UNIT_DEFAULT, "op".
  * @sample: the sampler CB_BODY() generated.
  * @state_size: size of the state CB_BODY_STATE() declared (0 for none).
  * @slow: not run by "all", only when its group or its name is asked for.
@@ -218,6 +221,7 @@ struct cb_fragment {
 	const char *name;
 	const char *desc;
 	unsigned int ops;
+	const char *unit;
 	int (*sample)(struct cb_ctx *ctx);
 	size_t state_size;
 	bool slow;
@@ -273,6 +277,18 @@ struct cb_fragment {
 	{ CB_FRAGMENT_FIELDS(_name, _ops, _desc) }
 
 /**
+ * CB_FRAGMENT_UNIT() - CB_FRAGMENT() with the unit of its ops named.
+ * @_name: the same identifier as in CB_BODY().
+ * @_ops: operations per run of the body.
+ * @_unit: what one operation is, singular: "add", "byte", "load".
+ * @_desc: one-line description.
+ *
+ * An entry written out with CB_FRAGMENT_FIELDS() names it as .unit.
+ */
+#define CB_FRAGMENT_UNIT(_name, _ops, _unit, _desc)			\
+	{ CB_FRAGMENT_FIELDS(_name, _ops, _desc), .unit = (_unit) }
+
+/**
  * CB_FRAGMENT_INSNS() - a table entry that also declares the instructions
  *	one run of the body executes (@insns in struct cb_fragment).
  * @_name: the same identifier as in CB_BODY().
@@ -282,6 +298,18 @@ struct cb_fragment {
  */
 #define CB_FRAGMENT_INSNS(_name, _ops, _insns, _desc)			\
 	{ CB_FRAGMENT_FIELDS(_name, _ops, _desc), .insns = (_insns) }
+
+/**
+ * CB_FRAGMENT_INSNS_UNIT() - CB_FRAGMENT_INSNS() with the unit of its
+ *	ops named, as CB_FRAGMENT_UNIT().
+ * @_name: the same identifier as in CB_BODY().
+ * @_ops: operations per run of the body.
+ * @_unit: what one operation is, singular.
+ * @_insns: instructions per run of the body.
+ * @_desc: one-line description.
+ */
+#define CB_FRAGMENT_INSNS_UNIT(_name, _ops, _unit, _insns, _desc)	\
+	{ CB_FRAGMENT_FIELDS(_name, _ops, _desc), .unit = (_unit), .insns = (_insns) }
 
 /**
  * CB_FRAGMENT_SLOW() - like CB_FRAGMENT(), for a fragment that "all" skips.

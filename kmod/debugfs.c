@@ -34,6 +34,39 @@ static const char *cb_yes(bool b)
 }
 
 /*
+ * The info keys' emitters, made from contract-info.h for the keys it
+ * gives the module: cb_put_tree_KEY(m, value) for the top-level info,
+ * cb_put_result_KEY(m, value) for a result's, each writing "KEY: value"
+ * in the key's form (a CB_T_LIST key's "KEY:" only: the caller writes the
+ * rest of the line).
+ */
+#define CB_PUT_ONE(fn, k, type, fmt, ...)				\
+static void cb_put_##fn(struct seq_file *m, type v)			\
+{									\
+	seq_printf(m, #k ": " fmt "\n", __VA_ARGS__);			\
+}
+
+#define CB_PUT_U32(fn, k)	CB_PUT_ONE(fn, k, unsigned int, "%u", v)
+#define CB_PUT_U64(fn, k)	CB_PUT_ONE(fn, k, unsigned long long, "%llu", v)
+#define CB_PUT_INT(fn, k)	CB_PUT_ONE(fn, k, int, "%d", v)
+#define CB_PUT_YESNO(fn, k)	CB_PUT_ONE(fn, k, bool, "%s", cb_yes(v))
+#define CB_PUT_WORD(fn, k)	CB_PUT_ONE(fn, k, const char *, "%s", v)
+#define CB_PUT_TEXT(fn, k)	CB_PUT_ONE(fn, k, const char *, "%s", v)
+#define CB_PUT_REPEAT(fn, k)	CB_PUT_ONE(fn, k, unsigned int, "%u", v)
+#define CB_PUT_LIST(fn, k)						\
+static void cb_put_##fn(struct seq_file *m)				\
+{									\
+	seq_puts(m, #k ":");						\
+}
+
+#define CB_INFO(k, t, tree, result) CB_IF_MODULE_##tree(CB_PUT_##t(tree_##k, k))
+#include "contract-info.h"
+#undef CB_INFO
+#define CB_INFO(k, t, tree, result) CB_IF_MODULE_##result(CB_PUT_##t(result_##k, k))
+#include "contract-info.h"
+#undef CB_INFO
+
+/*
  * The hypervisor's CPUID signature (leaf 0x40000000: "KVMKVMKVM",
  * "TCGTCGTCGTCG" for QEMU's emulator, ...), "none" on bare metal.  Under
  * an emulator the TSC follows the host's clock, not a core's: cyclestat
@@ -63,36 +96,36 @@ static int cb_info_show(struct seq_file *m, void *v)
 	char hv[16];
 
 	cb_get_defaults(&d);
-	seq_printf(m, "version: %s\n", CB_VERSION);
-	seq_puts(m, "mode: kernel\n");
-	seq_printf(m, "kernel: %s\n", utsname()->release);
-	seq_printf(m, "vendor: %s\n", c->x86_vendor_id);
-	seq_printf(m, "family: %u\n", c->x86);
-	seq_printf(m, "model: %u\n", c->x86_model);
-	seq_printf(m, "stepping: %u\n", c->x86_stepping);
-	seq_printf(m, "model_name: %s\n", c->x86_model_id);
-	seq_printf(m, "tsc_khz: %u\n", tsc_khz);
-	seq_printf(m, "tsc_step: %u\n", cb_tsc_step);
-	seq_printf(m, "constant_tsc: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_CONSTANT_TSC)));
-	seq_printf(m, "nonstop_tsc: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_NONSTOP_TSC)));
-	seq_printf(m, "rdtscp: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_RDTSCP)));
-	seq_printf(m, "hypervisor: %s\n", cb_yes(boot_cpu_has(X86_FEATURE_HYPERVISOR)));
-	seq_printf(m, "hypervisor_vendor: %s\n", cb_hypervisor_vendor(hv, sizeof(hv)));
-	seq_printf(m, "smt_active: %s\n", cb_yes(sched_smt_active()));
-	seq_printf(m, "method_requested: %s\n", cb_method_name(d.method));
-	seq_printf(m, "method_used: %s\n", cb_method_name(cb_method_used(d.method)));
-	seq_printf(m, "lfence: %s\n", cb_lfence_note());
-	seq_printf(m, "samples: %u\n", d.samples);
-	seq_printf(m, "ensembles: %u\n", d.ensembles);
-	seq_printf(m, "warmup: %u\n", d.warmup);
-	seq_printf(m, "cpu: %u\n", d.cpu);
-	seq_printf(m, "max_mb: %u\n", d.max_mb);
-	seq_printf(m, "max_sample_us: %u\n", d.max_sample_us);
-	seq_printf(m, "long_repeat: %u\n", CB_LONG_REPEAT);
-	seq_printf(m, "preempt_rt: %s\n", cb_yes(IS_ENABLED(CONFIG_PREEMPT_RT)));
+	cb_put_tree_version(m, CB_VERSION);
+	cb_put_tree_mode(m, "kernel");
+	cb_put_tree_kernel(m, utsname()->release);
+	cb_put_tree_vendor(m, c->x86_vendor_id);
+	cb_put_tree_family(m, c->x86);
+	cb_put_tree_model(m, c->x86_model);
+	cb_put_tree_stepping(m, c->x86_stepping);
+	cb_put_tree_model_name(m, c->x86_model_id);
+	cb_put_tree_tsc_khz(m, tsc_khz);
+	cb_put_tree_tsc_step(m, cb_tsc_step);
+	cb_put_tree_constant_tsc(m, boot_cpu_has(X86_FEATURE_CONSTANT_TSC));
+	cb_put_tree_nonstop_tsc(m, boot_cpu_has(X86_FEATURE_NONSTOP_TSC));
+	cb_put_tree_rdtscp(m, boot_cpu_has(X86_FEATURE_RDTSCP));
+	cb_put_tree_hypervisor(m, boot_cpu_has(X86_FEATURE_HYPERVISOR));
+	cb_put_tree_hypervisor_vendor(m, cb_hypervisor_vendor(hv, sizeof(hv)));
+	cb_put_tree_smt_active(m, sched_smt_active());
+	cb_put_tree_method_requested(m, cb_method_name(d.method));
+	cb_put_tree_method_used(m, cb_method_name(cb_method_used(d.method)));
+	cb_put_tree_lfence(m, cb_lfence_note());
+	cb_put_tree_samples(m, d.samples);
+	cb_put_tree_ensembles(m, d.ensembles);
+	cb_put_tree_warmup(m, d.warmup);
+	cb_put_tree_cpu(m, d.cpu);
+	cb_put_tree_max_mb(m, d.max_mb);
+	cb_put_tree_max_sample_us(m, d.max_sample_us);
+	cb_put_tree_long_repeat(m, CB_LONG_REPEAT);
+	cb_put_tree_preempt_rt(m, IS_ENABLED(CONFIG_PREEMPT_RT));
 	cb_get_setup_counts(&setups, &teardowns);
-	seq_printf(m, "setup_calls: %u\n", setups);
-	seq_printf(m, "teardown_calls: %u\n", teardowns);
+	cb_put_tree_setup_calls(m, setups);
+	cb_put_tree_teardown_calls(m, teardowns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cb_info);
@@ -190,7 +223,7 @@ static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
 	const char *sep = "";
 	int k, err = 0;
 
-	seq_puts(m, "pmu:");
+	cb_put_result_pmu(m);
 	for (k = 0; k < CB_NR_PMC; k++)
 		if (res->pmc_open & BIT(k))
 			seq_printf(m, " %s", cb_pmc_names[k]);
@@ -200,7 +233,9 @@ static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
 	for (k = 0; k < CB_NR_PMC; k++) {
 		if ((res->pmc_open & BIT(k)) || !res->pmc_why[k])
 			continue;
-		seq_printf(m, "%s%s: %s", *sep ? sep : "pmu_missing: ",
+		if (!*sep)
+			cb_put_result_pmu_missing(m);
+		seq_printf(m, "%s%s: %s", *sep ? sep : " ",
 			   cb_pmc_names[k], res->pmc_why[k]);
 		if (res->pmc_err[k])
 			seq_printf(m, " (%d)", res->pmc_err[k]);
@@ -210,7 +245,7 @@ static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
 	if (*sep)
 		seq_putc(m, '\n');
 	if (err)
-		seq_printf(m, "pmu_error: %d\n", err);
+		cb_put_result_pmu_error(m, err);
 }
 
 static int cb_frag_info_show(struct seq_file *m, void *v)
@@ -221,63 +256,68 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	int err;
 	struct cb_result *res = cb_result_get(slot, &state, &err);
 
-	seq_puts(m, "name: ");
+	cb_put_result_name(m);
+	seq_putc(m, ' ');
 	cb_put_name(m, slot);
-	seq_printf(m, "\ndescription: %s\n", frag->desc);
+	seq_putc(m, '\n');
+	cb_put_result_description(m, frag->desc);
 	if (slot->has_arg)
-		seq_printf(m, "arg: %llu\n", slot->arg);
-	seq_printf(m, "ops: %u\n", cb_slot_ops(slot));
+		cb_put_result_arg(m, slot->arg);
+	cb_put_result_ops(m, cb_slot_ops(slot));
+	cb_put_result_unit(m, frag->unit ?: CB_UNIT_DEFAULT);
 	if (frag->insns || frag->insns_per_arg)
-		seq_printf(m, "insns: %llu\n", frag->insns +
-			   (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0));
-	seq_printf(m, "slow: %s\n", cb_yes(frag->slow));
-	seq_printf(m, "setup: %s\n", cb_setup_name(frag));
-	seq_printf(m, "state: %s\n", cb_state_names[state]);
+		cb_put_result_insns(m, frag->insns +
+				    (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0));
+	cb_put_result_slow(m, frag->slow);
+	cb_put_result_setup(m, cb_setup_name(frag));
+	cb_put_result_state(m, cb_state_names[state]);
 	if (state == CB_STATE_FAILED)
-		seq_printf(m, "error: %d\n", err);
+		cb_put_result_error(m, err);
 	if (state == CB_STATE_SKIPPED)
-		seq_puts(m, "reason: takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here\n");
+		cb_put_result_reason(m,
+				     "takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here");
 	if (!res)
 		return 0;
-	seq_printf(m, "run_id: %llu\n", res->run_id);
-	seq_printf(m, "ensembles: %u\n", res->ensembles);
-	seq_printf(m, "samples: %u\n", res->samples);
-	seq_printf(m, "warmup: %u\n", res->warmup);
-	seq_printf(m, "method: %s\n", cb_method_name(res->method));
-	seq_printf(m, "cpu: %u\n", res->cpu);
+	cb_put_result_run_id(m, res->run_id);
+	cb_put_result_ensembles(m, res->ensembles);
+	cb_put_result_samples(m, res->samples);
+	cb_put_result_warmup(m, res->warmup);
+	cb_put_result_method(m, cb_method_name(res->method));
+	cb_put_result_cpu(m, res->cpu);
 	if (res->nr_cpus > 1) {
 		unsigned int c;
 		char sep = ' ';
 
-		seq_puts(m, "cpus:");
+		cb_put_result_cpus(m);
 		for (c = 0; c < CB_MAX_CPUS; c++) {
 			if (!(res->cpus & BIT_ULL(c)))
 				continue;
 			seq_printf(m, "%c%u", sep, c);
 			sep = ',';
 		}
-		seq_puts(m, "\nbarrier: sample\n");
-		seq_printf(m, "start_spread: %llu\n", res->spread);
-		seq_printf(m, "samples_in_step: %llu\n", res->in_step);
-		seq_printf(m, "state_per_cpu: %s\n", cb_yes(frag->per_cpu));
+		seq_putc(m, '\n');
+		cb_put_result_barrier(m, "sample");
+		cb_put_result_start_spread(m, res->spread);
+		cb_put_result_samples_in_step(m, res->in_step);
+		cb_put_result_state_per_cpu(m, frag->per_cpu);
 	}
-	seq_printf(m, "interleave: %s\n", cb_yes(res->interleave));
-	seq_printf(m, "tsc_khz: %u\n", res->tsc_khz);
+	cb_put_result_interleave(m, res->interleave);
+	cb_put_result_tsc_khz(m, res->tsc_khz);
 	if (res->cycles_long)
-		seq_printf(m, "long_repeat: %u\n", CB_LONG_REPEAT);
+		cb_put_result_long_repeat(m, CB_LONG_REPEAT);
 	if (res->smi_valid) {
-		seq_printf(m, "smi_before: %llu\n", res->smi_before);
-		seq_printf(m, "smi_after: %llu\n", res->smi_after);
+		cb_put_result_smi_before(m, res->smi_before);
+		cb_put_result_smi_after(m, res->smi_after);
 	}
-	seq_printf(m, "flagged_nmi: %llu\n", res->flagged[0]);
-	seq_printf(m, "flagged_irq: %llu\n", res->flagged[1]);
-	seq_printf(m, "flagged_switch: %llu\n", res->flagged[2]);
-	seq_printf(m, "flagged_nopmc: %llu\n", res->flagged[4]);
-	seq_printf(m, "flagged_timeout: %llu\n", res->flagged[5]);
-	seq_printf(m, "flagged_pmcreset: %llu\n", res->flagged[6]);
+	cb_put_result_flagged_nmi(m, res->flagged[0]);
+	cb_put_result_flagged_irq(m, res->flagged[1]);
+	cb_put_result_flagged_switch(m, res->flagged[2]);
+	cb_put_result_flagged_nopmc(m, res->flagged[4]);
+	cb_put_result_flagged_timeout(m, res->flagged[5]);
+	cb_put_result_flagged_pmcreset(m, res->flagged[6]);
 	cb_pmu_show(m, res);
-	seq_printf(m, "nmis_in_samples: %llu\n", res->nmi_in);
-	seq_printf(m, "nmis_elsewhere: %llu\n", res->nmi_out);
+	cb_put_result_nmis_in_samples(m, res->nmi_in);
+	cb_put_result_nmis_elsewhere(m, res->nmi_out);
 	cb_result_put(res);
 	return 0;
 }
@@ -625,21 +665,21 @@ static void cb_make_dir(struct cb_slot *slot)
 		snprintf(arg, sizeof(arg), "%llu", slot->arg);
 		dir = debugfs_create_dir(arg, fdir);
 	}
-	debugfs_create_file("cycles", 0400, dir, slot, &cb_cycles_fops);
+	debugfs_create_file(CB_FILE_CYCLES, 0400, dir, slot, &cb_cycles_fops);
 	if (!slot->frag->no_long)
-		debugfs_create_file("cycles_long", 0400, dir, slot,
+		debugfs_create_file(CB_FILE_CYCLES_LONG, 0400, dir, slot,
 				    &cb_cycles_long_fops);
-	debugfs_create_file("flags", 0400, dir, slot, &cb_flags_fops);
+	debugfs_create_file(CB_FILE_FLAGS, 0400, dir, slot, &cb_flags_fops);
 	for (k = 0; k < CB_NR_PMC; k++) {
 		debugfs_create_file(cb_pmc_names[k], 0400, dir, slot,
 				    &cb_pmc_fops[CB_REGION_SHORT][k]);
 		if (slot->frag->no_long)
 			continue;
-		snprintf(name, sizeof(name), "%s_long", cb_pmc_names[k]);
+		snprintf(name, sizeof(name), "%s" CB_FILE_LONG, cb_pmc_names[k]);
 		debugfs_create_file(name, 0400, dir, slot,
 				    &cb_pmc_fops[CB_REGION_LONG][k]);
 	}
-	debugfs_create_file("info", 0400, dir, slot, &cb_frag_info_fops);
+	debugfs_create_file(CB_FILE_INFO, 0400, dir, slot, &cb_frag_info_fops);
 	cb_slot_dir[slot - cb_slot(0)] = dir;
 	dput(fdir);
 	dput(gdir);
@@ -662,13 +702,13 @@ static void cb_make_cpu_dirs(unsigned int i)
 			return;
 		f->slot = slot;
 		f->cpu = __ffs64(todo);
-		snprintf(name, sizeof(name), "cpu%u", f->cpu);
+		snprintf(name, sizeof(name), CB_FILE_CPU_DIR, f->cpu);
 		dir = debugfs_create_dir(name, cb_slot_dir[i]);
-		debugfs_create_file("cycles", 0400, dir, f, &cb_cpu_cycles_fops);
+		debugfs_create_file(CB_FILE_CYCLES, 0400, dir, f, &cb_cpu_cycles_fops);
 		if (!slot->frag->no_long)
-			debugfs_create_file("cycles_long", 0400, dir, f,
+			debugfs_create_file(CB_FILE_CYCLES_LONG, 0400, dir, f,
 					    &cb_cpu_cycles_long_fops);
-		debugfs_create_file("flags", 0400, dir, f, &cb_cpu_flags_fops);
+		debugfs_create_file(CB_FILE_FLAGS, 0400, dir, f, &cb_cpu_flags_fops);
 		list_add(&f->node, &cb_cpu_files);
 		cb_cpu_dirs[i] |= BIT_ULL(f->cpu);
 	}
@@ -695,10 +735,10 @@ int cb_debugfs_init(void)
 		umode_t mode;
 		const struct file_operations *fops;
 	} top[] = {
-		{ "info", 0400, &cb_info_fops },
-		{ "fragments", 0400, &cb_fragments_fops },
-		{ "status", 0400, &cb_status_fops },
-		{ "run", 0200, &cb_run_fops },
+		{ CB_FILE_INFO, 0400, &cb_info_fops },
+		{ CB_FILE_FRAGMENTS, 0400, &cb_fragments_fops },
+		{ CB_FILE_STATUS, 0400, &cb_status_fops },
+		{ CB_FILE_RUN, 0200, &cb_run_fops },
 	};
 	unsigned int i;
 

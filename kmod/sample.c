@@ -23,9 +23,7 @@
 /* cb_body_timed_out()'s count: bodies on this CPU that gave up a wait. */
 DEFINE_PER_CPU(u64, cb_body_timeouts);
 
-const char *const cb_pmc_names[CB_NR_PMC] = {
-	"core_cycles", "instructions", "ref_cycles",
-};
+const char *const cb_pmc_names[CB_NR_PMC] = CB_PMC_NAMES;
 
 void cb_pmu_close(struct cb_pmu *pmu)
 {

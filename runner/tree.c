@@ -22,6 +22,46 @@ static const char *yes(int b)
 	return b ? "yes" : "no";
 }
 
+/*
+ * The info keys' emitters, made from contract-info.h for the keys it
+ * gives cyclebench-user: put_tree_KEY(f, value) for the top-level info,
+ * put_result_KEY(f, value) for a result's, each writing "KEY: value" in
+ * the key's form (a CB_T_LIST key's "KEY:" only: the caller writes the
+ * rest of the line).
+ */
+#define PUT_ONE(fn, k, type, fmt, ...)					\
+	static void put_##fn(FILE *f, type v)				\
+	{								\
+		fprintf(f, #k ": " fmt "\n", __VA_ARGS__);		\
+	}
+#define PUT_U32(fn, k)		PUT_ONE(fn, k, unsigned int, "%u", v)
+#define PUT_U64(fn, k)		PUT_ONE(fn, k, unsigned long long, "%llu", v)
+#define PUT_INT(fn, k)		PUT_ONE(fn, k, int, "%d", v)
+#define PUT_YESNO(fn, k)	PUT_ONE(fn, k, int, "%s", yes(v))
+#define PUT_WORD(fn, k)		PUT_ONE(fn, k, const char *, "%s", v)
+#define PUT_TEXT(fn, k)		PUT_ONE(fn, k, const char *, "%s", v)
+/* 0: auto, each result its own */
+#define PUT_REPEAT(fn, k)						\
+	static void put_##fn(FILE *f, unsigned int v)			\
+	{								\
+		if (v)							\
+			fprintf(f, #k ": %u\n", v);			\
+		else							\
+			fputs(#k ": auto\n", f);			\
+	}
+#define PUT_LIST(fn, k)							\
+	static void put_##fn(FILE *f)					\
+	{								\
+		fputs(#k ":", f);					\
+	}
+
+#define CB_INFO(k, t, tree, result) CB_IF_RUNNER_##tree(PUT_##t(tree_##k, k))
+#include "contract-info.h"
+#undef CB_INFO
+#define CB_INFO(k, t, tree, result) CB_IF_RUNNER_##result(PUT_##t(result_##k, k))
+#include "contract-info.h"
+#undef CB_INFO
+
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
@@ -56,10 +96,9 @@ static int close_checked(FILE *f)
 	return fclose(f) || bad ? -1 : 0;
 }
 
-/* cpus=: the line "cpus: 0,1" */
-static void put_cpus(FILE *f, const struct cb_run *req)
+/* cpus=: the rest of the line "cpus: 0,1" */
+static void put_cpu_list(FILE *f, const struct cb_run *req)
 {
-	fputs("cpus:", f);
 	for (unsigned int t = 0; t < req->nr_cpus; t++)
 		fprintf(f, "%s%u", t ? "," : " ", req->cpu_of[t]);
 	fputc('\n', f);
@@ -70,45 +109,44 @@ static int write_top_info(const char *dir, const struct cb_run *req, const struc
 	char *path;
 	FILE *f;
 
-	if (asprintf(&path, "%s/info", dir) < 0)
+	if (asprintf(&path, "%s/" CB_FILE_INFO, dir) < 0)
 		return -1;
 	f = fopen(path, "we");
 	free(path);
 	if (!f)
 		return -1;
-	fprintf(f, "version: %s\n", CB_VERSION);
-	fprintf(f, "kernel: %s\n", m->kernel);
-	fprintf(f, "vendor: %s\n", m->vendor);
-	fprintf(f, "family: %u\n", m->family);
-	fprintf(f, "model: %u\n", m->model);
-	fprintf(f, "stepping: %u\n", m->stepping);
-	fprintf(f, "model_name: %s\n", m->model_name);
-	fprintf(f, "tsc_khz: %u\n", m->tsc_khz);
+	put_tree_version(f, CB_VERSION);
+	put_tree_kernel(f, m->kernel);
+	put_tree_vendor(f, m->vendor);
+	put_tree_family(f, m->family);
+	put_tree_model(f, m->model);
+	put_tree_stepping(f, m->stepping);
+	put_tree_model_name(f, m->model_name);
+	put_tree_tsc_khz(f, m->tsc_khz);
 	if (m->tsc_khz_calibrated)
-		fprintf(f, "tsc_khz_source: calibrated\n");
-	fprintf(f, "constant_tsc: %s\n", yes(m->constant_tsc));
-	fprintf(f, "nonstop_tsc: %s\n", yes(m->nonstop_tsc));
-	fprintf(f, "rdtscp: %s\n", yes(m->rdtscp));
-	fprintf(f, "hypervisor: %s\n", yes(m->hypervisor));
-	fprintf(f, "hypervisor_vendor: %s\n", m->hypervisor_vendor);
-	fprintf(f, "smt_active: %s\n", yes(m->smt_active));
-	fprintf(f, "method_requested: %s\n", cb_method_name(req->method_requested));
-	fprintf(f, "method_used: %s\n", cb_method_name(req->method));
-	fprintf(f, "samples: %u\n", req->samples);
-	fprintf(f, "ensembles: %u\n", req->ensembles);
-	fprintf(f, "warmup: %u\n", req->warmup);
-	fprintf(f, "cpu: %u\n", req->cpu);
-	if (req->nr_cpus > 1)
-		put_cpus(f, req);
-	fprintf(f, "max_mb: %u\n", req->max_mb);
-	if (req->long_repeat)
-		fprintf(f, "long_repeat: %u\n", req->long_repeat);
-	else
-		fprintf(f, "long_repeat: auto\n");
-	fprintf(f, "tsc_step: %u\n", m->tsc_step);
-	fprintf(f, "interleave: %s\n", yes(req->interleave));
-	fprintf(f, "mode: user\n");
-	fprintf(f, "interrupts: on\n");
+		put_tree_tsc_khz_source(f, "calibrated");
+	put_tree_constant_tsc(f, m->constant_tsc);
+	put_tree_nonstop_tsc(f, m->nonstop_tsc);
+	put_tree_rdtscp(f, m->rdtscp);
+	put_tree_hypervisor(f, m->hypervisor);
+	put_tree_hypervisor_vendor(f, m->hypervisor_vendor);
+	put_tree_smt_active(f, m->smt_active);
+	put_tree_method_requested(f, cb_method_name(req->method_requested));
+	put_tree_method_used(f, cb_method_name(req->method));
+	put_tree_samples(f, req->samples);
+	put_tree_ensembles(f, req->ensembles);
+	put_tree_warmup(f, req->warmup);
+	put_tree_cpu(f, req->cpu);
+	if (req->nr_cpus > 1) {
+		put_tree_cpus(f);
+		put_cpu_list(f, req);
+	}
+	put_tree_max_mb(f, req->max_mb);
+	put_tree_long_repeat(f, req->long_repeat);
+	put_tree_tsc_step(f, m->tsc_step);
+	put_tree_interleave(f, req->interleave);
+	put_tree_mode(f, "user");
+	put_tree_interrupts(f, "on");
 	return close_checked(f);
 }
 
@@ -124,7 +162,7 @@ static int write_fragments(const char *dir, const struct cb_run *req)
 	char *path;
 	FILE *f;
 
-	if (asprintf(&path, "%s/fragments", dir) < 0)
+	if (asprintf(&path, "%s/" CB_FILE_FRAGMENTS, dir) < 0)
 		return -1;
 	f = fopen(path, "we");
 	free(path);
@@ -182,45 +220,50 @@ static int write_result(const char *dir, const struct cb_run *req,
 		free(rdir);
 		rdir = a;
 	}
-	if (mkdir_p(rdir) || asprintf(&path, "%s/info", rdir) < 0)
+	if (mkdir_p(rdir) || asprintf(&path, "%s/" CB_FILE_INFO, rdir) < 0)
 		goto out;
 	f = fopen(path, "we");
 	free(path);
 	if (!f)
 		goto out;
-	fputs("name: ", f);
+	put_result_name(f);
+	fputc(' ', f);
 	put_name(f, r);
-	fprintf(f, "\ndescription: %s\n", r->frag->desc);
+	fputc('\n', f);
+	put_result_description(f, r->frag->desc);
 	if (r->frag->nr_args)
-		fprintf(f, "arg: %llu\n", (unsigned long long)r->arg);
-	fprintf(f, "ops: %u\n", r->ops);
-	fprintf(f, "slow: %s\n", yes(r->frag->slow));
-	fprintf(f, "setup: %s\n", setup_name(r->frag));
-	if (r->page_size)
-		fprintf(f, "page_size: %llu\nhuge_pages: %s\n",
-			(unsigned long long)r->page_size, r->huge_pages);
-	fprintf(f, "state: %s\n", states[r->state]);
+		put_result_arg(f, (unsigned long long)r->arg);
+	put_result_ops(f, r->ops);
+	put_result_unit(f, r->frag->unit ? r->frag->unit : CB_UNIT_DEFAULT);
+	put_result_slow(f, r->frag->slow);
+	put_result_setup(f, setup_name(r->frag));
+	if (r->page_size) {
+		put_result_page_size(f, (unsigned long long)r->page_size);
+		put_result_huge_pages(f, r->huge_pages);
+	}
+	put_result_state(f, states[r->state]);
 	if (r->state == CB_R_FAILED)
-		fprintf(f, "error: %d\n", r->err);
+		put_result_error(f, r->err);
 	if (r->state == CB_R_OK) {
-		fprintf(f, "run_id: 1\n");
-		fprintf(f, "ensembles: %u\n", req->ensembles);
-		fprintf(f, "samples: %u\n", req->samples);
-		fprintf(f, "warmup: %u\n", req->warmup);
-		fprintf(f, "method: %s\n", cb_method_name(req->method));
-		fprintf(f, "cpu: %u\n", req->cpu);
+		put_result_run_id(f, 1);
+		put_result_ensembles(f, req->ensembles);
+		put_result_samples(f, req->samples);
+		put_result_warmup(f, req->warmup);
+		put_result_method(f, cb_method_name(req->method));
+		put_result_cpu(f, req->cpu);
 		if (r->pc_cycles) {
-			put_cpus(f, req);
-			fprintf(f, "barrier: sample\n");
-			fprintf(f, "start_spread: %llu\n", (unsigned long long)r->spread);
-			fprintf(f, "samples_in_step: %llu\n", (unsigned long long)r->in_step);
-			fprintf(f, "state_per_cpu: %s\n", yes(r->frag->per_cpu));
+			put_result_cpus(f);
+			put_cpu_list(f, req);
+			put_result_barrier(f, "sample");
+			put_result_start_spread(f, (unsigned long long)r->spread);
+			put_result_samples_in_step(f, (unsigned long long)r->in_step);
+			put_result_state_per_cpu(f, r->frag->per_cpu);
 		}
-		fprintf(f, "tsc_khz: %u\n", m->tsc_khz);
-		fprintf(f, "tsc_step: %u\n", m->tsc_step);
-		fprintf(f, "interleave: %s\n", yes(req->interleave));
+		put_result_tsc_khz(f, m->tsc_khz);
+		put_result_tsc_step(f, m->tsc_step);
+		put_result_interleave(f, req->interleave);
 		if (r->cycles_long)
-			fprintf(f, "long_repeat: %u\n", r->repeat);
+			put_result_long_repeat(f, r->repeat);
 	}
 	if (close_checked(f))
 		goto out;
@@ -228,18 +271,19 @@ static int write_result(const char *dir, const struct cb_run *req,
 		ret = 0;
 		goto out;
 	}
-	if (write_array(rdir, "cycles", r->cycles, n) ||
-	    (r->cycles_long && write_array(rdir, "cycles_long", r->cycles_long, n)))
+	if (write_array(rdir, CB_FILE_CYCLES, r->cycles, n) ||
+	    (r->cycles_long && write_array(rdir, CB_FILE_CYCLES_LONG, r->cycles_long, n)))
 		goto out;
 	/* cpus=: each CPU's own, cpuN/ (the first CPU's are also the above) */
 	for (unsigned int t = 0; r->pc_cycles && t < req->nr_cpus; t++) {
 		char *c;
 		int bad;
 
-		if (asprintf(&c, "%s/cpu%u", rdir, req->cpu_of[t]) < 0)
+		if (asprintf(&c, "%s/" CB_FILE_CPU_DIR, rdir, req->cpu_of[t]) < 0)
 			goto out;
-		bad = mkdir_p(c) || write_array(c, "cycles", r->pc_cycles[t], n) ||
-		      (r->pc_cycles_long && write_array(c, "cycles_long", r->pc_cycles_long[t], n));
+		bad = mkdir_p(c) || write_array(c, CB_FILE_CYCLES, r->pc_cycles[t], n) ||
+		      (r->pc_cycles_long &&
+		       write_array(c, CB_FILE_CYCLES_LONG, r->pc_cycles_long[t], n));
 		free(c);
 		if (bad)
 			goto out;
@@ -256,7 +300,7 @@ int cb_is_tree(const char *dir)
 	char *p;
 	int ok;
 
-	if (asprintf(&p, "%s/info", dir) < 0)
+	if (asprintf(&p, "%s/" CB_FILE_INFO, dir) < 0)
 		return 0;
 	ok = !access(p, F_OK);
 	free(p);
@@ -361,11 +405,12 @@ int cb_sweep_end(char *tmp, const struct cb_run *req, const struct cb_machine *m
 
 	if (!ok)
 		return end_tree(tmp, req->out, 0, 0);
-	if (!write_top_info(tmp, req, m) && asprintf(&path, "%s/info", tmp) >= 0)
+	if (!write_top_info(tmp, req, m) && asprintf(&path, "%s/" CB_FILE_INFO, tmp) >= 0)
 		f = fopen(path, "ae");
 	free(path);
 	if (f) {
-		fputs("sweep: cpus\nsteps:", f);
+		put_tree_sweep(f, "cpus");
+		put_tree_steps(f);
 		for (unsigned int s = 0; s < nsteps; s++)
 			fprintf(f, "%s%u", s ? "," : " ", steps[s]);
 		fputc('\n', f);

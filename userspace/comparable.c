@@ -14,9 +14,9 @@
 
 #include "compare.h"
 
-static const char *const top_keys[] = {
-	"method_used", "kernel", "model_name", "tsc_khz", "hypervisor", "mode", "cpu",
-	"samples", "ensembles",
+static const enum cb_info_key top_keys[] = {
+	CB_INFO_method_used, CB_INFO_kernel, CB_INFO_model_name, CB_INFO_tsc_khz,
+	CB_INFO_hypervisor, CB_INFO_mode, CB_INFO_cpu, CB_INFO_samples, CB_INFO_ensembles,
 };
 
 /*
@@ -24,14 +24,14 @@ static const char *const top_keys[] = {
  * 0.01 % (the kernel calibrates the TSC at each boot: 2596120 and 2596121
  * kHz are one clock).
  */
-static int same_value(const char *key, const char *a, const char *b)
+static int same_value(enum cb_info_key key, const char *a, const char *b)
 {
 	char *ea, *eb;
 	double x, y;
 
 	if (!strcmp(a, b))
 		return 1;
-	if (strcmp(key, "tsc_khz"))
+	if (key != CB_INFO_tsc_khz)
 		return 0;
 	x = strtod(a, &ea);
 	y = strtod(b, &eb);
@@ -64,7 +64,7 @@ int cs_cmp_mismatches(const struct cs_opts *o, const struct side *s)
 					found++;
 					if (!o->quiet || o->strict)
 						fprintf(stderr, "cyclestat: %s: %s '%s' in %s but '%s' in %s: these runs are not comparable%s\n",
-							o->strict ? "error" : "warning", top_keys[k], first,
+							o->strict ? "error" : "warning", cs_info_name(top_keys[k]), first,
 							fpath, v, s[sd].path[i],
 							o->strict ? " (--strict)" : "; --strict refuses them");
 					first = v;

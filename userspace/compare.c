@@ -91,7 +91,7 @@ static size_t figures(const struct cs_input *in, const struct cs_frag *fr, const
  */
 static int ens_are_reps(const struct cs_opts *o, const struct side *s, const struct cs_frag *fr)
 {
-	const char *setup = cs_info_get(&fr->info, "setup");
+	const char *setup = cs_info_get(&fr->info, CB_INFO_setup);
 
 	return o->ensembles || (s->n == 1 && setup && !strcmp(setup, CB_SETUP_ENSEMBLE));
 }
@@ -455,7 +455,7 @@ static int other_names(const struct cs_opts *o, const struct side *s)
 
 	for (int sd = 0; sd < 2; sd++)
 		for (size_t i = 0; i < s[sd].n; i++) {
-			const char *v = cs_info_get(&s[sd].in[i].frag[0].info, "name");
+			const char *v = cs_info_get(&s[sd].in[i].frag[0].info, CB_INFO_name);
 
 			if (v && !first) {
 				first = v;
@@ -548,7 +548,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 				} else if (!side_has(&s[1], name, any) || side_has(&s[1], name, any)->stale) {
 					const struct cs_frag *st = side_has(&s[1], name, any);
 
-					c[n].verdict = st ? cs_info_get(&st->info, "state") : absent_state(&s[1], name);
+					c[n].verdict = st ? cs_info_get(&st->info, CB_INFO_state) : absent_state(&s[1], name);
 					c[n].change = c[n].lo = c[n].hi = NAN;
 					c[n].fails = !o->allow_missing;
 				} else {

@@ -95,7 +95,7 @@ static int load_step(const char *path, unsigned int k, struct step *s, struct cs
 	s->k = k;
 	if (cs_load_input(path, &top, err))
 		return -1;
-	cpus = cs_info_get(&top.info, "cpus");
+	cpus = cs_info_get(&top.info, CB_INFO_cpus);
 	if (!cpus) {
 		uint64_t c = 0;
 		struct cs_err ignored;
@@ -111,7 +111,7 @@ static int load_step(const char *path, unsigned int k, struct step *s, struct cs
 			cs_input_free(&top);
 			goto nomem;
 		}
-		cs_info_u64(&top.info, NULL, "cpu", &c, &ignored);
+		cs_info_u64(&top.info, NULL, CB_INFO_cpu, &c, &ignored);
 		s->v[0].cpu = (unsigned int)c;
 		s->v[0].in = top;
 		s->nv = 1;

@@ -192,9 +192,7 @@ struct cs_counter {
 	struct cs_q median_long;
 };
 enum { CS_CORE, CS_INSTR, CS_REF, CS_NCOUNTERS };
-static const char *const cs_counter_names[CS_NCOUNTERS] = {
-	"core_cycles", "instructions", "ref_cycles",
-};
+static const char *const cs_counter_names[CS_NCOUNTERS] = CB_PMC_NAMES;
 
 /* Hodges-Lehmann shift of new against base, its interval, the U test */
 struct cs_shift {
@@ -335,9 +333,11 @@ int cs_read_cycles(const char *path, struct cs_samples *s, struct cs_err *err);
 int cs_parse_info(const char *path, const char *buf, size_t len,
 		  struct cs_info *info, struct cs_err *err);
 int cs_read_info(const char *path, struct cs_info *info, struct cs_err *err);
-const char *cs_info_get(const struct cs_info *info, const char *key);
-int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
+/* a key's value, by contract.h's name for it (CB_INFO_KEY), or NULL */
+const char *cs_info_get(const struct cs_info *info, enum cb_info_key key);
+int cs_info_u64(const struct cs_info *info, const char *path, enum cb_info_key key,
 		uint64_t *v, struct cs_err *err);
+const char *cs_info_name(enum cb_info_key key);
 void cs_info_free(struct cs_info *info);
 /* counts.c */
 #define CS_TALLY_MUL 0x9e3779b97f4a7c15ull	/* Fibonacci hashing: 2^64 / golden ratio */

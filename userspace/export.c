@@ -95,7 +95,7 @@ static void json_est(FILE *f, const struct cs_est *e, long double scale)
 /* what tree version 2 adds: argument, setup, the headline per-op cost, counters */
 static void json_v2(FILE *f, const struct cs_frag *fr)
 {
-	const char *basis, *setup = cs_info_get(&fr->info, "setup");
+	const char *basis, *setup = cs_info_get(&fr->info, CB_INFO_setup);
 	const struct cs_est *h = cs_headline(fr, &basis);
 	long double scale = cs_core_calib(fr) > 0 ? fr->calib : 1;
 	char b[3][40];
@@ -170,10 +170,10 @@ static void json_frag(FILE *f, const struct cs_opts *o, const struct cs_input *i
 	fputs(", \"path\": ", f);
 	cs_json_str(f, fr->path);
 	fprintf(f, ", \"ops\": %llu, \"state\": ", (unsigned long long)fr->ops);
-	cs_json_str(f, cs_info_get(&fr->info, "state") ?: "unknown");
+	cs_json_str(f, cs_info_get(&fr->info, CB_INFO_state) ?: "unknown");
 	fprintf(f, ", \"stale\": %s, \"smi_occurred\": %s, \"smi\": ",
 		fr->stale ? "true" : "false", fr->smi ? "true" : "false");
-	if (cs_info_get(&fr->info, "smi_before") && cs_info_get(&fr->info, "smi_after"))
+	if (cs_info_get(&fr->info, CB_INFO_smi_before) && cs_info_get(&fr->info, CB_INFO_smi_after))
 		fprintf(f, "{\"before\": %llu, \"after\": %llu}",
 			(unsigned long long)fr->smi_before, (unsigned long long)fr->smi_after);
 	else
@@ -311,7 +311,7 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 			const struct cs_frag *fr = &in[i].frag[j];
 			const struct cs_q *sh = cs_shift_of(&in[i], fr);
 			const struct cs_figs *g = &fr->raw;
-			const char *state = cs_info_get(&fr->info, "state");
+			const char *state = cs_info_get(&fr->info, CB_INFO_state);
 
 			cs_csv_field(f, in[i].path);
 			fputc(',', f);
@@ -353,9 +353,9 @@ static long double tsc_khz_of(const struct cs_input *in, const struct cs_frag *f
 	uint64_t khz;
 	struct cs_err e;
 
-	if (!cs_info_u64(&fr->info, NULL, "tsc_khz", &khz, &e) && khz)
+	if (!cs_info_u64(&fr->info, NULL, CB_INFO_tsc_khz, &khz, &e) && khz)
 		return khz;
-	if (!cs_info_u64(&in->info, NULL, "tsc_khz", &khz, &e) && khz)
+	if (!cs_info_u64(&in->info, NULL, CB_INFO_tsc_khz, &khz, &e) && khz)
 		return khz;
 	return 0;
 }

@@ -213,7 +213,7 @@ static void compact(struct cs_samples *s, const size_t *idx, size_t n)
 static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 		     size_t n, const size_t *idx, size_t kept, struct cs_err *err)
 {
-	char *path = beside(loc, "cycles_long");
+	char *path = beside(loc, CB_FILE_CYCLES_LONG);
 	struct cs_samples l = { 0 };
 	struct cs_counts c = { 0 };
 	struct cs_figs f;
@@ -221,7 +221,7 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 	uint64_t *min = NULL, r;
 	int ret = -1, rr;
 
-	rr = cs_info_u64(&fr->info, loc->info, "long_repeat", &r, err);
+	rr = cs_info_u64(&fr->info, loc->info, CB_INFO_long_repeat, &r, err);
 	if (rr < 0)
 		goto out;
 	/* debugfs shows the file for every result; info says when it has data */
@@ -288,7 +288,7 @@ out:
  */
 int cs_data_file_expected(const struct cs_info *info, const char *file)
 {
-	const char *pmu = cs_info_get(info, "pmu"), *lr = cs_info_get(info, "long_repeat");
+	const char *pmu = cs_info_get(info, CB_INFO_pmu), *lr = cs_info_get(info, CB_INFO_long_repeat);
 
 	if (!strcmp(file, "cycles_long"))
 		return lr != NULL;
@@ -442,50 +442,50 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	fr->ops = 1;
 	if (loc->info && cs_read_info(loc->info, &fr->info, err))
 		return -1;
-	state = cs_info_get(&fr->info, "state");
+	state = cs_info_get(&fr->info, CB_INFO_state);
 	fr->stale = state && (!strcmp(state, "aborted") || !strcmp(state, "failed"));
 	if ((state && (!strcmp(state, "none") || !strcmp(state, "skipped"))) ||
-	    (fr->stale && !cs_info_get(&fr->info, "samples"))) {
+	    (fr->stale && !cs_info_get(&fr->info, CB_INFO_samples))) {
 		/* no data: no keys after state (none), or a reason (skipped) */
 		fr->nodata = !strcmp(state, "none") ? "none" : !strcmp(state, "skipped") ? "skipped" :
 			     !strcmp(state, "aborted") ? "aborted" : "failed";
 		cs_info_free(&fr->info);
 		return 1;
 	}
-	name = cs_info_get(&fr->info, "name");
+	name = cs_info_get(&fr->info, CB_INFO_name);
 	fr->name = strdup(name ? name : loc->name);
 	fr->path = strdup(strcmp(loc->cycles, "-") ? loc->cycles : "<stdin>");
 	if (!fr->name || !fr->path) {
 		cs_seterr(err, loc->cycles, 0, "out of memory");
 		goto fail;
 	}
-	if (cs_info_u64(&fr->info, loc->info, "ops", &fr->ops, err) < 0)
+	if (cs_info_u64(&fr->info, loc->info, CB_INFO_ops, &fr->ops, err) < 0)
 		goto fail;
 	if (!fr->ops) {
 		cs_seterr(err, loc->info, 0, "'ops: 0'; ops counts operations per sample, at least 1");
 		goto fail;
 	}
-	rg = cs_info_u64(&fr->info, loc->info, "arg", &fr->arg, err);
+	rg = cs_info_u64(&fr->info, loc->info, CB_INFO_arg, &fr->arg, err);
 	if (rg < 0)
 		goto fail;
 	slash = strchr(fr->name, '/');
 	fr->has_arg = !rg || (slash && slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1));
 	if (rg && fr->has_arg)
 		fr->arg = strtoull(slash + 1, NULL, 10);
-	rb = cs_info_u64(&fr->info, loc->info, "smi_before", &fr->smi_before, err);
-	ra = cs_info_u64(&fr->info, loc->info, "smi_after", &fr->smi_after, err);
+	rb = cs_info_u64(&fr->info, loc->info, CB_INFO_smi_before, &fr->smi_before, err);
+	ra = cs_info_u64(&fr->info, loc->info, CB_INFO_smi_after, &fr->smi_after, err);
 	if (rb < 0 || ra < 0)
 		goto fail;
 	fr->smi = !rb && !ra && fr->smi_after != fr->smi_before;
-	if (cs_info_u64(&fr->info, loc->info, "flagged_timeout", &fr->flagged_timeout, err) < 0 ||
-	    cs_info_u64(&fr->info, loc->info, "flagged_pmcreset", &fr->flagged_pmcreset, err) < 0 ||
-	    cs_info_u64(&fr->info, loc->info, "flagged_nopmc", &fr->flagged_nopmc, err) < 0)
+	if (cs_info_u64(&fr->info, loc->info, CB_INFO_flagged_timeout, &fr->flagged_timeout, err) < 0 ||
+	    cs_info_u64(&fr->info, loc->info, CB_INFO_flagged_pmcreset, &fr->flagged_pmcreset, err) < 0 ||
+	    cs_info_u64(&fr->info, loc->info, CB_INFO_flagged_nopmc, &fr->flagged_nopmc, err) < 0)
 		goto fail;
-	re = cs_info_u64(&fr->info, loc->info, "ensembles", &ens, err);
-	rs = cs_info_u64(&fr->info, loc->info, "samples", &size, err);
+	re = cs_info_u64(&fr->info, loc->info, CB_INFO_ensembles, &ens, err);
+	rs = cs_info_u64(&fr->info, loc->info, CB_INFO_samples, &size, err);
 	if (re < 0 || rs < 0)
 		goto fail;
-	flags = cs_drop_mask ? beside(loc, "flags") : NULL;
+	flags = cs_drop_mask ? beside(loc, CB_FILE_FLAGS) : NULL;
 	fr->unflagged = cs_drop_mask && !flags;
 	ordered = (re == 0 && rs == 0 && ens != 1) || flags;
 	if (!ordered) {
@@ -538,7 +538,7 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 		struct cs_err ignored;
 
 		/* a step the tree records (tsc_step), else the samples' (cs_step_of()) */
-		if (cs_info_u64(&fr->info, NULL, "tsc_step", &step, &ignored) || !step)
+		if (cs_info_u64(&fr->info, NULL, CB_INFO_tsc_step, &step, &ignored) || !step)
 			step = 1;
 		fr->step = step > 1 ? step : cs_step_of(&c);
 		cs_far_of(&c, &fr->raw, fr->step);
@@ -591,16 +591,16 @@ int cs_check_frag(const struct cs_loc *loc, struct cs_err *err)
 
 	if (loc->info && cs_read_info(loc->info, &info, err))
 		return -1;
-	state = cs_info_get(&info, "state");
+	state = cs_info_get(&info, CB_INFO_state);
 	if (state && (!strcmp(state, "none") || !strcmp(state, "skipped") ||
 		      ((!strcmp(state, "aborted") || !strcmp(state, "failed")) &&
-		       !cs_info_get(&info, "samples")))) {
+		       !cs_info_get(&info, CB_INFO_samples)))) {
 		ret = 1;
 		goto out;
 	}
-	re = cs_info_u64(&info, loc->info, "ensembles", &ens, err);
-	rs = cs_info_u64(&info, loc->info, "samples", &size, err);
-	if (re < 0 || rs < 0 || cs_info_u64(&info, loc->info, "ops", &ops, err) < 0 ||
+	re = cs_info_u64(&info, loc->info, CB_INFO_ensembles, &ens, err);
+	rs = cs_info_u64(&info, loc->info, CB_INFO_samples, &size, err);
+	if (re < 0 || rs < 0 || cs_info_u64(&info, loc->info, CB_INFO_ops, &ops, err) < 0 ||
 	    cs_read_cycles(loc->cycles, &s, err))
 		goto out;
 	s.n += s.dropped;

@@ -17,7 +17,7 @@
 #include "cyclestat.h"
 
 /* the same info value in both, or absent from either (older trees) */
-static int same_key(const struct cs_frag *a, const struct cs_frag *b, const char *key)
+static int same_key(const struct cs_frag *a, const struct cs_frag *b, enum cb_info_key key)
 {
 	const char *x = cs_info_get(&a->info, key), *y = cs_info_get(&b->info, key);
 
@@ -49,7 +49,7 @@ static int finish_input(struct cs_input *in)
 		if (!x)
 			return -1;
 		/* the overhead must come from the same run and method */
-		fr->net_ok = base && same_key(fr, base, "run_id") && same_key(fr, base, "method");
+		fr->net_ok = base && same_key(fr, base, CB_INFO_run_id) && same_key(fr, base, CB_INFO_method);
 		ov = fr->net_ok ? in->overhead : cs_q_int(0);
 		for (uint64_t j = 0; j < e->count; j++) {
 			x[j] = ((long double)e->med2[j] / 2 - cs_q_ld(ov)) / fr->ops;
@@ -67,16 +67,16 @@ static int finish_input(struct cs_input *in)
 				calib->net_ok ? cs_q_ld(calib->netop.value) : 0;
 
 		for (size_t i = 0; i < in->nfrag && t > 0; i++)
-			if (same_key(&in->frag[i], calib, "run_id") &&
-			    same_key(&in->frag[i], calib, "method") &&
-			    cs_info_get(&calib->info, "run_id"))
+			if (same_key(&in->frag[i], calib, CB_INFO_run_id) &&
+			    same_key(&in->frag[i], calib, CB_INFO_method) &&
+			    cs_info_get(&calib->info, CB_INFO_run_id))
 				in->frag[i].calib = t;
 	}
 	return 0;
 }
 
 /* info KEY as a number, the fragment's own or else the tree's; dflt when neither */
-static uint64_t info_num(const struct cs_input *in, const struct cs_frag *fr, const char *key,
+static uint64_t info_num(const struct cs_input *in, const struct cs_frag *fr, enum cb_info_key key,
 			 uint64_t dflt)
 {
 	struct cs_err ignored;
@@ -88,7 +88,7 @@ static uint64_t info_num(const struct cs_input *in, const struct cs_frag *fr, co
 	return dflt;
 }
 
-static int yes(const struct cs_input *in, const struct cs_frag *fr, const char *key)
+static int yes(const struct cs_input *in, const struct cs_frag *fr, enum cb_info_key key)
 {
 	const char *v = cs_info_get(&fr->info, key);
 
@@ -109,7 +109,7 @@ static int yes(const struct cs_input *in, const struct cs_frag *fr, const char *
  */
 static uint64_t tsc_step(const struct cs_input *in, const struct cs_frag *fr)
 {
-	uint64_t step = info_num(in, fr, "tsc_step", 1);
+	uint64_t step = info_num(in, fr, CB_INFO_tsc_step, 1);
 
 	return step < 2 ? fr->step : step;	/* else what the samples show */
 }
@@ -166,7 +166,7 @@ static void cross_check(struct cs_input *in, const struct cs_frag *calib)
 	if (!calib || !imul || !calib->perop.ok || !imul->perop.ok ||
 	    calib->perop.med.n < 2 || imul->perop.med.n < 2 ||
 	    cs_core_calib(calib) <= 0 || cs_core_calib(imul) <= 0 ||
-	    !same_key(calib, imul, "run_id") || !same_key(calib, imul, "method"))
+	    !same_key(calib, imul, CB_INFO_run_id) || !same_key(calib, imul, CB_INFO_method))
 		return;
 	c1 = cs_q_ld(calib->perop.med.value);
 	c2 = cs_q_ld(imul->perop.med.value) / CS_IMUL_LATENCY;
@@ -228,7 +228,7 @@ static int hold_intervals(struct cs_input *in)
 			continue;
 		floor = quantum(in, fr) / c + fabsl(vc) * cq;
 		paired = calib && calib->perop.ok && calib->perop.med.n == e->n &&
-			 yes(in, fr, "interleave") && yes(in, calib, "interleave");
+			 yes(in, fr, CB_INFO_interleave) && yes(in, calib, CB_INFO_interleave);
 		for (uint64_t j = 0; paired && j < e->n; j++)
 			paired = calib->perop.each[j] > 0;	/* a ratio to divide by */
 		if (paired) {
@@ -245,7 +245,7 @@ static int hold_intervals(struct cs_input *in)
 		} else {
 			h = fmaxl((e->hi - e->lo) / 2 / c + fabsl(vc) * fr->calib_rel, floor);
 			/* the clock may have moved between calib's ensembles and these */
-			in->within_run += !yes(in, fr, "interleave");
+			in->within_run += !yes(in, fr, CB_INFO_interleave);
 		}
 		h += fabsl(vc) * in->calib_gap;
 		e->lo = (vc - h) * c;
@@ -277,8 +277,8 @@ void cs_input_free(struct cs_input *in)
  */
 static int emulated(const struct cs_info *info)
 {
-	const char *hv = cs_info_get(info, "hypervisor_vendor");
-	const char *model = cs_info_get(info, "model_name");
+	const char *hv = cs_info_get(info, CB_INFO_hypervisor_vendor);
+	const char *model = cs_info_get(info, CB_INFO_model_name);
 
 	if (hv)
 		return !strncmp(hv, "TCG", 3);
@@ -336,8 +336,8 @@ static void calib_from_tree(const char *path, struct cs_frag *fr)
 		goto out;
 	if (cs_load_frag(&loc[0], &c, &e) == 0) {
 		if (c.perop.ok && cs_q_ld(c.perop.med.value) > 0 &&
-		    cs_info_get(&c.info, "run_id") && same_key(fr, &c, "run_id") &&
-		    same_key(fr, &c, "method")) {
+		    cs_info_get(&c.info, CB_INFO_run_id) && same_key(fr, &c, CB_INFO_run_id) &&
+		    same_key(fr, &c, CB_INFO_method)) {
 			struct cs_input one = { .info = info, .frag = &c, .nfrag = 1 };
 			long double v = cs_q_ld(c.perop.med.value);
 

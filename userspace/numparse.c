@@ -481,16 +481,28 @@ int cs_read_info(const char *path, struct cs_info *info, struct cs_err *err)
 	return ret;
 }
 
-const char *cs_info_get(const struct cs_info *info, const char *key)
+/* The info keys' names: the format's one list (kmod/contract-info.h) */
+static const char *const info_names[CB_NR_INFO_KEYS] = {
+#define CB_INFO(k, t, tree, result) [CB_INFO_##k] = #k,
+#include "../kmod/contract-info.h"
+#undef CB_INFO
+};
+
+const char *cs_info_name(enum cb_info_key key)
+{
+	return info_names[key];
+}
+
+const char *cs_info_get(const struct cs_info *info, enum cb_info_key key)
 {
 	for (size_t i = 0; i < info->n; i++)
-		if (!strcmp(info->kv[i].key, key))
+		if (!strcmp(info->kv[i].key, info_names[key]))
 			return info->kv[i].val;
 	return NULL;
 }
 
 /* 1: absent, 0: *v set, -1: malformed */
-int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
+int cs_info_u64(const struct cs_info *info, const char *path, enum cb_info_key key,
 		uint64_t *v, struct cs_err *err)
 {
 	const char *s = cs_info_get(info, key);
@@ -501,7 +513,7 @@ int cs_info_u64(const struct cs_info *info, const char *path, const char *key,
 	errno = 0;
 	*v = strtoull(s, &endp, 10);
 	if (!*s || *endp || errno || *s == '-' || *s == '+' || *s == ' ') {
-		cs_seterr(err, path, 0, "'%s: %s' is not an unsigned integer", key, s);
+		cs_seterr(err, path, 0, "'%s: %s' is not an unsigned integer", info_names[key], s);
 		return -1;
 	}
 	return 0;

@@ -247,6 +247,14 @@ static void print_flag_notes(FILE *f, const struct cs_frag *fr)
 			(unsigned long long)fr->flagged_nopmc);
 }
 
+/* what one op of @fr is, where its info names more than an op (contract.h) */
+static const char *op_unit(const struct cs_frag *fr)
+{
+	const char *u = cs_info_get(&fr->info, CB_INFO_unit);
+
+	return u && strcmp(u, CB_UNIT_DEFAULT) ? u : NULL;
+}
+
 static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 {
 	FILE *f = o->out;
@@ -259,11 +267,11 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	int emul = 0, hide[NCOL] = { 0 }, dropped = 0, show_ens, show_basis;
 	static const int drop_order[] = { 6, 5, 4 };	/* p99, sd, mean */
 	const char *sep = "  ";
-	const char *model = cs_info_get(&in->info, "model_name");
-	const char *khz = cs_info_get(&in->info, "tsc_khz");
-	const char *method = cs_info_get(&in->info, "method_used");
-	const char *hyp = cs_info_get(&in->info, "hypervisor");
-	const char *mode = cs_info_get(&in->info, "mode");
+	const char *model = cs_info_get(&in->info, CB_INFO_model_name);
+	const char *khz = cs_info_get(&in->info, CB_INFO_tsc_khz);
+	const char *method = cs_info_get(&in->info, CB_INFO_method_used);
+	const char *hyp = cs_info_get(&in->info, CB_INFO_hypervisor);
+	const char *mode = cs_info_get(&in->info, CB_INFO_mode);
 	char b[160], b2[64];
 
 	if (!cell || !v) {
@@ -417,11 +425,12 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 			snprintf(ci, sizeof(ci), "%s..%s", num(n1, 48, e->lo / sc, 3, big),
 				 num(n2, 48, e->hi / sc, 3, big));
 		snprintf(en, sizeof(en), "%llu", (unsigned long long)e->n);
-		fprintf(f, "%-*s%s%-*s  %8s  %-19s%s%*s  %s\n", w[0], fr->name,
+		fprintf(f, "%-*s%s%-*s  %8s  %-19s%s%*s  %s%s%s\n", w[0], fr->name,
 			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? basis : "",
 			num(n1, 48, cs_q_ld(e->value) / sc, 3, big), ci, show_ens ? "  " : "",
 			show_ens ? 3 : 0, show_ens ? en : "",
-			fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks");
+			fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks",
+			op_unit(fr) ? "/" : "", op_unit(fr) ? op_unit(fr) : "");
 	}
 	if (!show_basis || !show_ens)
 		fprintf(f, "(left out to fit %d columns:%s%s; --format json has them)\n", WIDTH,

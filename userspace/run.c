@@ -111,8 +111,8 @@ static void name_broken(const char *tree)
 
 		if (!l[i].info || cs_read_info(l[i].info, &fi, &err))
 			continue;
-		st = cs_info_get(&fi, "state");
-		er = cs_info_get(&fi, "error");
+		st = cs_info_get(&fi, CB_INFO_state);
+		er = cs_info_get(&fi, CB_INFO_error);
 		snprintf(want, sizeof(want), "%d", -EPROTO);
 		if (st && er && !strcmp(st, "failed") && !strcmp(er, want))
 			fprintf(stderr, "cyclestat: fragment %s slept, turned interrupts on or left preemption disabled in a sample: a body must not (no msleep, mutex or GFP_KERNEL); dmesg says which, and the kernel's report names the call\n",
@@ -329,7 +329,7 @@ int cs_run(const struct cs_opts *o, int argc, char **argv)
 	}
 	/* print only what was asked for; the net figures already used base:empty */
 	for (size_t i = 0; i < in.nfrag; i++) {
-		const char *slow = cs_info_get(&in.frag[i].info, "slow");
+		const char *slow = cs_info_get(&in.frag[i].info, CB_INFO_slow);
 
 		if (selected(sel, in.frag[i].name, slow && !strcmp(slow, "yes"))) {
 			struct cs_frag t = in.frag[k];

@@ -98,9 +98,9 @@ static int copy_cpus(const char *from, const char *info, const char *to, struct 
 
 	if (cs_read_info(info, &in, err))
 		return -1;
-	cpus = cs_info_get(&in, "cpus");
+	cpus = cs_info_get(&in, CB_INFO_cpus);
 	for (const char *c = cpus; c && *c; c += strcspn(c, ","), c += *c == ',') {
-		static const char *const files[] = { "cycles", "cycles_long", "flags" };
+		static const char *const files[] = { CB_FILE_CYCLES, CB_FILE_CYCLES_LONG, CB_FILE_FLAGS };
 		int len = (int)strcspn(c, ",");
 		char *src, *dst;
 
@@ -157,14 +157,14 @@ int cs_save(const struct cs_opts *o, const char *dir)
 		goto fail;
 	}
 	if (asprintf(&p, "%s/info", o->tree) >= 0) {
-		if (!access(p, F_OK) && copy_file(p, dir, "info", &err)) {
+		if (!access(p, F_OK) && copy_file(p, dir, CB_FILE_INFO, &err)) {
 			free(p);
 			goto fail;
 		}
 		free(p);
 	}
 	if (asprintf(&p, "%s/fragments", o->tree) >= 0) {
-		if (!access(p, F_OK) && copy_file(p, dir, "fragments", &err)) {
+		if (!access(p, F_OK) && copy_file(p, dir, CB_FILE_FRAGMENTS, &err)) {
 			free(p);
 			goto fail;
 		}
@@ -202,7 +202,7 @@ int cs_save(const struct cs_opts *o, const char *dir)
 			free(fd);
 			goto fail;
 		}
-		if (loc[i].info && copy_file(loc[i].info, fd, "info", &err)) {
+		if (loc[i].info && copy_file(loc[i].info, fd, CB_FILE_INFO, &err)) {
 			free(fd);
 			goto fail;
 		}

@@ -65,12 +65,12 @@ static int add_loc(struct cs_loc **loc, size_t *n, const char *name,
 	memset(l, 0, sizeof(*l));
 	(*n)++;
 	l->name = strdup(name);
-	l->cycles = dir ? join(dir, "cycles") : strdup(cycles);
+	l->cycles = dir ? join(dir, CB_FILE_CYCLES) : strdup(cycles);
 	l->dir = dir ? strdup(dir) : NULL;
 	if (!l->name || !l->cycles || (dir && !l->dir))
 		return -1;
 	if (dir) {
-		info = join(dir, "info");
+		info = join(dir, CB_FILE_INFO);
 		if (!info)
 			return -1;
 		if (is_file(info))
@@ -158,7 +158,7 @@ static int push_name(char ***names, size_t *nn, const char *g, const char *nm,
 /* a result directory: it has a cycles or an info file (skipped ones have no data) */
 static int is_result(const char *dir)
 {
-	char *c = join(dir, "cycles"), *i = join(dir, "info");
+	char *c = join(dir, CB_FILE_CYCLES), *i = join(dir, CB_FILE_INFO);
 	int yes = (c && is_file(c)) || (i && is_file(i));
 
 	free(c);
@@ -358,7 +358,7 @@ int cs_locate(const char *path, struct cs_loc **loc, size_t *n,
 			cs_seterr(err, path, 0, "out of memory");
 		return ret;
 	}
-	p = join(path, "cycles");
+	p = join(path, CB_FILE_CYCLES);
 	if (!p)
 		goto nomem;
 	if (is_file(p)) {
@@ -368,7 +368,7 @@ int cs_locate(const char *path, struct cs_loc **loc, size_t *n,
 		return 0;
 	}
 	free(p);
-	p = join(path, "info");
+	p = join(path, CB_FILE_INFO);
 	if (!p)
 		goto nomem;
 	if (is_file(p) && cs_read_info(p, top, err)) {
@@ -376,7 +376,7 @@ int cs_locate(const char *path, struct cs_loc **loc, size_t *n,
 		return -1;
 	}
 	free(p);
-	p = join(path, "fragments");
+	p = join(path, CB_FILE_FRAGMENTS);
 	if (!p)
 		goto nomem;
 	if (is_file(p)) {
@@ -416,7 +416,7 @@ fail:
  */
 int cs_listed_missing(const char *path, char ***names, size_t *n)
 {
-	char *p = join(path, "fragments"), *buf;
+	char *p = join(path, CB_FILE_FRAGMENTS), *buf;
 	struct cs_err ignored;
 	size_t len;
 	int ret = 0;
@@ -443,7 +443,7 @@ int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
 {
 	struct cs_info info = { 0 };
 	const char *sw, *st;
-	char *p = join(path, "info");
+	char *p = join(path, CB_FILE_INFO);
 	int ret = -1;
 
 	*steps = NULL;
@@ -454,8 +454,8 @@ int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
 		free(p);
 		return ret;
 	}
-	sw = cs_info_get(&info, "sweep");
-	st = cs_info_get(&info, "steps");
+	sw = cs_info_get(&info, CB_INFO_sweep);
+	st = cs_info_get(&info, CB_INFO_steps);
 	if (!sw) {
 		ret = 0;
 		goto out;
@@ -472,7 +472,7 @@ int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
 
 		if (end == st || v < 1 || v > 4096 || (*end && *end != ',')) {
 			cs_seterr(err, p, 0, "steps: '%s' is not a list of CPU counts (1,2,4 ...)",
-				  cs_info_get(&info, "steps"));
+				  cs_info_get(&info, CB_INFO_steps));
 			goto out;
 		}
 		st = *end ? end + 1 : end;

@@ -37,9 +37,12 @@ CB_BODY(imul_dep)
 }
 
 static const struct cb_fragment alu_fragments[] = {
-	CB_FRAGMENT_INSNS(add_dep, 4, 4, "4 dependent adds on one register (latency chain)"),
-	CB_FRAGMENT_INSNS(add_indep, 4, 4, "4 independent adds on four registers (throughput)"),
-	CB_FRAGMENT_INSNS(imul_dep, 4, 4, "4 dependent imuls on one register (latency chain)"),
+	CB_FRAGMENT_INSNS_UNIT(add_dep, 4, "add", 4,
+			       "4 dependent adds on one register (latency chain)"),
+	CB_FRAGMENT_INSNS_UNIT(add_indep, 4, "add", 4,
+			       "4 independent adds on four registers (throughput)"),
+	CB_FRAGMENT_INSNS_UNIT(imul_dep, 4, "imul", 4,
+			       "4 dependent imuls on one register (latency chain)"),
 };
 
 CB_GROUP(alu, alu_fragments);

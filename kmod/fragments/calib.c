@@ -28,10 +28,10 @@ CB_BODY(imul_chain)
 }
 
 static const struct cb_fragment calib_fragments[] = {
-	CB_FRAGMENT_INSNS(add_chain, 64, 64,
-			  "64 dependent adds: ticks per op = ticks per core cycle"),
-	CB_FRAGMENT_INSNS(imul_chain, 64, 64,
-			  "64 dependent imuls: ticks per op = 3 x ticks per core cycle"),
+	CB_FRAGMENT_INSNS_UNIT(add_chain, 64, "add", 64,
+			       "64 dependent adds: ticks per op = ticks per core cycle"),
+	CB_FRAGMENT_INSNS_UNIT(imul_chain, 64, "imul", 64,
+			       "64 dependent imuls: ticks per op = 3 x ticks per core cycle"),
 };
 
 CB_GROUP(calib, calib_fragments);

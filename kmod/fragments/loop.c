@@ -71,13 +71,19 @@ static const struct cb_fragment loop_fragments[] = {
 		CB_ARGS(loop_counts),
 		.arg_max = 100000000,
 		.ops_is_arg = true,
+		.unit = "iteration",
 		.arg_is_loop = true,
 		.insns = 3,		/* the load, test, jz (taken at 0) */
 		.insns_per_arg = 2,	/* dec, jnz */
 	},
-	CB_FRAGMENT_INSNS(dec_jnz_100, 100, 201,
-			  "100 iterations of a dec/jnz loop (count in the code)"),
-	CB_FRAGMENT_SLOW(dec_jnz_1m, 1000000, "1000000 iterations of a dec/jnz loop"),
+	CB_FRAGMENT_INSNS_UNIT(dec_jnz_100, 100, "iteration", 201,
+			       "100 iterations of a dec/jnz loop (count in the code)"),
+	{
+		CB_FRAGMENT_FIELDS(dec_jnz_1m, 1000000, "1000000 iterations of a dec/jnz loop"),
+		.unit = "iteration",
+		.slow = true,
+		.no_long = true,
+	},
 };
 
 CB_GROUP(loop, loop_fragments);

@@ -215,6 +215,7 @@ static const u64 copy_sizes[] = {
 #define CHASE_FRAGMENT(_name, _desc)					\
 	{								\
 		CB_FRAGMENT_FIELDS(_name, 256, _desc),			\
+		.unit = "load",						\
 		.slow = true,						\
 		.setup = _name##_setup,					\
 		.teardown = _name##_teardown,				\
@@ -225,7 +226,8 @@ static const u64 copy_sizes[] = {
 	}
 
 static const struct cb_fragment mem_fragments[] = {
-	CB_FRAGMENT(load_l1, 256, "256 dependent loads round a ring in L1 (load-to-use latency)"),
+	CB_FRAGMENT_UNIT(load_l1, 256, "load",
+			 "256 dependent loads round a ring in L1 (load-to-use latency)"),
 	CHASE_FRAGMENT(chase, "256 dependent loads, random ring in ARG bytes"),
 	CHASE_FRAGMENT(chase_huge, "256 dependent loads, random ring in ARG bytes on 2 MiB pages"),
 	{
@@ -236,6 +238,7 @@ static const struct cb_fragment mem_fragments[] = {
 		.arg_min = 1,
 		.arg_max = 1 << 20,
 		.ops_is_arg = true,
+		.unit = "byte",
 	},
 	{
 		CB_FRAGMENT_FIELDS(memset, 1, "memset() of ARG bytes, cache-hot (ops = bytes)"),
@@ -245,6 +248,7 @@ static const struct cb_fragment mem_fragments[] = {
 		.arg_min = 1,
 		.arg_max = 1 << 20,
 		.ops_is_arg = true,
+		.unit = "byte",
 	},
 };
 

@@ -44,8 +44,8 @@ static const struct cb_fragment misc_fragments[] = {
 		CB_FRAGMENT_FIELDS(get_random_u32, 1, "get_random_u32(), per-CPU batched"),
 		.sleeps_on_rt = true,
 	},
-	CB_FRAGMENT(jhash_64, 64, "jhash() of 64 bytes (ops = bytes)"),
-	CB_FRAGMENT(crc32c_4k, 4096, "__crc32c_le() of 4 KiB (ops = bytes)"),
+	CB_FRAGMENT_UNIT(jhash_64, 64, "byte", "jhash() of 64 bytes (ops = bytes)"),
+	CB_FRAGMENT_UNIT(crc32c_4k, 4096, "byte", "__crc32c_le() of 4 KiB (ops = bytes)"),
 };
 
 CB_GROUP(misc, misc_fragments);

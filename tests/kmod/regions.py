@@ -119,10 +119,11 @@ def body_source(text, at):
 
 def declared_insns(text):
     """body -> (insns, insns_per_arg), where its table line declares them
-    (CB_FRAGMENT_INSNS() or .insns = N after CB_FRAGMENT_FIELDS())."""
+    (CB_FRAGMENT_INSNS(), CB_FRAGMENT_INSNS_UNIT() or .insns = N after CB_FRAGMENT_FIELDS())."""
     out = {}
-    for m in re.finditer(r"CB_FRAGMENT_INSNS\(\s*(\w+)\s*,[^,]+,\s*(\d+)\s*,", text):
-        out[m.group(1)] = (int(m.group(2)), 0)
+    for m in re.finditer(r"CB_FRAGMENT_INSNS(?:_UNIT\(\s*(\w+)\s*,[^,]+,\s*\"[^\"]*\"|\(\s*(\w+)\s*,[^,]+)"
+                         r"\s*,\s*(\d+)\s*,", text):
+        out[m.group(1) or m.group(2)] = (int(m.group(3)), 0)
     for m in re.finditer(r"CB_FRAGMENT_FIELDS\(\s*(\w+)\s*,", text):
         entry = text[m.end():]
         end = re.search(r"CB_FRAGMENT|^\};", entry, re.M)

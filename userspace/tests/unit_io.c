@@ -178,11 +178,11 @@ TEST(info_parser_reads_key_value_lines)
 	uint64_t ops;
 
 	EXPECT_TRUE(cs_parse_info("info", text, strlen(text), &info, &err) == 0);
-	EXPECT_STREQ(cs_info_get(&info, "name"), "alu:add_dep");
-	EXPECT_STREQ(cs_info_get(&info, "description"), "4 adds: a chain");
-	EXPECT_TRUE(cs_info_u64(&info, "info", "ops", &ops, &err) == 0);
+	EXPECT_STREQ(cs_info_get(&info, CB_INFO_name), "alu:add_dep");
+	EXPECT_STREQ(cs_info_get(&info, CB_INFO_description), "4 adds: a chain");
+	EXPECT_TRUE(cs_info_u64(&info, "info", CB_INFO_ops, &ops, &err) == 0);
 	EXPECT_EQ_U64(ops, 4);
-	EXPECT_TRUE(cs_info_u64(&info, "info", "missing", &ops, &err) == 1);
+	EXPECT_TRUE(cs_info_u64(&info, "info", CB_INFO_arg, &ops, &err) == 1);
 	cs_info_free(&info);
 }
 
@@ -198,8 +198,8 @@ TEST(info_parser_rejects_lines_without_a_key)
 	EXPECT_CONTAINS(err.msg, "expected 'key: value'");
 	text = "ops: -4\n";
 	EXPECT_TRUE(cs_parse_info("x/info", text, strlen(text), &info, &err) == 0);
-	EXPECT_TRUE(cs_info_u64(&info, "x/info", "ops", &v, &err) < 0);
-	EXPECT_CONTAINS(err.msg, "not an unsigned integer");
+	EXPECT_TRUE(cs_info_u64(&info, "x/info", CB_INFO_ops, &v, &err) < 0);
+	EXPECT_CONTAINS(err.msg, "'ops: -4' is not an unsigned integer");
 	cs_info_free(&info);
 }
 
