@@ -764,6 +764,24 @@ tap_check sweep_flags_only_the_cpu_apart \
 	test "$("$CS" --format csv "$T/sweep" | grep -c ',yes$')" = 1
 tap_expect sweep_names_the_cpu_apart_and_how_many_it_is_apart_from 0 \
 	"contend:private k=4: cpu3's 8 \\[8, 8\\] lies apart from 3 of the 3 other CPUs'" -- "$CS" "$T/sweep"
+# the hint names only causes the machine has (its topology in /sys)
+mk_topo() {
+	for c in 0 1 2 3; do
+		mkdir -p "$1/sys/devices/system/cpu/cpu$c/topology"
+		echo "$2" | awk -v c=$c '{ print ($1 == "smt") ? int(c / 2) * 2 "-" int(c / 2) * 2 + 1 : c }' \
+			> "$1/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
+		echo "$2" | awk -v c=$c '{ print ($2 == "2pkg") ? int(c / 2) : 0 }' \
+			> "$1/sys/devices/system/cpu/cpu$c/topology/physical_package_id"
+	done
+}
+mk_topo "$T/topo-flat" "nosmt 1pkg"
+mk_topo "$T/topo-smt" "smt 2pkg"
+tap_expect sweep_hint_on_a_machine_without_smt_names_no_sibling 0 'it has no SMT siblings' -- \
+	env CYCLESTAT_SYSROOT="$T/topo-flat" "$CS" "$T/sweep"
+tap_check sweep_hint_without_smt_says_no_sibling_is_a_cause sh -c "! grep -q 'SMT siblings among\\|an SMT sibling' '$T/out'"
+tap_expect sweep_hint_names_smt_siblings_and_packages_where_there_are 0 'SMT siblings among these CPUs, CPUs in' -- \
+	env CYCLESTAT_SYSROOT="$T/topo-smt" "$CS" "$T/sweep"
+tap_check sweep_hint_names_different_packages grep -q 'different packages' "$T/out"
 tap_expect sweep_a_filter_that_matches_nothing_is_an_error 2 'no fragment matches nosuch:x' -- \
 	"$CS" "$T/sweep" nosuch:x
 tap_expect sweep_csv_runs 0 '' -- "$CS" --format csv "$T/sweep"
