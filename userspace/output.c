@@ -711,21 +711,19 @@ static void print_differences(const struct cs_opts *o, const struct cs_input *in
 static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
 {
 	const char *basis;
-	const struct cs_est *e = cs_headline(fr, &basis);
-	long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1;
-	char b1[48], b2[48], b3[48];
+	char b1[48], b2[112], b3[112];
 
+	cs_headline(fr, &basis);
 	fputs("| `", f);
 	for (const char *c = fr->name; *c; c++)
 		fputc(*c == '|' || *c == '`' || (unsigned char)*c < 0x20 ? '?' : *c, f);
 	fputs("` | ", f);
-	if (!strcmp(fr->name, "base:empty") && in->has_overhead)
+	if (!strcmp(fr->name, "base:empty") && in->has_overhead) {
 		fputs("- | overhead |", f);
-	else if (isnan(e->lo))
-		fprintf(f, "%s | - (one ensemble) |", num(b1, sizeof(b1), cs_q_ld(e->value) / sc, 3, 0));
-	else
-		fprintf(f, "%s | %s..%s |", num(b1, sizeof(b1), cs_q_ld(e->value) / sc, 3, 0),
-			num(b2, sizeof(b2), e->lo / sc, 3, 0), num(b3, sizeof(b3), e->hi / sc, 3, 0));
+	} else {
+		cost_cells(fr, b2, b3, sizeof(b2), 0);
+		fprintf(f, "%s | %s |", b2, b3);
+	}
 	fprintf(f, " %s | %s | %s | %llu/%llu |\n", basis, cs_unit(fr),
 		cs_fmt_q(b1, sizeof(b1), fr->raw.median, 1), (unsigned long long)fr->raw.far,
 		(unsigned long long)fr->raw.n);
