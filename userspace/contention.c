@@ -489,7 +489,10 @@ static int print_steps(const struct cs_opts *o, const char *path, const struct s
 		fprintf(o->out, "# %s: sweep=cpus, k =", path);
 		for (size_t i = 0; i < ns; i++)
 			fprintf(o->out, "%s %u", i ? "," : "", s[i].k);
-		fprintf(o->out, "; per op, 95%% interval\n%-28s %3s  %-26s", "fragment", "k", "pooled");
+		fprintf(o->out, "; per op, 95%% interval");
+		if (60 + 28 * cols > 80)
+			fprintf(o->out, "; up to %zu columns wide", 60 + 28 * cols);
+		fprintf(o->out, "\n%-28s %3s  %-26s", "fragment", "k", "pooled");
 		for (size_t c = 0; c < cols; c++) {
 			char h[16];
 
