@@ -15,6 +15,7 @@
  * interrupt lands in is kept, and is in the distribution's tail.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -237,6 +238,30 @@ int cb_c2c(struct cb_run *req)
 static double net_ns(u64 rt, u64 oh, double tick_ns)
 {
 	return (rt > oh ? (double)(rt - oh) : 0.0) * tick_ns / 2;
+}
+
+/*
+ * Each pair's timestamps' own cost (ticks a trip) into its info, as
+ * c2c_timestamps: cyclestat's map (plot) takes it off the round trip as
+ * the matrix below does, so the two show the same ns.  0 or -errno.
+ */
+int cb_c2c_note(const struct cb_run *req)
+{
+	for (unsigned int q = 0; q < req->nr; q++) {
+		char *path;
+		FILE *f;
+
+		if (asprintf(&path, "%s/c2c/%s/info", req->out, c2c_names[q]) < 0)
+			return -ENOMEM;
+		f = fopen(path, "ae");
+		free(path);
+		if (!f)
+			return -errno;
+		cb_put_c2c_timestamps(f, overhead[q]);
+		if (fclose(f))
+			return -EIO;
+	}
+	return 0;
 }
 
 /* the matrix: median one-way ns [10th, 90th percentile]; c2clat's figures */

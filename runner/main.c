@@ -197,7 +197,7 @@ static int c2c_main(struct cb_run *run, const struct cb_machine *m)
 		fprintf(stderr, "cyclebench-user: --c2c: %s\n", strerror(-ret));
 		return 1;
 	}
-	if (cb_write_tree(run, m) || asprintf(&path, "%s/c2c.txt", run->out) < 0)
+	if (cb_write_tree(run, m) || cb_c2c_note(run) || asprintf(&path, "%s/c2c.txt", run->out) < 0)
 		return 1;
 	f = fopen(path, "we");
 	free(path);

@@ -98,6 +98,8 @@ void cb_results_reset(struct cb_run *req, unsigned int k);
 /* c2c.c */
 int cb_c2c(struct cb_run *req);
 int cb_c2c_print(const struct cb_run *req, const struct cb_machine *m, FILE *out);
+int cb_c2c_note(const struct cb_run *req);
+void cb_put_c2c_timestamps(FILE *f, u64 ticks);
 
 /* tree.c */
 int cb_is_tree(const char *dir);

@@ -43,8 +43,9 @@ static const char usage_text[] =
 	"  'loop:*') select what is shown.\n"
 	"\n"
 	"  -f, --format FMT     table (default), json, csv, gbench (Google\n"
-	"                       Benchmark's JSON) or svg (drawn: as plot); compare\n"
-	"                       also tap (a CI gate's TAP: not ok where it fails)\n"
+	"                       Benchmark's JSON), svg (drawn: as plot) or markdown\n"
+	"                       (a pull request comment); compare also tap (a CI\n"
+	"                       gate's TAP: not ok where it fails)\n"
 	"      --hist           histogram per fragment (with csv: the bins as CSV)\n"
 	"      --brief          one short table: per-op cost and interval, median, far\n"
 	"      --sweep          Paoloni's resolution table of each argument sweep\n"
@@ -359,6 +360,10 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 			     doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run") ? cmd : "a summary");
 	if (o->format == CS_SVG && (compare || doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run")))
 		return usage("--format svg (plot) draws a summary: not with %s", cmd);
+	if (o->format == CS_MARKDOWN && (doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run")))
+		return usage("--format markdown is for a summary or compare (a pull request comment): not with %s", cmd);
+	if (o->hist && o->format == CS_MARKDOWN)
+		return usage("--hist with --format markdown: the histograms are the table's (--hist) or csv's");
 	if (o->hist && o->format == CS_GBENCH)
 		return usage("--hist with --format gbench: Google Benchmark JSON has no histograms; use --hist alone, or with json or csv");
 	if (o->sweep && (o->format != CS_TABLE || o->hist || compare || doctor ||
@@ -450,8 +455,10 @@ int main(int argc, char **argv)
 				o.format = CS_TAP;
 			else if (!strcmp(optarg, "svg"))
 				o.format = CS_SVG;
+			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md"))
+				o.format = CS_MARKDOWN;
 			else
-				return usage("--format: '%s' is not table, json, csv, gbench or svg (or tap, for compare)",
+				return usage("--format: '%s' is not table, json, csv, gbench, svg or markdown (or tap, for compare)",
 					     optarg);
 			break;
 		case OPT_HIST:

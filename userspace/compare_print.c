@@ -114,6 +114,108 @@ static void print_tap(const struct cs_opts *o, const struct cmp *c, size_t n)
 	}
 }
 
+/* a median for people: 4 significant digits, never in exponent form */
+static const char *fig(char *b, long double v)
+{
+	if (!isfinite(v))
+		snprintf(b, 40, "-");
+	else if (fabsl(v) >= 1e4L)
+		snprintf(b, 40, "%.0Lf", v);
+	else
+		snprintf(b, 40, "%.4Lg", v);
+	if (strchr(b, 'e'))
+		snprintf(b, 40, "%.4Lf", v);
+	return b;
+}
+
+/* the unit of the rows, as the heading says it */
+static const char *unit_of(const struct cmp *c, size_t n)
+{
+	int ncal = 0, nemul = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		ncal += c[i].cal;
+		nemul += c[i].emul;
+	}
+	return nemul ? (ncal ? "calib:add_chain adds (emulated clock)" : "emulated ticks") :
+	       !ncal ? "ticks" : (size_t)ncal == n ? "core cycles" : "ticks or core cycles";
+}
+
+/*
+ * hyperfine's and compare.py's line for each proven change: "new is 1.30×
+ * slower than base", the ratio of the medians with the change's interval
+ * as ratios (a faster one as base / new, so the number is above 1)
+ */
+static void ratios(FILE *f, const struct cmp *c, size_t n, int md)
+{
+	for (size_t i = 0; i < n; i++) {
+		int slow = !strcmp(c[i].verdict, "slower");
+		double r = 1 + c[i].change, lo = 1 + c[i].lo, hi = 1 + c[i].hi;
+
+		if (!c[i].basis || (!slow && strcmp(c[i].verdict, "faster")) || !isfinite(r) || r <= 0)
+			continue;
+		if (!slow) {
+			double t = hi > 0 ? 1 / hi : INFINITY;
+
+			r = 1 / r;
+			hi = lo > 0 ? 1 / lo : INFINITY;
+			lo = t;
+		}
+		fprintf(f, md ? "- `%s`: new is **%.2f\u00d7 %s** than base" : "%s: new is %.2f\u00d7 %s than base",
+			c[i].name, r, slow ? "slower" : "faster");
+		if (isfinite(lo) && isfinite(hi))
+			fprintf(f, " (95%% interval %.2f\u00d7..%.2f\u00d7)", lo, hi);
+		fputc('\n', f);
+	}
+}
+
+/* a markdown cell: '|' and control characters would break the row */
+static void md_cell(FILE *f, const char *s, int code)
+{
+	fputs(code ? " `" : " ", f);
+	for (; *s; s++)
+		if (*s == '|')
+			fputs(code ? "\u00a6" : "\\|", f);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f || (code && *s == '`'))
+			fputc('?', f);
+		else
+			fputc(*s, f);
+	fputs(code ? "` |" : " |", f);
+}
+
+/* --format markdown: the table and the verdict counts for a pull request comment */
+static void print_markdown(const struct cs_opts *o, const struct side *s, const struct cmp *c,
+			   size_t n, unsigned int need, const size_t *cnt, char (*cell)[5][40],
+			   const char *unit)
+{
+	FILE *f = o->out;
+
+	fprintf(f, "**cyclestat compare**: base %zu %s, new %zu %s; %s per body run, the median of each side's repetitions\n\n",
+		s[0].n, s[0].n == 1 ? "run" : "runs", s[1].n, s[1].n == 1 ? "run" : "runs", unit);
+	fputs("| fragment | n | base | new | change | 95% interval | p | verdict |\n"
+	      "|:--|--:|--:|--:|--:|:--|--:|:--|\n", f);
+	for (size_t i = 0; i < n; i++) {
+		char nn[48];
+
+		fputc('|', f);
+		md_cell(f, c[i].name, 1);
+		snprintf(nn, sizeof(nn), "%zu/%zu", c[i].nb, c[i].nn);
+		md_cell(f, c[i].basis ? nn : "-", 0);
+		for (int k = 0; k < 5; k++) {
+			static const int col[5] = { 0, 4, 1, 2, 3 };
+
+			md_cell(f, c[i].basis ? cell[i][col[k]] : "-", 0);
+		}
+		fprintf(f, " %s%s%s |\n", c[i].fails ? "**" : "", short_verdict((struct cmp *)&c[i]),
+			c[i].fails ? "**" : "");
+	}
+	fprintf(f, "\n%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing\n\n",
+		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4]);
+	ratios(f, c, n, 1);
+	fprintf(f, "%ssame: the whole 95%% interval within \u00b1%g%%; slower, faster: also p < %g; need N runs: under %u repetitions a side\n",
+		cnt[0] + cnt[1] ? "\n" : "", o->threshold * 100, o->alpha, need);
+}
+
 static void print_json(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
 		       unsigned int need, const size_t *cnt)
 {
@@ -184,8 +286,10 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 {
 	FILE *f = o->out;
 	size_t cnt[6] = { 0 };
-	int wn = 8, wv = 7, wb = 4, ww = 3, wi = 9, reps_note = 0, show_p, show_base, low = 0;
-	char (*cell)[4][40] = calloc(n, sizeof(*cell));
+	int wn = 8, wv = 7, wb = 4, wnw = 3, ww = 3, wi = 12, reps_note = 0, show_p, show_base, low = 0;
+	int wide;
+	char (*cell)[5][40] = calloc(n, sizeof(*cell));
+	const char *unit;
 	const char *bases[3] = { 0 };
 
 	if (!cell)
@@ -198,15 +302,16 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		    !strcmp(v, "inconclusive") ? 3 : !strcmp(v, "not enough runs") ? 5 : 4] +=
 			strcmp(v, "new") != 0;
 		if (c[i].basis) {
-			snprintf(cell[i][0], 40, "%.4Lg", c[i].mb);
+			fig(cell[i][0], c[i].mb);
+			fig(cell[i][4], c[i].mn);
 			pct(cell[i][1], c[i].change);
 			if (isnan(c[i].lo))
 				snprintf(cell[i][2], 40, "-");
 			else if (*short_level(lv, &c[i]))
-				snprintf(cell[i][2], 40, "%s..%s (%s)", pct_bare(l, c[i].lo),
+				snprintf(cell[i][2], 40, "%s..%s%% (%s)", pct_bare(l, c[i].lo),
 					 pct_bare(h, c[i].hi), lv);
 			else
-				snprintf(cell[i][2], 40, "%s..%s", pct_bare(l, c[i].lo),
+				snprintf(cell[i][2], 40, "%s..%s%%", pct_bare(l, c[i].lo),
 					 pct_bare(h, c[i].hi));
 			low |= *lv != 0;
 			cs_fmt_p(cell[i][3], 40, c[i].t.p);
@@ -223,6 +328,8 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		}
 		if ((int)strlen(cell[i][0]) > wb)
 			wb = (int)strlen(cell[i][0]);
+		if ((int)strlen(cell[i][4]) > wnw)
+			wnw = (int)strlen(cell[i][4]);
 		if ((int)strlen(cell[i][2]) > wi)
 			wi = (int)strlen(cell[i][2]);
 		if ((int)strlen(c[i].name) > wn)
@@ -238,6 +345,12 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 	}
 	if (o->format == CS_TAP) {
 		print_tap(o, c, n);
+		free(cell);
+		return;
+	}
+	unit = unit_of(c, n);
+	if (o->format == CS_MARKDOWN) {
+		print_markdown(o, s, c, n, need, cnt, cell, unit);
 		free(cell);
 		return;
 	}
@@ -262,30 +375,23 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		return;
 	}
 	/*
-	 * 80 columns: the base median, then p give way (the change, its
-	 * interval and p are the statistics); never the name
+	 * 80 columns: p, then the base and new medians give way (the verdict
+	 * already says what p decided; the change and its interval are the
+	 * statistics); never the name
 	 */
 	{
-		int rest = 2 + 5 + 2 + wb + 2 + 7 + 2 + wi + 2 + 6 + 2 + wv;
+		int rest = 2 + 5 + 2 + wb + 2 + wnw + 2 + 7 + 2 + wi + 2 + 6 + 2 + wv;
 
-		show_base = wn + rest <= 80;
-		show_p = wn + rest - (2 + wb) <= 80;
+		show_p = wn + rest <= 80;
+		show_base = wn + rest - 8 <= 80;
+		wide = wn + rest - (show_base ? 0 : 2 + wb + 2 + wnw) - (show_p ? 0 : 8);
 	}
-	{
-		int ncal = 0, nemul = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			ncal += c[i].cal;
-			nemul += c[i].emul;
-		}
-		fprintf(f, "# base: %zu %s, new: %zu %s; base = median of the repetitions,\n# %s per body run\n",
-			s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees",
-			nemul ? (ncal ? "calib:add_chain adds (emulated clock)" : "emulated ticks") :
-			!ncal ? "ticks" : (size_t)ncal == n ? "core cycles" : "ticks or core cycles");
-	}
-	fprintf(f, "%-*s  %5s%s%*s  %7s  %-*s%s%*s  %s\n", wn, "fragment", "n",
+	fprintf(f, "# base: %zu %s, new: %zu %s; base, new = median of each side's repetitions,\n# %s per body run\n",
+		s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees", unit);
+	fprintf(f, "%-*s  %5s%s%*s%s%*s  %7s  %-*s%s%*s  %s\n", wn, "fragment", "n",
 		show_base ? "  " : "", show_base ? wb : 0, show_base ? "base" : "",
-		"change", wi, "95% CI, %", show_p ? "  " : "", show_p ? 6 : 0, show_p ? "p" : "",
+		show_base ? "  " : "", show_base ? wnw : 0, show_base ? "new" : "",
+		"change", wi, "95% interval", show_p ? "  " : "", show_p ? 6 : 0, show_p ? "p" : "",
 		"verdict");
 	for (size_t i = 0; i < n; i++) {
 		const char *col = "", *off = "";
@@ -296,16 +402,22 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			off = "\033[0m";
 		}
 		snprintf(nn, sizeof(nn), "%zu/%zu", c[i].nb, c[i].nn);
-		fprintf(f, "%-*s  %5s%s%*s  %7s  %-*s%s%*s  %s%s%s\n",
+		fprintf(f, "%-*s  %5s%s%*s%s%*s  %7s  %-*s%s%*s  %s%s%s\n",
 			wn, c[i].name, c[i].basis ? nn : "-", show_base ? "  " : "",
 			show_base ? wb : 0, !show_base ? "" : c[i].basis ? cell[i][0] : "-",
+			show_base ? "  " : "", show_base ? wnw : 0,
+			!show_base ? "" : c[i].basis ? cell[i][4] : "-",
 			c[i].basis ? cell[i][1] : "-", wi, c[i].basis ? cell[i][2] : "-",
 			show_p ? "  " : "", show_p ? 6 : 0, !show_p ? "" : c[i].basis ? cell[i][3] : "-",
 			col, short_verdict(&c[i]), off);
 	}
 	if (!show_p || !show_base)
-		fprintf(f, "(left out to fit 80 columns:%s%s; --format csv has them)\n",
-			show_base ? "" : " base", show_p ? "" : " p");
+		fprintf(f, "(left out to fit 80 columns:%s%s%s; --format csv has them)\n",
+			show_p ? "" : " p", show_p || show_base ? "" : ",",
+			show_base ? "" : " base, new");
+	if (wide > 80)
+		fprintf(f, "(the table is %d columns wide: a fragment's name is never cut)\n", wide);
+	ratios(f, c, n, 0);
 	fprintf(f, "%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing%s\n",
 		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4],
 		o->paired ? " or unpaired" : "");

@@ -39,10 +39,11 @@ struct step {
 	size_t nv;
 };
 
-/* a cost with its interval; ok = 0 where the CPU has no such result */
+/* a cost with its interval over n ensembles; ok = 0 where the CPU has no such result */
 struct fig {
 	int ok;
 	double v, lo, hi;
+	uint64_t n;
 };
 
 static void steps_free(struct step *s, size_t n)
@@ -150,8 +151,11 @@ static struct fig fig_of(const struct cs_frag *fr)
 	struct fig f = { 0 };
 
 	if (fr) {
+		const char *basis;
+
 		f.v = cs_cost(fr, &f.lo, &f.hi);
 		f.ok = isfinite(f.v);
+		f.n = cs_headline(fr, &basis)->n;
 	}
 	return f;
 }
@@ -223,10 +227,125 @@ out:
 	return f;
 }
 
-/* whether two intervals are both there and lie apart */
+/*
+ * Whether two CPUs' figures lie apart: further apart than one ensemble of
+ * each moves. An interval's half-width is t s / sqrt(n) (or more: the TSC
+ * step and the calibration widen it), so half-width x sqrt(n) is at least
+ * t s, the 95 % spread of one ensemble; the gap must pass the two spreads
+ * combined. Two intervals that merely do not overlap are not enough: on
+ * unchanged runs CPUs differ by more than the within-run intervals allow
+ * (a neighbour's load, a frequency step), which marked controls at 2 %.
+ */
 static int apart(struct fig a, struct fig b)
 {
-	return a.ok && b.ok && isfinite(a.lo) && isfinite(b.lo) && (a.hi < b.lo || b.hi < a.lo);
+	double sa, sb;
+
+	if (!a.ok || !b.ok || !isfinite(a.lo) || !isfinite(b.lo) || a.n < 2 || b.n < 2)
+		return 0;
+	sa = (a.hi - a.lo) / 2 * sqrt((double)a.n);
+	sb = (b.hi - b.lo) / 2 * sqrt((double)b.n);
+	return fabs(a.v - b.v) > sqrt(sa * sa + sb * sb);
+}
+
+/* CPU @cpu's topology file @what, the first line, from sysfs (below sysroot) */
+static int topo(const struct cs_opts *o, unsigned int cpu, const char *what, char *buf, size_t sz)
+{
+	char path[512];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%u/topology/%s",
+		 o->sysroot ? o->sysroot : "", cpu, what);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	ok = fgets(buf, (int)sz, f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return ok;
+}
+
+/* whether CPU list @list (sysfs: 0-3,8) holds @cpu */
+static int in_list(const char *list, unsigned int cpu)
+{
+	const char *c = list;
+
+	while (*c) {
+		char *end;
+		unsigned long a = strtoul(c, &end, 10), b = a;
+
+		if (end == c)
+			return 0;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return 1;
+		c = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return 0;
+	}
+	return 0;
+}
+
+/* @text as lines of at most 78 columns, words whole, the rest indented */
+static void wrap(FILE *out, const char *text)
+{
+	const char *p = text;
+	int width = 78;
+
+	while (*p) {
+		const char *end = p, *cut = NULL;
+
+		while (*end && end - p < width) {
+			if (*end == ' ')
+				cut = end;
+			end++;
+		}
+		if (!*end)
+			cut = end;
+		else if (!cut)
+			cut = end;
+		fprintf(out, "%.*s\n", (int)(cut - p), p);
+		p = *cut ? cut + 1 : cut;
+		if (*p) {
+			fputs("  ", out);
+			width = 76;
+		}
+	}
+}
+
+/*
+ * What could set a CPU apart, of the causes this machine has: SMT siblings
+ * among the step's CPUs (where the run's info does not say SMT was off),
+ * CPUs in different packages (sysfs topology); and always the line's home
+ * (a shared line starts in one CPU's cache) and a neighbour's load.
+ */
+static void causes(const struct cs_opts *o, FILE *out, const struct step *s, const char *smt)
+{
+	char buf[512];
+	int sib = 0, pk = 0, known = 0;
+	long first = -1;
+
+	for (size_t c = 0; c < s->nv; c++) {
+		if (topo(o, s->v[c].cpu, "thread_siblings_list", buf, sizeof(buf))) {
+			known = 1;
+			for (size_t d = 0; d < s->nv; d++)
+				sib |= d != c && in_list(buf, s->v[d].cpu);
+		}
+		if (topo(o, s->v[c].cpu, "physical_package_id", buf, sizeof(buf))) {
+			long id = strtol(buf, NULL, 10);
+
+			pk |= first >= 0 && id != first;
+			first = first < 0 ? id : first;
+		}
+	}
+	if (smt && !strcmp(smt, "no"))
+		sib = 0;
+	snprintf(buf, sizeof(buf), "* apart from most other CPUs (the gap passes one ensemble's spread of each): possible causes %s%s%sthe line's home (the CPU whose cache holds it first), a neighbour's load on that CPU%s",
+		 known ? "on this machine: " : "(no topology in /sys here): an SMT sibling, another package, ",
+		 sib ? "SMT siblings among these CPUs, " : "", pk ? "CPUs in different packages, " : "",
+		 !known || sib || pk ? "" : " (it has no SMT siblings and one package)");
+	wrap(out, buf);
 }
 
 static const char *cell(char *buf, size_t sz, struct fig f)
@@ -370,7 +489,10 @@ static int print_steps(const struct cs_opts *o, const char *path, const struct s
 		fprintf(o->out, "# %s: sweep=cpus, k =", path);
 		for (size_t i = 0; i < ns; i++)
 			fprintf(o->out, "%s %u", i ? "," : "", s[i].k);
-		fprintf(o->out, "; per op, 95 %% intervals\n%-28s %3s  %-26s", "fragment", "k", "pooled");
+		fprintf(o->out, "; per op, 95%% interval");
+		if (60 + 28 * cols > 80)
+			fprintf(o->out, "; up to %zu columns wide", 60 + 28 * cols);
+		fprintf(o->out, "\n%-28s %3s  %-26s", "fragment", "k", "pooled");
 		for (size_t c = 0; c < cols; c++) {
 			char h[16];
 
@@ -412,13 +534,16 @@ static int print_steps(const struct cs_opts *o, const char *path, const struct s
 	}
 	fclose(flags);
 	if (!csv) {
-		fprintf(o->out, "unit: %s; pooled: the CPUs' mean per ensemble, t-interval over the\n"
-			"ensembles; each CPU: its own arrays (cpuN/), its own calibration%s\n",
+		fprintf(o->out, "unit: %s; pooled: the CPUs' mean per ensemble,\n"
+			"95%% interval: t over the ensembles; each CPU: its own arrays (cpuN/), its\n"
+			"own calibration%s\n",
 			unit_of(s, ns, names[0]), ncpu > cols ? "; more CPUs: --format csv" : "");
-		if (fll)
-			fprintf(o->out, "* apart from most other CPUs (an SMT sibling? another socket? the line's home?):\n%s", fl);
-		else
-			fputs("no CPU's interval lies apart from most other CPUs'\n", o->out);
+		if (fll) {
+			causes(o, o->out, &s[ns - 1], cs_info_get(&s[ns - 1].v[0].in.info, CB_INFO_smt_active));
+			fputs(fl, o->out);
+		} else {
+			fputs("no CPU lies apart from most other CPUs (by more than one ensemble's spread)\n", o->out);
+		}
 	}
 	free(fl);
 	return 0;

@@ -28,7 +28,7 @@
 typedef unsigned __int128 u128;
 typedef __int128 s128;
 
-enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH, CS_TAP, CS_SVG };	/* CS_TAP: compare only */
+enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH, CS_TAP, CS_SVG, CS_MARKDOWN };	/* CS_TAP: compare only */
 
 /**
  * struct cs_opts - every option of every subcommand, parsed once in main().

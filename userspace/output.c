@@ -84,40 +84,100 @@ static int bimodal(const struct cs_hist *h)
 	return 0;
 }
 
-/* v fixed with dec decimals, or in short e-notation (5.754e11) from 1e7 on */
-static const char *num(char *buf, size_t sz, long double v, int dec, int sci)
+/*
+ * v fixed with dec decimals, or whole from 1e7 on (where the decimals say
+ * nothing a table can use): never in exponent form, which drops digits
+ */
+static const char *num(char *buf, size_t sz, long double v, int dec, int whole)
 {
-	char *e;
-
-	if (isnan(v)) {
+	if (isnan(v))
 		snprintf(buf, sz, "-");
-		return buf;
-	}
-	if (!sci && fabsl(v) < 1e7L) {
-		snprintf(buf, sz, "%.*Lf", dec, v);
-		return buf;
-	}
-	snprintf(buf, sz, "%.3Le", v);
-	e = strchr(buf, 'e');
-	if (e && (e[1] == '+' || e[1] == '-')) {
-		char sign = e[1], *d = e + 2;
-
-		while (*d == '0' && d[1])
-			d++;
-		memmove(e + 1 + (sign == '-'), d, strlen(d) + 1);
-	}
+	else
+		snprintf(buf, sz, "%.*Lf", whole || fabsl(v) >= 1e7L ? 0 : dec, v);
 	return buf;
 }
 
-/* one number notation per column: fixed, or e-notation for all when any is large */
+/* one number notation per column: whole numbers for all where any is large */
 static void column(char (*cell)[NCOL][CELL], size_t n, int c, const long double *v, int dec)
 {
-	int sci = 0;
+	int whole = 0;
 
 	for (size_t j = 0; j < n; j++)
-		sci |= fabsl(v[j]) >= 1e7L;
+		whole |= fabsl(v[j]) >= 1e7L;
 	for (size_t j = 0; j < n; j++)
-		num(cell[j][c], CELL, v[j], dec, sci);
+		num(cell[j][c], CELL, v[j], dec, whole);
+}
+
+/*
+ * The clock's resolution for one op of @fr in its table unit: a TSC step
+ * over the ops a figure divides it by (the (R - 1) x ops of the two-length
+ * difference, the ops of a net or raw median), over the calibration.
+ */
+static long double resolution(const struct cs_frag *fr, const char *basis)
+{
+	long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1, d = fr->ops ? (long double)fr->ops : 1;
+
+	if (!strcmp(basis, "two-length") && fr->perop.repeat > 1)
+		d *= (long double)(fr->perop.repeat - 1);
+	return (long double)fr->step / d / sc;
+}
+
+/*
+ * A per-op cost and its interval as a table shows them: where the whole
+ * interval lies below the clock's resolution, "<R" and "below resolution";
+ * where it holds 0, "≈0" and its upper end ("<0.175"); a negative number
+ * is never a cost. Returns 1 where a cell says one of those.
+ */
+static int cost_cells(const struct cs_frag *fr, char *cost, char *ci, size_t sz, int whole)
+{
+	const char *basis;
+	const struct cs_est *e = cs_headline(fr, &basis);
+	long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1, v = cs_q_ld(e->value) / sc;
+	long double lo = e->lo / sc, hi = e->hi / sc, res = resolution(fr, basis);
+	char b1[48], b2[48];
+
+	if (isnan(lo)) {
+		if (v < res && res > 0) {
+			snprintf(cost, sz, "<%s", num(b1, sizeof(b1), res, 3, whole));
+			snprintf(ci, sz, "- (one ensemble)");
+			return 1;
+		}
+		num(cost, sz, v, 3, whole);
+		snprintf(ci, sz, "- (one ensemble)");
+		return 0;
+	}
+	if (hi < res && res > 0) {
+		snprintf(cost, sz, "<%s", num(b1, sizeof(b1), res, 3, whole));
+		snprintf(ci, sz, "below resolution");
+		return 1;
+	}
+	if (lo <= 0) {
+		snprintf(cost, sz, "\u22480");
+		snprintf(ci, sz, "<%s", num(b1, sizeof(b1), hi, 3, whole));
+		return 1;
+	}
+	num(cost, sz, v, 3, whole);
+	snprintf(ci, sz, "%s..%s", num(b1, sizeof(b1), lo, 3, whole), num(b2, sizeof(b2), hi, 3, whole));
+	return 0;
+}
+
+/* the text's width in columns: a UTF-8 character is one */
+static int cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* ticks per core cycle of the input's calibrated figures, 0 if none */
+static long double calib_factor(const struct cs_input *in)
+{
+	for (size_t j = 0; j < in->nfrag; j++)
+		if (cs_core_calib(&in->frag[j]) > 0)
+			return in->frag[j].calib;
+	return 0;
 }
 
 /*
@@ -379,6 +439,8 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 			fprintf(f, " %s", heads[drop_order[k]]);
 		fprintf(f, "; --format csv has every column)\n");
 	}
+	if (w[0] + rest > WIDTH)
+		fprintf(f, "(the table is %d columns wide: no figure is cut to fit)\n", w[0] + rest);
 	if (smi)
 		fprintf(f, "%s* SMIs occurred during this run (smi_after != smi_before): its "
 			"figures\n  include SMI time; rerun it%s\n", red, off);
@@ -399,53 +461,72 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 
 	/* the cost of one operation, each with its interval and what it is */
 	/* too wide for a whole name: the ens, then the basis column give way */
-	show_ens = w[0] + 61 <= WIDTH;
-	show_basis = w[0] + 56 <= WIDTH;
-	fprintf(f, "\n%s%-*s%s%-*s  %8s  %-19s%s%*s  %s%s\n", bold, w[0], "per op",
-		show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? "basis" : "", "cost",
-		"95% CI", show_ens ? "  " : "", show_ens ? 3 : 0, show_ens ? "ens" : "", "unit", off);
-	for (size_t j = 0; j < n; j++) {
-		const struct cs_frag *fr = &in->frag[j];
-		const char *basis;
-		const struct cs_est *e = cs_headline(fr, &basis);
-		long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1;
-		char ci[64];
+	{
+		char (*pc)[2][112] = calloc(n ? n : 1, sizeof(*pc));
+		int wc = 6, wi = 12, line, clipped = 0;
 
-		char n1[48], n2[48], en[24];
-		int big = fabsl(e->hi / sc) >= 1e7L || fabsl(e->lo / sc) >= 1e7L ||
-			  fabsl(cs_q_ld(e->value) / sc) >= 1e7L;
+		if (!pc) {
+			free(cell);
+			free(v);
+			return;
+		}
+		for (size_t j = 0; j < n; j++) {
+			int shown = strcmp(in->frag[j].name, "base:empty") || !in->has_overhead;
 
-		/* the overhead itself has no cost per op: its line below says it */
-		if (!strcmp(fr->name, "base:empty") && in->has_overhead)
-			continue;
+			clipped |= cost_cells(&in->frag[j], pc[j][0], pc[j][1], sizeof(pc[j][0]), 0) && shown;
+			if (cols(pc[j][0]) > wc)
+				wc = cols(pc[j][0]);
+			if (cols(pc[j][1]) > wi)
+				wi = cols(pc[j][1]);
+		}
+		/* name, basis, per op, interval, ens, unit (11) */
+		line = w[0] + 2 + 10 + 2 + wc + 2 + wi + 2 + 3 + 2 + 11;
+		show_ens = line <= WIDTH;
+		show_basis = line - 5 - 12 <= WIDTH;
+		line -= (show_ens ? 0 : 5) + (show_basis ? 0 : 12);
+		fprintf(f, "\n%s%-*s%s%-*s  %*s  %-*s%s%*s  %s%s\n", bold, w[0], "fragment",
+			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? "basis" : "", wc,
+			"per op", wi, "95% interval", show_ens ? "  " : "", show_ens ? 3 : 0,
+			show_ens ? "ens" : "", "unit", off);
+		for (size_t j = 0; j < n; j++) {
+			const struct cs_frag *fr = &in->frag[j];
+			const char *basis;
+			const struct cs_est *e = cs_headline(fr, &basis);
+			char en[24];
 
-		if (isnan(e->lo))
-			snprintf(ci, sizeof(ci), "- (one ensemble)");
-		else
-			snprintf(ci, sizeof(ci), "%s..%s", num(n1, 48, e->lo / sc, 3, big),
-				 num(n2, 48, e->hi / sc, 3, big));
-		snprintf(en, sizeof(en), "%llu", (unsigned long long)e->n);
-		fprintf(f, "%-*s%s%-*s  %8s  %-19s%s%*s  %s%s%s\n", w[0], fr->name,
-			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? basis : "",
-			num(n1, 48, cs_q_ld(e->value) / sc, 3, big), ci, show_ens ? "  " : "",
-			show_ens ? 3 : 0, show_ens ? en : "",
-			fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks",
-			op_unit(fr) ? "/" : "", op_unit(fr) ? op_unit(fr) : "");
+			/* the overhead itself has no cost per op: its line below says it */
+			if (!strcmp(fr->name, "base:empty") && in->has_overhead)
+				continue;
+			snprintf(en, sizeof(en), "%llu", (unsigned long long)e->n);
+			/* (printf pads bytes: a cell with a UTF-8 character is padded by hand) */
+			fprintf(f, "%-*s%s%-*s  %*s%s  %s%*s%s%*s  %s%s%s\n", w[0], fr->name,
+				show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? basis : "",
+				wc - cols(pc[j][0]), "", pc[j][0], pc[j][1], wi - cols(pc[j][1]), "",
+				show_ens ? "  " : "", show_ens ? 3 : 0, show_ens ? en : "",
+				fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks",
+				op_unit(fr) ? "/" : "", op_unit(fr) ? op_unit(fr) : "");
+		}
+		free(pc);
+		if (!show_basis || !show_ens)
+			fprintf(f, "(left out to fit %d columns:%s%s; --format json has them)\n", WIDTH,
+				show_basis ? "" : " basis", show_ens ? "" : " ens");
+		if (line > WIDTH)
+			fprintf(f, "(the table is %d columns wide: a fragment's name is never cut)\n", line);
+		fprintf(f, "two-length: (long - short) / ((R-1) ops), medians per ensemble; net: (median -\n"
+			"base:empty's of the same run) / ops; raw: median / ops; 95%% interval: t over\n"
+			"the ensembles, widened by the TSC step and the calibration (cyclestat(1))%s\n",
+			in->has_overhead ? "" : "\nno base:empty here, so no net figures");
+		if (clipped)
+			fprintf(f, "\u22480: the interval holds 0 (<X: its upper end); <X and below resolution:\n"
+				"the whole interval lies below one TSC step per op (X): no cost is resolved\n");
 	}
-	if (!show_basis || !show_ens)
-		fprintf(f, "(left out to fit %d columns:%s%s; --format json has them)\n", WIDTH,
-			show_basis ? "" : " basis", show_ens ? "" : " ens");
-	fprintf(f, "two-length: (long - short) / ((R-1) ops), medians per ensemble; net: (median -\n"
-		"base:empty's of the same run) / ops; raw: median / ops; 95%% t-interval over\n"
-		"the ensembles, widened by the TSC step and the calibration (cyclestat(1))%s\n",
-		in->has_overhead ? "" : "\nno base:empty here, so no net figures");
 	if (in->has_overhead)
 		fprintf(f, "overhead (base:empty median): %s ticks\n",
 			cs_fmt_q(b2, sizeof(b2), in->overhead, 1));
 	if (calib)
-		fprintf(f, "core cyc.: core cycles (calibrated) by calib:add_chain of the same run, one\n"
-			"core cycle per add%s\n", in->calib_checked && !in->calib_gap ?
-			"; calib:imul_chain (3 a cycle) agrees" : "");
+		fprintf(f, "core cyc.: core cycles (calibrated), 1 core cycle = %.4Lf ticks by\n"
+			"calib:add_chain of the same run, one core cycle per add%s\n", calib_factor(in),
+			in->calib_checked && !in->calib_gap ? "; calib:imul_chain\n(3 a cycle) agrees" : "");
 	print_calib_check(f, in);
 	if (emul)
 		fprintf(f, "emul. ticks: measured under an emulator (QEMU TCG), whose TSC follows the\n"
@@ -461,9 +542,9 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 
 			if (e->count < 2)
 				continue;
-			snprintf(v1, sizeof(v1), e->total_var < 1e7L ? "%.1Lf" : "%.3Le", e->total_var);
-			snprintf(v2, sizeof(v2), e->var_of_vars < 1e7L ? "%.1Lf" : "%.3Le", e->var_of_vars);
-			snprintf(v3, sizeof(v3), e->var_of_mins < 1e7L ? "%.1Lf" : "%.3Le", e->var_of_mins);
+			snprintf(v1, sizeof(v1), e->total_var < 1e7L ? "%.1Lf" : "%.0Lf", e->total_var);
+			snprintf(v2, sizeof(v2), e->var_of_vars < 1e7L ? "%.1Lf" : "%.0Lf", e->var_of_vars);
+			snprintf(v3, sizeof(v3), e->var_of_mins < 1e7L ? "%.1Lf" : "%.0Lf", e->var_of_mins);
 			fprintf(f, "%-*s  %5llu  %7llu  %9s  %9s  %9s  %7llu\n", w[0], in->frag[j].name,
 				(unsigned long long)e->count, (unsigned long long)e->size, v1, v2, v3,
 				(unsigned long long)e->abs_max_dev);
@@ -486,46 +567,65 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 static void print_brief(const struct cs_opts *o, const struct cs_input *in, int first)
 {
 	FILE *f = o->out;
-	int w = 8;
+	int w = 8, wc = 6, wi = 12, wf = 5, clipped = 0, line;
 	const char *unit = NULL;
-	char b1[48], b2[48], b3[48], ci[112];
+	long double factor = calib_factor(in);
+	char (*pc)[4][112] = calloc(in->nfrag ? in->nfrag : 1, sizeof(*pc));
+	int wm = 6;
 
-	for (size_t j = 0; j < in->nfrag; j++) {
-		if ((int)strlen(in->frag[j].name) > w)
-			w = (int)strlen(in->frag[j].name);
-		if (!unit)
-			unit = cs_unit(&in->frag[j]);
-		else if (strcmp(unit, cs_unit(&in->frag[j])))
-			unit = "mixed units";
-	}
-	fprintf(f, "%s# %s\n# per op in %s, 95%% interval\n", first ? "" : "\n", in->path,
-		unit ? unit : "ticks");
-	fprintf(f, "%-*s  %9s  %-21s  %9s  %11s\n", w, "fragment", "per op", "95% interval",
-		"median", "far/n");
+	if (!pc)
+		return;
 	for (size_t j = 0; j < in->nfrag; j++) {
 		const struct cs_frag *fr = &in->frag[j];
 		const char *basis;
-		const struct cs_est *e = cs_headline(fr, &basis);
-		long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1;
 
-		if (!strcmp(fr->name, "base:empty") && in->has_overhead)
-			snprintf(b1, sizeof(b1), "-");
-		else
-			num(b1, sizeof(b1), cs_q_ld(e->value) / sc, 3, 0);
-		if (isnan(e->lo) || !strcmp(b1, "-"))
-			snprintf(ci, sizeof(ci), "-");
-		else
-			snprintf(ci, sizeof(ci), "%s..%s", num(b2, sizeof(b2), e->lo / sc, 3, 0),
-				 num(b3, sizeof(b3), e->hi / sc, 3, 0));
-		/* a figure that is not the two-length cost says what it is */
-		if (strcmp(b1, "-") && strcmp(basis, "two-length"))
-			snprintf(ci + strlen(ci), sizeof(ci) - strlen(ci), " %s", basis);
-		snprintf(b3, sizeof(b3), "%llu/%llu", (unsigned long long)fr->raw.far,
+		if ((int)strlen(fr->name) > w)
+			w = (int)strlen(fr->name);
+		if (!unit)
+			unit = cs_unit(fr);
+		else if (strcmp(unit, cs_unit(fr)))
+			unit = "mixed units";
+		cs_headline(fr, &basis);
+		if (!strcmp(fr->name, "base:empty") && in->has_overhead) {
+			snprintf(pc[j][0], sizeof(pc[j][0]), "-");
+			snprintf(pc[j][1], sizeof(pc[j][1]), "-");
+		} else {
+			clipped |= cost_cells(fr, pc[j][0], pc[j][1], sizeof(pc[j][0]), 0);
+			/* a figure that is not the two-length cost says what it is */
+			if (strcmp(basis, "two-length"))
+				snprintf(pc[j][1] + strlen(pc[j][1]), sizeof(pc[j][1]) - strlen(pc[j][1]),
+					 " %s", basis);
+		}
+		snprintf(pc[j][2], sizeof(pc[j][2]), "%llu/%llu", (unsigned long long)fr->raw.far,
 			 (unsigned long long)fr->raw.n);
-		fprintf(f, "%-*s  %9s  %-21s  %9s  %11s\n", w, fr->name, b1, ci,
-			cs_fmt_q(b2, sizeof(b2), fr->raw.median, 1), b3);
+		cs_fmt_q(pc[j][3], sizeof(pc[j][3]), fr->raw.median, 1);
+		if ((int)strlen(pc[j][3]) > wm)
+			wm = (int)strlen(pc[j][3]);
+		if (cols(pc[j][0]) > wc)
+			wc = cols(pc[j][0]);
+		if (cols(pc[j][1]) > wi)
+			wi = cols(pc[j][1]);
+		if ((int)strlen(pc[j][2]) > wf)
+			wf = (int)strlen(pc[j][2]);
 	}
+	fprintf(f, "%s# %s\n# per op in %s, 95%% interval", first ? "" : "\n", in->path,
+		unit ? unit : "ticks");
+	if (factor > 0)
+		fprintf(f, "; 1 core cycle = %.4Lf ticks", factor);
+	fputc('\n', f);
+	line = w + 2 + wc + 2 + wi + 2 + wm + 2 + wf;
+	fprintf(f, "%-*s  %*s  %-*s  %*s  %*s\n", w, "fragment", wc, "per op", wi, "95% interval",
+		wm, "median", wf, "far/n");
+	for (size_t j = 0; j < in->nfrag; j++)
+		fprintf(f, "%-*s  %*s%s  %s%*s  %*s  %*s\n", w, in->frag[j].name, wc - cols(pc[j][0]), "",
+			pc[j][0], pc[j][1], wi - cols(pc[j][1]), "", wm, pc[j][3], wf, pc[j][2]);
+	free(pc);
+	if (line > WIDTH)
+		fprintf(f, "(the table is %d columns wide: a fragment's name is never cut)\n", line);
 	print_calib_check(f, in);
+	if (clipped)
+		fprintf(f, "\u22480: the interval holds 0 (<X: its upper end); <X, below resolution: the\n"
+			"whole interval lies below one TSC step per op (X)\n");
 	fprintf(f, "median: ticks a sample; far/n: of n samples, those above Q3 + 3 IQR, the IQR\n"
 		"at least one TSC step\nall figures: cyclestat %s\n", in->path);
 }
@@ -549,6 +649,112 @@ static void brief_bases(const struct cs_opts *o, const struct cs_input *in)
 			net && raw ? "; " : "", raw ? "raw: median / ops" : "");
 }
 
+/*
+ * ministat's verdict for two inputs: each later input's fragment against
+ * the first input's of the same name (or the one fragment of each, for two
+ * files of samples): the difference of the means per sample with Student's
+ * t over the pooled standard deviation, or that none is proven.
+ */
+static void print_differences(const struct cs_opts *o, const struct cs_input *in, size_t nin)
+{
+	FILE *f = o->out;
+	int md = o->format == CS_MARKDOWN, any = 0;
+
+	for (size_t i = 1; i < nin; i++)
+		for (size_t j = 0; j < in[i].nfrag; j++) {
+			const struct cs_frag *b = NULL, *a = &in[i].frag[j];
+			const struct cs_figs *x, *y;
+			long double d, s2, half, pct, pcth, m0;
+			double t;
+
+			if (in[0].nfrag == 1 && in[i].nfrag == 1)
+				b = &in[0].frag[0];
+			for (size_t k = 0; !b && k < in[0].nfrag; k++)
+				if (!strcmp(in[0].frag[k].name, a->name))
+					b = &in[0].frag[k];
+			if (!b)
+				continue;
+			x = &b->raw;
+			y = &a->raw;
+			if (!any++)
+				fprintf(f, md ? "\n**Difference at 95%% confidence** (ministat: Student's t on the samples, ticks a sample; each input against %s)\n\n"
+					: "\n# each input against the first (%s), as ministat: the means per\n"
+					  "# sample, Student's t over the pooled standard deviation, ticks a sample\n",
+					in[0].path);
+			if (x->n < 2 || y->n < 2 || x->n + y->n < 3) {
+				fprintf(f, md ? "- `%s`: too few samples for a t-test (n = %llu, %llu)\n" :
+					"%s: too few samples for a t-test (n = %llu, %llu)\n",
+					a->name, (unsigned long long)x->n, (unsigned long long)y->n);
+				continue;
+			}
+			m0 = cs_q_ld(x->mean);
+			d = cs_q_ld(y->mean) - m0;
+			s2 = ((long double)(x->n - 1) * x->sd * x->sd + (long double)(y->n - 1) * y->sd * y->sd) /
+			     (long double)(x->n + y->n - 2);
+			t = cs_t_quantile(0.025, (double)(x->n + y->n - 2));
+			half = (long double)t * sqrtl(s2) * sqrtl(1.0L / x->n + 1.0L / y->n);
+			if (in[0].nfrag == 1 && in[i].nfrag == 1)
+				fprintf(f, md ? "- `%s` against `%s`: " : "%s against %s:\n", in[i].path, in[0].path);
+			else
+				fprintf(f, md ? "- `%s`, %s against %s: " : "%s, %s against %s:\n", a->name,
+					in[i].path, in[0].path);
+			if (fabsl(d) <= half) {
+				fprintf(f, md ? "No difference proven at 95%% confidence (%.4Lg +/- %.4Lg ticks)\n" :
+					"  No difference proven at 95%% confidence (%.4Lg +/- %.4Lg ticks)\n",
+					d, half);
+				continue;
+			}
+			fprintf(f, md ? "**Difference at 95%% confidence**: %+.4Lg +/- %.4Lg ticks" :
+				"  Difference at 95%% confidence\n    %+.4Lg +/- %.4Lg ticks\n", d, half);
+			if (m0 > 0) {
+				pct = 100 * d / m0;
+				pcth = 100 * half / m0;
+				fprintf(f, md ? ", %+.3Lg%% +/- %.3Lg%%" : "    %+.3Lg%% +/- %.3Lg%%\n", pct, pcth);
+			}
+			fprintf(f, md ? " (Student's t, pooled s = %.4Lg)\n" : "    (Student's t, pooled s = %.4Lg)\n",
+				sqrtl(s2));
+		}
+}
+
+/* a cost for a markdown cell: its interval, or what it is instead */
+static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
+{
+	const char *basis;
+	char b1[48], b2[112], b3[112];
+
+	cs_headline(fr, &basis);
+	fputs("| `", f);
+	for (const char *c = fr->name; *c; c++)
+		fputc(*c == '|' || *c == '`' || (unsigned char)*c < 0x20 ? '?' : *c, f);
+	fputs("` | ", f);
+	if (!strcmp(fr->name, "base:empty") && in->has_overhead) {
+		fputs("- | overhead |", f);
+	} else {
+		cost_cells(fr, b2, b3, sizeof(b2), 0);
+		fprintf(f, "%s | %s |", b2, b3);
+	}
+	fprintf(f, " %s | %s | %s | %llu/%llu |\n", basis, cs_unit(fr),
+		cs_fmt_q(b1, sizeof(b1), fr->raw.median, 1), (unsigned long long)fr->raw.far,
+		(unsigned long long)fr->raw.n);
+}
+
+/* --format markdown: the short table of each input, for a pull request comment */
+static void print_markdown(const struct cs_opts *o, const struct cs_input *in, size_t nin)
+{
+	FILE *f = o->out;
+
+	for (size_t i = 0; i < nin; i++) {
+		const char *model = cs_info_get(&in[i].info, CB_INFO_model_name);
+
+		fprintf(f, "%s**%s**%s%s\n\n", i ? "\n" : "", in[i].path, model ? ": " : "", model ? model : "");
+		fputs("| fragment | per op | 95% interval | basis | unit | median (ticks) | far/n |\n"
+		      "|:--|--:|:--|:--|:--|--:|--:|\n", f);
+		for (size_t j = 0; j < in[i].nfrag; j++)
+			md_row(f, &in[i], &in[i].frag[j]);
+	}
+	print_differences(o, in, nin);
+}
+
 static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin)
 {
 	for (size_t i = 0; i < nin; i++)
@@ -558,6 +764,7 @@ static void print_table(const struct cs_opts *o, struct cs_input *in, size_t nin
 		} else {
 			print_one(o, &in[i], !i);
 		}
+	print_differences(o, in, nin);
 }
 
 void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin)
@@ -574,6 +781,9 @@ void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin)
 		break;
 	case CS_SVG:
 		cs_print_svg(o, in, nin);
+		break;
+	case CS_MARKDOWN:
+		print_markdown(o, in, nin);
 		break;
 	default:
 		print_table(o, in, nin);

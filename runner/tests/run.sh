@@ -303,6 +303,14 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 		tap_check "${s}c2c_keeps_every_round_trip_and_the_matrix" check_c2c
 		tap_check "${s}c2c_the_tree_passes_the_contract" sh tests/contract.sh "$T/c2c"
 		tap_expect "${s}c2c_cyclestat_reads_the_tree" 0 'c2c:cpu0_cpu1' -- "$CS" "$T/c2c"
+		# the map (cyclestat plot) and the matrix show the same ns a pair
+		c2c_same_ns() {
+			txt=$(awk '$1 == "cpu0" && $2 == "-" { print $3 }' "$T/c2c/c2c.txt")
+			svg=$("$CS" plot "$T/c2c" | sed -n 's/.*<title>cpu0 to cpu1: \([0-9.]*\) ns.*/\1/p')
+			grep -q '^c2c_timestamps: [0-9]*$' "$T/c2c/c2c/cpu0_cpu1/info" &&
+			[ -n "$txt" ] && [ "$txt" = "$svg" ] || { echo "matrix '$txt', map '$svg'"; return 1; }
+		}
+		tap_check "${s}c2c_map_and_matrix_show_the_same_ns" c2c_same_ns
 	else
 		tap_skip "${s}cpus_0-1_runs" "one CPU online"
 	fi

@@ -29,7 +29,7 @@ tap_check emulated_result_dir_never_calibrated sh -c "! '$CS' '$T/tcg/alu/add_de
 # ---- usage ----
 tap_expect help_exits_0 0 'usage: cyclestat' -- "$CS" --help
 tap_expect version_exits_0 0 '^cyclestat [0-9]' -- "$CS" --version
-tap_expect unknown_format_is_a_usage_error 2 "'xml' is not table, json, csv, gbench or svg" -- "$CS" --format xml "$DATA/odd.cycles"
+tap_expect unknown_format_is_a_usage_error 2 "'xml' is not table, json, csv, gbench, svg or markdown" -- "$CS" --format xml "$DATA/odd.cycles"
 tap_expect bad_threshold_is_a_usage_error 2 "--threshold: 'abc' is not a number" -- "$CS" --threshold abc compare "$DATA/odd.cycles" "$DATA/odd.cycles"
 tap_expect unknown_option_is_a_usage_error 2 'usage:' -- "$CS" --frobnicate
 tap_check usage_error_is_short_with_a_hint sh -c "[ \$(wc -l < '$T/err') -le 4 ] && grep -q 'cyclestat --help' '$T/err' && grep -q frobnicate '$T/err'"
@@ -333,7 +333,7 @@ tap_check brief_leaves_two_length_unmarked sh -c "! '$CS' --brief '$DATA/tree2' 
 
 # ---- every interval says the level it has: 3 v 3 is min..max of 9 differences, 90 % ----
 for v in 100 110 120 105 115 125; do printf '%s\n' $v > "$T/r$v.cycles"; done
-tap_expect compare_3_v_3_table_labels_its_interval_90pct 0 'r100.cycles  *3/3 .*..+25.0 (90%) ' -- \
+tap_expect compare_3_v_3_table_labels_its_interval_90pct 0 'r100.cycles  *3/3 .*..+25.0% (90%) ' -- \
 	"$CS" compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
 tap_check compare_says_what_a_lower_level_means grep -q "^(N%): that interval's level" "$T/out"
 tap_expect compare_3_v_3_tap_labels_its_interval_90pct 0 '\] 90%, p=' -- \
@@ -764,6 +764,24 @@ tap_check sweep_flags_only_the_cpu_apart \
 	test "$("$CS" --format csv "$T/sweep" | grep -c ',yes$')" = 1
 tap_expect sweep_names_the_cpu_apart_and_how_many_it_is_apart_from 0 \
 	"contend:private k=4: cpu3's 8 \\[8, 8\\] lies apart from 3 of the 3 other CPUs'" -- "$CS" "$T/sweep"
+# the hint names only causes the machine has (its topology in /sys)
+mk_topo() {
+	for c in 0 1 2 3; do
+		mkdir -p "$1/sys/devices/system/cpu/cpu$c/topology"
+		echo "$2" | awk -v c=$c '{ print ($1 == "smt") ? int(c / 2) * 2 "-" int(c / 2) * 2 + 1 : c }' \
+			> "$1/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
+		echo "$2" | awk -v c=$c '{ print ($2 == "2pkg") ? int(c / 2) : 0 }' \
+			> "$1/sys/devices/system/cpu/cpu$c/topology/physical_package_id"
+	done
+}
+mk_topo "$T/topo-flat" "nosmt 1pkg"
+mk_topo "$T/topo-smt" "smt 2pkg"
+tap_expect sweep_hint_on_a_machine_without_smt_names_no_sibling 0 'it has no SMT siblings' -- \
+	env CYCLESTAT_SYSROOT="$T/topo-flat" "$CS" "$T/sweep"
+tap_check sweep_hint_without_smt_says_no_sibling_is_a_cause sh -c "! grep -q 'SMT siblings among\\|an SMT sibling' '$T/out'"
+tap_expect sweep_hint_names_smt_siblings_and_packages_where_there_are 0 'SMT siblings among these CPUs, CPUs in' -- \
+	env CYCLESTAT_SYSROOT="$T/topo-smt" "$CS" "$T/sweep"
+tap_check sweep_hint_names_different_packages grep -q 'different packages' "$T/out"
 tap_expect sweep_a_filter_that_matches_nothing_is_an_error 2 'no fragment matches nosuch:x' -- \
 	"$CS" "$T/sweep" nosuch:x
 tap_expect sweep_csv_runs 0 '' -- "$CS" --format csv "$T/sweep"
@@ -806,6 +824,52 @@ rm -r "$T/sweep/k2"
 tap_expect sweep_without_a_step_names_it 2 "sweep/k2: missing: .*sweep/info names step k=2" -- "$CS" "$T/sweep"
 sed -i 's/^sweep: cpus/sweep: args/' "$T/sweep/info"
 tap_expect sweep_of_another_kind_is_refused 2 "this cyclestat reads sweep=cpus" -- "$CS" "$T/sweep"
+
+# ---- two inputs and compare, as ministat, hyperfine and compare.py print them ----
+CSA=$(cd "$(dirname "$CS")" && pwd)/$(basename "$CS")
+tap_expect two_inputs_print_ministats_difference 0 '^  Difference at 95% confidence$' -- \
+	"$CS" "$DATA/odd.cycles" "$DATA/n2.cycles"
+# n2 (10, 13) against odd (1..9): 6.5 +/- t(5) 2.571 x s 2.983 x sqrt(1/5 + 1/2)
+tap_check two_inputs_difference_is_students_t_over_the_pooled_sd grep -q '^    +6.5 +/- 6.416 ticks$' "$T/out"
+tap_expect two_inputs_without_a_proven_difference_say_so 0 '^  No difference proven at 95% confidence' -- \
+	"$CS" "$DATA/odd.cycles" "$DATA/even.cycles"
+tap_expect one_input_prints_no_difference 0 '' -- "$CS" "$DATA/odd.cycles"
+tap_check one_input_prints_no_difference_line sh -c "! grep -q 'confidence' '$T/out'"
+tap_expect compare_shows_base_and_new_side_by_side 0 '^lognormal.cycles  *2001/1200  *167  *52  *-59.9%' -- \
+	sh -c 'cd "$1" && "$2" compare --per-sample lognormal.cycles bimodal.cycles' - "$DATA" "$CSA"
+tap_check compare_prints_the_ratio_with_its_interval \
+	grep -q '^lognormal.cycles: new is 2.49× faster than base (95% interval 2.35×..2.69×)$' "$T/out"
+tap_expect compare_markdown_is_a_table_for_a_pull_request 0 '^| fragment | n | base | new | change | 95% interval | p | verdict |$' -- \
+	sh -c 'cd "$1" && "$2" --format markdown compare --per-sample lognormal.cycles bimodal.cycles' - "$DATA" "$CSA"
+tap_check compare_markdown_has_the_ratio grep -q '^- `lognormal.cycles`: new is \*\*2.49× faster\*\* than base' "$T/out"
+tap_expect summary_markdown_is_a_table 0 '^| `alu:add_dep` | 1.250 | 1.250..1.250 | net | ticks | 35.0 | 46/200 |$' -- \
+	"$CS" --format markdown "$DATA/tree"
+tap_expect summary_markdown_of_two_inputs_has_the_difference 0 'tree2 against .*tree: \*\*Difference at 95% confidence\*\*' -- \
+	"$CS" --format markdown "$DATA/tree" "$DATA/tree2"
+tap_expect markdown_with_doctor_is_refused 2 'markdown is for a summary or compare' -- "$CS" --format markdown doctor
+
+# ---- costs that are no number of their own: never printed negative ----
+# base:empty 30; w:zero 29..31 (net holds 0); w:neg 25..26 (net below 0,
+# below the TSC step of 1 over 10 ops); w:big 10^9 (whole, no exponent)
+mkdir -p "$T/negcost/base/empty" "$T/negcost/w/zero" "$T/negcost/w/neg" "$T/negcost/w/big"
+printf 'version: 0.2.0\nmode: kernel\ntsc_khz: 2000000\nmethod_used: paoloni\n' > "$T/negcost/info"
+for f in base:empty w:zero w:neg w:big; do
+	printf 'name: %s\nops: 10\nstate: ok\nrun_id: 1\nensembles: 4\nsamples: 3\nmethod: paoloni\n' "$f" \
+		> "$T/negcost/$(echo $f | tr : /)/info"
+done
+printf '30\n30\n30\n30\n30\n30\n30\n30\n30\n30\n30\n30\n' > "$T/negcost/base/empty/cycles"
+printf '29\n29\n29\n31\n31\n31\n28\n28\n28\n32\n32\n32\n' > "$T/negcost/w/zero/cycles"
+printf '25\n25\n25\n26\n26\n26\n25\n25\n25\n26\n26\n26\n' > "$T/negcost/w/neg/cycles"
+printf '1000000030\n1000000030\n1000000030\n1000000040\n1000000040\n1000000040\n1000000030\n1000000030\n1000000030\n1000000040\n1000000040\n1000000040\n' > "$T/negcost/w/big/cycles"
+tap_expect cost_whose_interval_holds_0_is_about_0 0 '^w:zero  *net  *≈0  *<' -- "$CS" "$T/negcost"
+tap_check cost_below_the_resolution_says_so grep -q '^w:neg  *net  *<0.100  *below resolution' "$T/out"
+tap_check no_per_op_cost_is_negative sh -c "! sed -n '/^fragment  *basis/,/^two-length/p' '$T/out' | grep -q ' -[0-9]'"
+tap_check a_large_cost_has_no_exponent sh -c "! grep -Eq '[0-9]e[0-9]' '$T/out'"
+tap_check the_marks_are_explained grep -q '^≈0: the interval holds 0' "$T/out"
+tap_expect brief_never_prints_a_negative_cost 0 '^w:neg  *<0.100  *below resolution net' -- "$CS" --brief "$T/negcost"
+tap_check brief_holds_0_as_about_0 grep -q '^w:zero  *≈0  *<' "$T/out"
+tap_expect calibrated_brief_names_ticks_per_core_cycle 0 '^# per op in core cycles (calibrated), 95% interval; 1 core cycle = 0.7501 ticks$' -- \
+	"$CS" --brief "$DATA/tree2"
 
 # ---- inputs that once broke something, and the fuzz corpus: never a crash ----
 for f in "$here"/crashes/* "$here"/../fuzz/corpus/*; do

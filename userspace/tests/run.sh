@@ -39,6 +39,7 @@ for build in native sanitize; do
 	suite $build inference "$PYN" tests/inference.py $cs
 	suite $build quantised "$PYN" tests/quantised.py $cs
 	suite $build calibration "$PYN" tests/calibration.py $cs
+	suite $build plots "$PYN" tests/plots.py $cs
 	suite $build cli env PYTHON="$PYN" sh tests/cli.sh $cs
 	suite $build golden sh tests/golden.sh $cs
 done
