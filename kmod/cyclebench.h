@@ -352,6 +352,11 @@ struct cb_group {
  *	file needs no kernel (then cyclebench-user runs it too).
  * @_table: the const array of CB_FRAGMENT() entries.
  */
+/* every group's table, declared where each is defined (sparse) and used */
+#define CB_G_DECL(_name, _) cb_group_##_name,
+extern const struct cb_group CB_GROUP_LIST(CB_G_DECL, CB_G_DECL, 0) cb_group_end_of_list;
+#undef CB_G_DECL
+
 #define CB_GROUP(_name, _table)						\
 	const struct cb_group cb_group_##_name = {			\
 		.name = #_name,						\

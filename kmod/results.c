@@ -20,9 +20,6 @@
 #include "internal.h"
 
 /* CB_GROUP_LIST comes from kmod/fragments/groups.mk: every group, in order */
-#define CB_G(_name, _) cb_group_##_name,
-extern const struct cb_group CB_GROUP_LIST(CB_G, CB_G, 0) cb_group_end_of_list;
-#undef CB_G
 #define CB_G(_name, _) (&cb_group_##_name),
 static const struct cb_group *const cb_groups[] = { CB_GROUP_LIST(CB_G, CB_G, 0) };
 #undef CB_G
