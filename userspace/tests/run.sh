@@ -41,6 +41,7 @@ for build in native sanitize; do
 	suite $build calibration "$PYN" tests/calibration.py $cs
 	suite $build cli env PYTHON="$PYN" sh tests/cli.sh $cs
 	suite $build golden sh tests/golden.sh $cs
+	suite $build ab sh tests/ab.sh $cs
 done
 
 # the fuzzer: builds with clang's libFuzzer, runs bounded, finds no crash
