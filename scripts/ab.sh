@@ -28,7 +28,8 @@
 #   KERNEL=K      both sides' kernel where they share one (default 6.1)
 #
 # Both sides' results stay in build/ab/results/{A,B}/runN (CB_AB_OUT moves
-# build/ab), with ab.txt saying what each side was; compare them again with
+# build/ab, CB_AB_RESULTS the results), with ab.txt saying what each side
+# was; compare them again with
 #   userspace/cyclestat ab --clock icount build/ab/results/A/run* -- build/ab/results/B/run*
 # or with cyclestat compare.  CB_AB_ADD="FILE..." adds fragment groups
 # (tests/kmod/ab.c: the tests') to both sides' builds.
@@ -104,12 +105,12 @@ kdir() {
 	fi
 }
 
-# build SIDE REV KERNEL KCFLAGS: SIDE's module in $out/SIDE, from REV's
+# build SIDE REV KERNEL KCFLAGS: SIDE's module in $out/SIDE-KERNEL, from REV's
 # Kbuild and kmod/ (git archive; none: the working tree's), to
 # $out/ko/SIDE.ko.  The copy is synced file by file, so kbuild rebuilds
 # only what changed since the last make ab.
 build() {
-	local side=$1 rev=$2 ker=$3 kc=$4 dir=$out/$1 tmp kd groups f
+	local side=$1 rev=$2 ker=$3 kc=$4 dir=$out/$1-$3 tmp kd groups f
 	tmp=$out/$side.new
 	rm -rf "$tmp"
 	mkdir -p "$tmp" "$dir" "$out/ko"
@@ -161,7 +162,7 @@ if ! make -s -C "$top" userspace cyclestat-static > "$out/make.log" 2>&1; then
 	die "cyclestat does not build (above)"
 fi
 
-res=$out/results
+res=${CB_AB_RESULTS:-$out/results}
 rm -rf "$res"
 mkdir -p "$res"
 {
