@@ -6,6 +6,9 @@
 # A's k-th run and B's k-th saw the same stretch of the boot.
 #
 #   ab-guest.sh SIDES RUNS [PARAM...]
+case ${1:-} in
+-h|--help) sed -n '2,/^case/{/^case/d;/SPDX/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+esac
 set -e
 sides=$1
 runs=$2

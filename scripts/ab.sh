@@ -96,6 +96,9 @@ else
 	fi
 fi
 
+# PARAMS' keys: the module's (run.sh's check, one definition)
+eval "$(sed -n '/^check_params() {/,/^}/p' "$top/scripts/run.sh")"
+
 # kdir SIDE KERNEL: the build tree for KERNEL (natively: the running one)
 kdir() {
 	if [ $native = 1 ]; then
@@ -157,6 +160,8 @@ t0=$SECONDS
 echo "ab: building A (${rev_a:-working tree}, kernel $ker_a${KCFLAGS_A:+, KCFLAGS=$KCFLAGS_A}) and B (${rev_b:-working tree}, kernel $ker_b${KCFLAGS_B:+, KCFLAGS=$KCFLAGS_B})"
 build A "$rev_a" "$ker_a" "${KCFLAGS_A:-}"
 build B "$rev_b" "$ker_b" "${KCFLAGS_B:-}"
+PARAMS=$params check_params "$out/ko/A.ko"
+PARAMS=$params check_params "$out/ko/B.ko"
 if ! make -s -C "$top" userspace cyclestat-static > "$out/make.log" 2>&1; then
 	cat "$out/make.log" >&2
 	die "cyclestat does not build (above)"
