@@ -332,7 +332,8 @@ static int is_typo(const char *w)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (!strcmp(w, commands[i]))
 			return 0;
-		if (distance(w, commands[i]) <= 2) {
+		/* (a two-letter command, ab, is near any short word: one edit) */
+		if (distance(w, commands[i]) <= (strlen(commands[i]) < 3 ? 1 : 2)) {
 			fprintf(stderr, "cyclestat: unknown command '%s' (did you mean %s?)\n", w,
 				commands[i]);
 			return 1;
