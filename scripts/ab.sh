@@ -108,12 +108,16 @@ kdir() {
 	fi
 }
 
-# build SIDE REV KERNEL KCFLAGS: SIDE's module in $out/SIDE-KERNEL, from REV's
+# build SIDE REV KERNEL KCFLAGS: SIDE's module, from REV's
 # Kbuild and kmod/ (git archive; none: the working tree's), to
 # $out/ko/SIDE.ko.  The copy is synced file by file, so kbuild rebuilds
 # only what changed since the last make ab.
 build() {
-	local side=$1 rev=$2 ker=$3 kc=$4 dir=$out/$1-$3 tmp kd groups f
+	local side=$1 rev=$2 ker=$3 kc=$4 dir tmp kd groups f
+	# a build directory per kernel, revision, flags and added groups,
+	# kept: the next make ab of the same rebuilds only what changed
+	dir=$out/build/$ker-$(echo "${rev:+$(git -C "$top" rev-parse "$rev")}|$kc|${CB_AB_ADD:-}" |
+		sha1sum | cut -c1-10)
 	tmp=$out/$side.new
 	rm -rf "$tmp"
 	mkdir -p "$tmp" "$dir" "$out/ko"

@@ -83,10 +83,12 @@ fi
 if ! "$top/scripts/kdir.sh" --kernel "$other" > /dev/null 2>&1; then
 	tap_skip "$series against $other: the same table twice" "no $other headers (scripts/deps.sh --kernel $other)"
 else
+	rcs=()
 	for k in 1 2; do
-		ab "kernels-$k" KERNEL_A="$series" KERNEL_B="$other" PARAMS="only=$sel,time:ktime_get_ns,sync:spin_lock_unlock"
-		eval "rc$k=$rc"
+		ab "kernels-$k" BASE=HEAD NEW=HEAD KERNEL_A="$series" KERNEL_B="$other" PARAMS="only=$sel,time:ktime_get_ns,sync:spin_lock_unlock"
+		rcs+=("$rc")
 	done
+	rc1=${rcs[0]} rc2=${rcs[1]}
 	n=$(rows "$out/ab-kernels-1.txt" | wc -l)
 	if [ "$n" -ge 8 ] && [ "$rc1" = "$rc2" ] && [ "$rc1" != 2 ] &&
 		cmp -s <(rows "$out/ab-kernels-1.txt") <(rows "$out/ab-kernels-2.txt"); then
