@@ -7,9 +7,9 @@
 #   - A/A: HEAD against itself, one boot: every row the same, B - A
 #     +0.000, exit 0
 #   - one instruction: B built with -DCB_TEST_AB_ONE_MORE (tests/kmod/ab.c:
-#     ab:adds runs one add more a copy): ab:adds exactly 1/ops instructions
-#     an op dearer, slower, exit 1; every other row the same; ab:only_b
-#     (B's alone) new
+#     ab:adds and ab:ten_plus run one add more a copy): each exactly 1/ops
+#     instructions an op dearer, slower, exit 1; every other row the same;
+#     ab:only_b (B's alone) new
 #   - two kernels: KERNEL_A=SERIES KERNEL_B=OTHER twice (a boot a side):
 #     the same table both times (where OTHER's headers are set up)
 #
@@ -56,14 +56,20 @@ ab one BASE=HEAD NEW=HEAD KERNEL="$series" KCFLAGS_B=-DCB_TEST_AB_ONE_MORE PARAM
 f=$out/ab-one.txt
 if [ $rc = 1 ]; then tap_ok "one instruction more: exit 1"; else tap_not_ok "one instruction more: exit 1, got $rc"; fi
 # the expected figures from A's own results: its per-op count, and one
-# instruction more a copy of ops operations
-ops=$(sed -n 's/^ops: //p' "$out/ab-one/A/run1/ab/adds/info")
-want=$(rows "$f" | awk -v ops="${ops:-0}" '$1 == "ab:adds" && ops > 0 {
-	printf "%.3f %+.3f slower", $4 + 1 / ops, 1 / ops }')
-got=$(rows "$f" | awk '$1 == "ab:adds" { print $5, $6, $NF }')
-if [ -n "$want" ] && [ "$got" = "$want" ]; then tap_ok "one instruction more: ab:adds B = A + 1/$ops an op, slower ($got)"
-else tap_not_ok "one instruction more: ab:adds B = A + 1/ops an op, slower" "expected '$want', got '$got'"; fi
-bad=$(rows "$f" | awk '$1 != "ab:adds" && $1 != "ab:only_b" && ($6 != "+0.000" || $NF != "same")')
+# instruction more a copy of ops operations (ab:adds: 4 adds then 5,
+# ab:ten_plus: 10 then 11)
+for fr in adds ten_plus; do
+	ops=$(sed -n 's/^ops: //p' "$out/ab-one/A/run1/ab/$fr/info")
+	want=$(rows "$f" | awk -v f="ab:$fr" -v ops="${ops:-0}" '$1 == f && ops > 0 {
+		printf "%.3f %+.3f slower", $4 + 1 / ops, 1 / ops }')
+	got=$(rows "$f" | awk -v f="ab:$fr" '$1 == f { print $5, $6, $NF }')
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then
+		tap_ok "one instruction more: ab:$fr B = A + 1/$ops an op, slower ($got)"
+	else
+		tap_not_ok "one instruction more: ab:$fr B = A + 1/ops an op, slower" "expected '$want', got '$got'"
+	fi
+done
+bad=$(rows "$f" | awk '$1 !~ /^ab:(adds|ten_plus|only_b)$/ && ($6 != "+0.000" || $NF != "same")')
 if [ -z "$bad" ]; then tap_ok "one instruction more: every other row +0.000, same"
 else tap_not_ok "one instruction more: every other row +0.000, same" "$bad"; fi
 if rows "$f" | grep -qE '^ab:only_b .* new$'; then tap_ok "one instruction more: ab:only_b, B's alone, is new"
