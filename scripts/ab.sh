@@ -114,9 +114,10 @@ kdir() {
 # only what changed since the last make ab.
 build() {
 	local side=$1 rev=$2 ker=$3 kc=$4 dir tmp kd groups f
-	# a build directory per kernel, revision, flags and added groups,
+	# a build directory per kernel, sources (REV's Kbuild and kmod/ trees:
+	# a commit that changed neither shares it), flags and added groups,
 	# kept: the next make ab of the same rebuilds only what changed
-	dir=$out/build/$ker-$(echo "${rev:+$(git -C "$top" rev-parse "$rev")}|$kc|${CB_AB_ADD:-}" |
+	dir=$out/build/$ker-$(echo "${rev:+$(git -C "$top" rev-parse "$rev:Kbuild" "$rev:kmod")}|$kc|${CB_AB_ADD:-}" |
 		sha1sum | cut -c1-10)
 	tmp=$out/$side.new
 	rm -rf "$tmp"
