@@ -38,6 +38,7 @@ struct ab_row {
 	const char *verdict;
 	long double a, b;	/* per op (or per sample) */
 	long double lo[2], hi[2];	/* a side's range where it varies */
+	long double copy;	/* icount: B - A in instructions a copy of the body; NaN: none */
 	double change, clo, chi;	/* relative; NaN when none */
 	int have;		/* 1: A, 2: B, 3: both */
 	int fails;		/* 1 slower, 2 not compared */
@@ -106,6 +107,19 @@ static int all_perop(const struct side *s, const char *name)
 	return 1;
 }
 
+/* ops of NAME in the first run that has it (compare's figures are per body) */
+static uint64_t ops_of(const struct side *s, const char *name)
+{
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < s[k].n; i++) {
+			const struct cs_frag *fr = ab_find(&s[k].in[i], name);
+
+			if (fr && fr->ops)
+				return fr->ops;
+		}
+	return 1;
+}
+
 static void row_icount(const struct side *s, struct ab_row *r)
 {
 	int perop = all_perop(s, r->name), ea, eb;
@@ -113,6 +127,7 @@ static void row_icount(const struct side *s, struct ab_row *r)
 	r->clock = "icount";
 	r->unit = perop ? "insns/op" : "insns";
 	r->change = r->clo = r->chi = NAN;
+	r->copy = NAN;
 	ea = exact(&s[0], r->name, perop, &r->a, &r->lo[0], &r->hi[0]);
 	eb = exact(&s[1], r->name, perop, &r->b, &r->lo[1], &r->hi[1]);
 	if (ea < 0 || eb < 0) {
@@ -127,21 +142,10 @@ static void row_icount(const struct side *s, struct ab_row *r)
 	}
 	if (r->a)
 		r->change = (double)((r->b - r->a) / fabsl(r->a));
+	/* a copy is ops operations: one instruction there is 1/ops an op */
+	r->copy = (r->b - r->a) * (perop ? (long double)ops_of(s, r->name) : 1);
 	r->verdict = r->b > r->a ? "slower" : r->b < r->a ? "faster" : "same";
 	r->fails = r->b > r->a;
-}
-
-/* ops of NAME in the first run that has it (compare's figures are per body) */
-static uint64_t ops_of(const struct side *s, const char *name)
-{
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < s[k].n; i++) {
-			const struct cs_frag *fr = ab_find(&s[k].in[i], name);
-
-			if (fr && fr->ops)
-				return fr->ops;
-		}
-	return 1;
 }
 
 static void row_time(const struct cs_opts *o, struct side *s, struct ab_row *r)
@@ -180,10 +184,10 @@ static void print_rows(const struct cs_opts *o, const struct side *s, const stru
 		s[1].n == 1 ? "" : "s",
 		icount ? "clock icount: instructions, exact (the same in every ensemble of every run)" :
 			 "clock time: medians of the runs, compare's change and 95% interval");
-	fprintf(f, "%-*s  %-6s  %-9s %12s %12s %12s  %-24s %s\n", w, "fragment", "clock", "unit",
-		"A", "B", "B - A", "change", "verdict");
+	fprintf(f, "%-*s  %-6s  %-9s %12s %12s %12s %6s  %-24s %s\n", w, "fragment", "clock",
+		"unit", "A", "B", "B - A", "a copy", "change", "verdict");
 	for (size_t i = 0; i < n; i++) {
-		char ch[64] = "", va[32] = "", vb[32] = "", d[32] = "";
+		char ch[64] = "", va[32] = "", vb[32] = "", d[32] = "", cp[32] = "";
 
 		if (r[i].have == 3 && strcmp(r[i].verdict, "varies") &&
 		    strcmp(r[i].verdict, "missing in a run")) {
@@ -195,14 +199,17 @@ static void print_rows(const struct cs_opts *o, const struct side *s, const stru
 				snprintf(k ? vb : va, sizeof(va), r[i].lo[k] == r[i].hi[k] ? "%.3Lf" :
 					 "%.3Lf..%.3Lf", r[i].lo[k], r[i].hi[k]);
 		}
+		if (!isnan(r[i].copy))
+			snprintf(cp, sizeof(cp), fabsl(r[i].copy - roundl(r[i].copy)) < 1e-9 ?
+				 "%+.0Lf" : "%+.3Lf", r[i].copy);
 		if (!isnan(r[i].change) && !isnan(r[i].clo))
 			snprintf(ch, sizeof(ch), "%+.2f%% [%+.2f, %+.2f]", 100 * r[i].change,
 				 100 * r[i].clo, 100 * r[i].chi);
 		else if (!isnan(r[i].change))
 			snprintf(ch, sizeof(ch), "%+.2f%%", 100 * r[i].change);
-		fprintf(f, "%-*s  %-6s  %-9s %12s %12s %12s  %-24s %s\n", w, r[i].name,
+		fprintf(f, "%-*s  %-6s  %-9s %12s %12s %12s %6s  %-24s %s\n", w, r[i].name,
 			r[i].have == 3 ? r[i].clock : "-", r[i].have == 3 ? r[i].unit : "-",
-			va, vb, d, ch, r[i].verdict);
+			va, vb, d, cp, ch, r[i].verdict);
 	}
 }
 
@@ -258,6 +265,7 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 					continue;
 				r[n].name = name;
 				r[n].change = r[n].clo = r[n].chi = NAN;
+				r[n].copy = NAN;
 				r[n].have = side_has(&s[0], name) | side_has(&s[1], name) << 1;
 				if (r[n].have == 1)
 					r[n].verdict = "gone";

@@ -56,7 +56,7 @@ for k in 1 2; do
 	tree "$T/s$k" 4 only_a
 done
 
-tap_expect ab_icount_a_a_exit_0 0 '^ab:adds  *icount  *insns/op  *1\.000  *1\.000  *+0\.000  *+0\.00%  *same$' -- \
+tap_expect ab_icount_a_a_exit_0 0 '^ab:adds  *icount  *insns/op  *1\.000  *1\.000  *+0\.000  *+0  *+0\.00%  *same$' -- \
 	"$CS" ab --clock icount "$T/a1" "$T/a2" -- "$T/s1" "$T/s2"
 tap_check ab_icount_a_a_every_row_same sh -c "[ \$(grep -cE ' same\$' '$T/out') = 4 ] && [ \$(grep -cE '^(base|ab):' '$T/out') = 4 ]"
 tap_check ab_icount_a_a_every_difference_zero sh -c "! grep -E '^(base|ab):' '$T/out' | grep -vq ' +0\\.000 '"
@@ -64,15 +64,24 @@ tap_check ab_icount_says_the_clock grep -q '^A: 2 runs, B: 2 runs; clock icount:
 tap_check ab_icount_raw_row_of_a_fragment_timed_once grep -qE '^base:empty  *icount  *insns  *25\.000  *25\.000  *\+0\.000' "$T/out"
 
 # one add more a copy of ab:adds (4 ops): +1/4 instruction an op, exactly
-tap_expect ab_icount_one_instruction_more_exit_1 1 '^ab:adds  *icount  *insns/op  *1\.000  *1\.250  *+0\.250  *+25\.00%  *slower$' -- \
+tap_expect ab_icount_one_instruction_more_exit_1 1 '^ab:adds  *icount  *insns/op  *1\.000  *1\.250  *+0\.250  *+1  *+25\.00%  *slower$' -- \
 	"$CS" ab --clock icount "$T/a1" "$T/a2" -- "$T/b1" "$T/b2"
 tap_check ab_icount_one_instruction_only_that_row_slower sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && grep -qE '^ab:same .* \+0\\.000 .* same\$' '$T/out'"
 tap_check ab_fragment_only_in_b_is_new grep -qE '^ab:only_b  *-  *-  .* new$' "$T/out"
 tap_check ab_fragment_only_in_a_is_gone grep -qE '^ab:only_a  *-  *-  .* gone$' "$T/out"
 
 # the other way round: one fewer, faster, exit 0
-tap_expect ab_icount_one_instruction_fewer_exit_0 0 '^ab:adds .* 1\.250  *1\.000  *-0\.250  *-20\.00%  *faster$' -- \
+tap_expect ab_icount_one_instruction_fewer_exit_0 0 '^ab:adds .* 1\.250  *1\.000  *-0\.250  *-1  *-20\.00%  *faster$' -- \
 	"$CS" ab --clock icount "$T/b1" "$T/b2" -- "$T/a1" "$T/a2"
+
+# one instruction more in a copy of 4096 ops: +0.000 an op to three
+# decimals, but +1 a copy, and slower
+mkdir -p "$T/c1" "$T/c2"
+for c in c1 c2; do cp "$T/a1/info" "$T/$c/"; : > "$T/$c/fragments"; done
+frag "$T/c1" misc crc 4096 40 14360
+frag "$T/c2" misc crc 4096 40 14361
+tap_expect ab_icount_one_instruction_in_4096_ops 1 '^misc:crc  *icount  *insns/op  *3\.506  *3\.506  *+0\.000  *+1  *+0\.01%  *slower$' -- \
+	"$CS" ab --clock icount "$T/c1" -- "$T/c2"
 
 # a side whose two runs disagree is no exact count: varies, exit 2
 tree "$T/v2" 5
