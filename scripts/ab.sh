@@ -192,7 +192,10 @@ mkdir -p "$res"
 # guest SIDES KERNEL CMDLINE DIR: one boot that runs SIDES in turn
 guest() {
 	local sides=$1 ker=$2 cl=$3 dir=$4 s rc try
-	local -a opt=(--quiet --kernel "$ker" --ko "$out/ko/${sides%% *}.ko" --timeout "${CB_AB_TIMEOUT:-1800}")
+	# (the guest keeps every run's results in its RAM until the end:
+	# CB_AB_MEM MiB, for many runs)
+	local -a opt=(--quiet --kernel "$ker" --ko "$out/ko/${sides%% *}.ko" --timeout "${CB_AB_TIMEOUT:-1800}"
+		--mem "${CB_AB_MEM:-512}")
 	[ "$CLOCK" = icount ] && opt+=(--icount)
 	[ -n "$cl" ] && opt+=(--append "$cl")
 	for s in $sides; do opt+=(--add "$out/ko/$s.ko"); done
