@@ -9,6 +9,9 @@
 #                     and the QEMU suite; ends with "N passed, N failed"
 #   make check        W=1, sparse, checkpatch --strict, the object code, cyclestat
 #                     warnings: one kernel (CHECK_KERNELS, default 6.1)
+#   make ab           A against B: BASE=REV [NEW=REV] (two builds, one boot),
+#                     KERNEL_A=K KERNEL_B=K or CMDLINE_A/B (a boot each);
+#                     CLOCK=icount (exact instructions) or time, PARAMS, RUNS
 #   make bench        cyclestat against ministat and datamash, side by side
 #   make stress       the long reliability soak in QEMU
 #   make fuzz         cyclestat's parser fuzzer, bounded
@@ -28,7 +31,7 @@ KERNELS ?= 6.1 6.12 6.12-rt 6.1-debug
 CHECK_KERNELS ?= 6.1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all module userspace cyclestat-static run test check bench stress \
+.PHONY: all module userspace cyclestat-static run ab test check bench stress \
 	fuzz plot install uninstall clean deps
 
 all: module userspace
@@ -62,6 +65,9 @@ deps:
 
 run: deps
 	@scripts/run.sh
+
+ab: deps
+	@scripts/ab.sh
 
 test:
 	@scripts/deps.sh --check --kernels "$(KERNELS)" || \

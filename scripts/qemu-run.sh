@@ -38,6 +38,7 @@
 #   --accel A       tcg (default) or kvm
 #   --monitor P     QEMU's monitor on the FIFOs P.in and P.out (the caller
 #                   makes them; tests/e2e/run.sh nmi writes "nmi" there)
+#   --append ARGS   more kernel command-line words (make ab's CMDLINE_A/B)
 #   --quiet         do not echo the guest console
 #
 # Exit status: 0 when results came back (whatever they say), 1 when none
@@ -50,7 +51,7 @@ set -euo pipefail
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-out= icount=0 cpu=max smp='' mem=512 timeout=600 boot_timeout=300 accel=tcg quiet=0 monitor=
+out= append= icount=0 cpu=max smp='' mem=512 timeout=600 boot_timeout=300 accel=tcg quiet=0 monitor=
 ko=$top/cyclebench.ko
 cyclestat=$top/userspace/cyclestat.static
 abi=
@@ -83,6 +84,7 @@ while [ $# -gt 0 ]; do
 	--kernel) abi=$2; shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
 	--monitor) monitor=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
@@ -177,7 +179,7 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$work/initrd.gz"
 	-serial mon:stdio -serial "file:$work/out.tar.gz"
-	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet pty.legacy_count=0")
+	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet pty.legacy_count=0${append:+ $append}")
 [ $icount = 1 ] && qemu+=(-icount shift=0)
 [ -n "$monitor" ] && qemu+=(-monitor "pipe:$monitor")
 

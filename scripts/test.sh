@@ -86,7 +86,7 @@ lane_s() {
 	case $1 in
 	kmod) echo 120 ;; cyclestat) echo 185 ;; runner) echo 160 ;; scripts) echo 115 ;;
 	qemu-*-debug) echo 850 ;; qemu-6.1) echo 490 ;; qemu-6.12-rt) echo 260 ;;
-	qemu-6.12) echo 135 ;; *) echo 300 ;;
+	qemu-6.12) echo 450 ;; *) echo 300 ;;
 	esac
 }
 userspace=(cyclestat runner scripts)

@@ -35,6 +35,8 @@ static const char usage_text[] =
 	"       cyclestat [options] save DIR           copy the tree's results to DIR\n"
 	"       cyclestat [options] compare BASE NEW   exit 1 if something got slower\n"
 	"       cyclestat [options] compare BASE... -- NEW...   several runs a side\n"
+	"       cyclestat [options] ab [--clock icount|time] A... -- B...   make ab's\n"
+	"                       table: exact instructions per op under icount\n"
 	"       cyclestat [options] run [SPEC] [key=value]...   run, then summarise\n"
 	"       cyclestat [options] doctor             check this machine\n"
 	"       cyclestat [options] plot [DIR|FILE]... the summary drawn (SVG)\n"
@@ -73,6 +75,8 @@ static const char usage_text[] =
 	"      --paired         compare: BASE's k-th repetition with NEW's k-th (run\n"
 	"                       alternately, or interleaved in one run): Wilcoxon\n"
 	"                       signed-rank\n"
+	"      --clock C        ab: icount (the runs counted instructions: exact\n"
+	"                       rows, no interval) or time (default: compare's rows)\n"
 	"      --sysroot DIR    doctor: read /proc, /sys, /dev below DIR\n"
 	"                       ($CYCLESTAT_SYSROOT)\n"
 	"      --color WHEN     auto (default), always or never\n"
@@ -102,7 +106,8 @@ static int usage(const char *fmt, ...)
 }
 
 enum { OPT_HIST = 256, OPT_BRIEF, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP,
-       OPT_PER_SAMPLE, OPT_ENSEMBLES, OPT_UNDISTURBED, OPT_TICKS, OPT_PAIRED };
+       OPT_PER_SAMPLE, OPT_ENSEMBLES, OPT_UNDISTURBED, OPT_TICKS, OPT_PAIRED,
+       OPT_CLOCK };
 
 static const struct option long_options[] = {
 	{ "format",	required_argument,	NULL, 'f' },
@@ -121,6 +126,7 @@ static const struct option long_options[] = {
 	{ "ensembles",	no_argument,		NULL, OPT_ENSEMBLES },
 	{ "ticks",	no_argument,		NULL, OPT_TICKS },
 	{ "paired",	no_argument,		NULL, OPT_PAIRED },
+	{ "clock",	required_argument,	NULL, OPT_CLOCK },
 	{ "sysroot",	required_argument,	NULL, OPT_SYSROOT },
 	{ "color",	required_argument,	NULL, OPT_COLOR },
 	{ "quiet",	no_argument,		NULL, 'q' },
@@ -288,7 +294,7 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 	return ret;
 }
 
-static const char *const commands[] = { "save", "compare", "run", "doctor", "plot", "help" };
+static const char *const commands[] = { "save", "compare", "ab", "run", "doctor", "plot", "help" };
 
 /* Damerau-Levenshtein distance of two short words (at most 31 bytes) */
 static int distance(const char *a, const char *b)
@@ -327,7 +333,8 @@ static int is_typo(const char *w)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (!strcmp(w, commands[i]))
 			return 0;
-		if (distance(w, commands[i]) <= 2) {
+		/* (a two-letter command, ab, is near any short word: one edit) */
+		if (distance(w, commands[i]) <= (strlen(commands[i]) < 3 ? 1 : 2)) {
 			fprintf(stderr, "cyclestat: unknown command '%s' (did you mean %s?)\n", w,
 				commands[i]);
 			return 1;
@@ -340,7 +347,7 @@ static int is_typo(const char *w)
 static int check_options(const struct cs_opts *o, const char *cmd, const char *const *set,
 			 int dashdash)
 {
-	int compare = !strcmp(cmd, "compare"), doctor = !strcmp(cmd, "doctor");
+	int compare = !strcmp(cmd, "compare") || !strcmp(cmd, "ab"), doctor = !strcmp(cmd, "doctor");
 
 	(void)dashdash;
 	for (int k = 0; k < 2; k++)
@@ -351,6 +358,8 @@ static int check_options(const struct cs_opts *o, const char *cmd, const char *c
 			return usage("%s is for compare only", set[k]);
 	if ((set[2] || set[5]) && !doctor)
 		return usage("%s is for doctor only", set[2] ? set[2] : set[5]);
+	if (o->clock && strcmp(cmd, "ab"))
+		return usage("--clock is for ab only");
 	if (o->paired && o->per_sample)
 		return usage("--paired with --per-sample: the per-sample test pools raw samples, it pairs nothing; use one");
 	if (set[3] && (!strcmp(cmd, "save") || !strcmp(cmd, "run")))
@@ -526,6 +535,11 @@ int main(int argc, char **argv)
 			o.paired = 1;
 			set[9] = "--paired";
 			break;
+		case OPT_CLOCK:
+			if (strcmp(optarg, "icount") && strcmp(optarg, "time"))
+				return usage("--clock: '%s' is not icount or time", optarg);
+			o.clock = optarg;
+			break;
 		case OPT_SYSROOT:
 			set[5] = "--sysroot";
 			o.sysroot = optarg;
@@ -603,6 +617,12 @@ int main(int argc, char **argv)
 			return usage("compare: expected BASE and NEW (or BASE... -- NEW...)");
 		else
 			ret = cs_compare(&o, argv + 1, 1, argv + 2, 1);
+	} else if (argc && !strcmp(argv[0], "ab")) {
+		argc = take_filters(&o, argc, argv);
+		if (!dashdash || argc < 2 || ntail < 1)
+			return usage("ab: expected A... -- B... (each side's runs)");
+		ret = cs_ab(&o, argv + 1, (size_t)argc - 1, tail,
+			    (size_t)take_filters(&o, ntail + 1, tail - 1) - 1);
 	} else if (argc && !strcmp(argv[0], "run")) {
 		ret = cs_run(&o, argc - 1, argv + 1);
 	} else if (argc && !strcmp(argv[0], "doctor")) {

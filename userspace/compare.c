@@ -419,6 +419,12 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		decide(o, c, need);
 }
 
+/* one row as compare decides it (cyclestat ab's rows under --clock time) */
+void cs_cmp_row(const struct cs_opts *o, struct side *s, const char *name, struct cmp *c)
+{
+	compare_one(o, s, name, 0, c, o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha));
+}
+
 /* a tree of the side with NAME's data, preferring a stale (aborted, failed) one */
 static const struct cs_frag *side_has(const struct side *s, const char *name, int any)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compare.h - what compare.c decides and compare_print.c prints: one row per
- * fragment; comparable.c checks the runs are comparable. Private to the
- * three.
+ * fragment; comparable.c checks the runs are comparable; ab.c asks compare.c
+ * for its time rows. Private to the four.
  */
 #ifndef CS_COMPARE_H
 #define CS_COMPARE_H
@@ -33,6 +33,7 @@ struct cmp {
 	int fails, smi;
 };
 
+void cs_cmp_row(const struct cs_opts *o, struct side *s, const char *name, struct cmp *c);
 int cs_cmp_mismatches(const struct cs_opts *o, const struct side *s);
 void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
 		  unsigned int need);

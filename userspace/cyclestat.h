@@ -62,6 +62,7 @@ struct cs_opts {
 	int ensembles;		/* compare: ensembles as repetitions (--ensembles) */
 	int paired;		/* compare: BASE's k-th repetition with NEW's k-th (--paired) */
 	int ticks;		/* compare: ticks even where every run is calibrated (--ticks) */
+	const char *clock;	/* ab: icount (exact instructions) or time (--clock) */
 	char **filter;		/* fragment names, groups or globs; NULL: all */
 	size_t nfilter;
 	unsigned int cpu;
@@ -492,6 +493,8 @@ int cs_run(const struct cs_opts *o, int argc, char **argv);
 
 /* compare.c */
 int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, size_t nnew);
+/* ab.c: make ab's table, exact under --clock icount */
+int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb);
 
 /* doctor.c */
 int cs_doctor(const struct cs_opts *o);

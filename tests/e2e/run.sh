@@ -10,7 +10,7 @@
 # the last line, "N passed, N failed".
 #
 #   tests/e2e/run.sh [SUITE...]     suites: icount copies max qemu64
-#                                   reliability rt nmi lfence lifetime
+#                                   reliability rt nmi lfence lifetime ab
 #                                   sleepy cpus probe, ci-gate and gate (the
 #                                   regression gate's logic and rates),
 #                                   stress (the soak), debug (fault
@@ -214,7 +214,8 @@ boot() {
 #    between kernels is the paths (kernel APIs, PREEMPT_RT's locks), which
 #    both sizes take.
 #  - 6.12: what the preemption model changes on that kernel (icount of
-#    its own build, rt's non-RT side, nmi, lifetime, sleepy, cpus); max
+#    its own build, rt's non-RT side, nmi, lifetime, sleepy, cpus), and
+#    make ab (tests/e2e/ab.sh: against 6.1, the lanes' shortest); max
 #    and reliability take the same 6.12 APIs on 6.12-rt, the stricter
 #    model (every fragment of max also runs in rt's run here).
 #  - 6.1-debug: the suites whose paths KASAN, lockdep, kmemleak and fault
@@ -226,7 +227,7 @@ boot() {
 #    checks DEBUG_ATOMIC_SLEEP's report itself); they cost 150 s there.
 suites=${*:-icount max reliability rt nmi lifetime sleepy cpus}
 case $series in
-6.12) suites=${*:-icount rt nmi lifetime sleepy cpus} ;;
+6.12) suites=${*:-icount rt nmi lifetime sleepy cpus ab} ;;
 *-debug) suites=${*:-max reliability nmi lifetime cpus debug irqsoff icount} ;;
 6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus probe ci-gate gate} ;;
 esac
@@ -432,7 +433,15 @@ for s in $suites; do
 		fi
 		;;
 	debug) debug_suite ;;
-	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus probe gate stress debug irqsoff)" ;;
+	ab)
+		# make ab end to end, on the host: A/A and a one-instruction
+		# change under icount on this kernel, this kernel against
+		# another twice (6.1; on 6.1's lane, 6.12)
+		o=6.1
+		[ "$series" = 6.1 ] && o=6.12
+		tap_run ab "$top/tests/e2e/ab.sh" "$series" "$o" | grep -E '^not ok|^# [0-9]+ passed'
+		;;
+	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus probe gate stress debug irqsoff ab)" ;;
 	esac
 done
 

@@ -42,6 +42,7 @@ for build in native sanitize; do
 	suite $build plots "$PYN" tests/plots.py $cs
 	suite $build cli env PYTHON="$PYN" sh tests/cli.sh $cs
 	suite $build golden sh tests/golden.sh $cs
+	suite $build ab sh tests/ab.sh $cs
 done
 
 # the fuzzer: builds with clang's libFuzzer, runs bounded, finds no crash

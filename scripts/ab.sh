@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 'make ab': A against B in one command, and the gate's exit status: 0 when
+# nothing got slower, 1 when something did, 2 when it could not compare.
+#
+#   make ab BASE=REV [NEW=REV]          two builds of the module: git
+#                                       revisions of this tree (NEW: the
+#                                       working tree), interleaved in one
+#                                       boot (A, B, A, B ... insmod/rmmod)
+#   make ab KERNEL_A=6.1 KERNEL_B=6.12  two kernels (6.1, 6.12, 6.12-rt,
+#                                       6.1-debug), a module built for each,
+#                                       a boot each
+#   make ab CMDLINE_A= CMDLINE_B=mitigations=off   one kernel, two command
+#                                       lines, a boot each
+#
+#   CLOCK=icount  exact instructions per op: the guest boots with -icount
+#                 shift=0, where the TSC counts instructions (the default
+#                 under emulation); CLOCK=time: ticks, each run over its own
+#                 calib:add_chain (the default natively)
+#   PARAMS="only=alu,loop"   module parameters, as make run takes them
+#                 (under icount samples=20 ensembles=2 warmup=2 come first:
+#                 every sample is the same there; PARAMS' own win)
+#   RUNS=N        runs a side (default 2 under icount, where the second
+#                 proves the first exact; 5 under time)
+#   OPTS="-t 5"   cyclestat's options (cyclestat ab, as compare's)
+#   KCFLAGS_A=, KCFLAGS_B=   compiler flags of one side's build
+#   KERNEL=K      both sides' kernel where they share one (default 6.1)
+#
+# Both sides' results stay in build/ab/results/{A,B}/runN (CB_AB_OUT moves
+# build/ab, CB_AB_RESULTS the results), with ab.txt saying what each side
+# was; compare them again with
+#   userspace/cyclestat ab --clock icount build/ab/results/A/run* -- build/ab/results/B/run*
+# or with cyclestat compare.  CB_AB_ADD="FILE..." adds fragment groups
+# (tests/kmod/ab.c: the tests') to both sides' builds.
+. "$(dirname "$0")/help.sh"
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
+out=${CB_AB_OUT:-$top/build/ab}
+PARAMS=${PARAMS:-}
+OPTS=${OPTS:-}
+
+die() { echo "ab: $*" >&2; exit 2; }
+
+# revisions: a REV names a commit; none is the working tree
+rev_a=${BASE:-} rev_b=${NEW:-}
+for v in rev_a rev_b; do
+	r=${!v}
+	[ -z "$r" ] && continue
+	git -C "$top" rev-parse -q --verify "$r^{commit}" > /dev/null ||
+		die "'$r' is no commit of this repository (git log --oneline shows them)"
+done
+ker_a=${KERNEL_A:-${KERNEL:-6.1}} ker_b=${KERNEL_B:-${KERNEL:-6.1}}
+cmd_a=${CMDLINE_A:-} cmd_b=${CMDLINE_B:-}
+if [ -z "${BASE:-}${NEW:-}${KERNEL_A:-}${KERNEL_B:-}${CMDLINE_A:-}${CMDLINE_B:-}${KCFLAGS_A:-}${KCFLAGS_B:-}" ]; then
+	die "say what to compare: BASE=REV [NEW=REV] (two builds), KERNEL_A=K KERNEL_B=K (two kernels) or CMDLINE_A=.. CMDLINE_B=.. (make ab --help)"
+fi
+# one boot where the sides share kernel and command line: interleaved
+one_boot=0
+[ "$ker_a" = "$ker_b" ] && [ "$cmd_a" = "$cmd_b" ] && one_boot=1
+
+# Natively where this host loads modules as root (CB_QEMU=1: QEMU anyway).
+native=0
+if [ "${CB_QEMU:-0}" != 1 ] && [ -e /proc/modules ] && [ "$(id -u)" = 0 ] &&
+	[ -d "/lib/modules/$(uname -r)/build" ]; then
+	native=1
+fi
+if [ $native = 1 ] && { [ -n "${KERNEL_A:-}${KERNEL_B:-}" ] || [ $one_boot = 0 ]; }; then
+	die "two kernels or command lines natively need a reboot between the sides; under QEMU one command does both: CB_QEMU=1 make ab ..."
+fi
+CLOCK=${CLOCK:-$([ $native = 1 ] && echo time || echo icount)}
+case $CLOCK in
+icount) [ $native = 0 ] || die "CLOCK=icount counts instructions in QEMU's emulator: CB_QEMU=1 make ab CLOCK=icount ..., or CLOCK=time here" ;;
+time) ;;
+*) die "CLOCK=$CLOCK: want icount or time" ;;
+esac
+RUNS=${RUNS:-$([ "$CLOCK" = icount ] && echo 2 || echo 5)}
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS=$RUNS: want a number of runs a side, >= 1"
+
+# The parameters: under icount a few samples (each one the same count);
+# under time a selection with only= also runs calib:add_chain, which
+# divides each run's clock out of its figures.
+params=$PARAMS
+if [ "$CLOCK" = icount ]; then
+	params="samples=20 ensembles=2 warmup=2${PARAMS:+ $PARAMS}"
+else
+	sel=
+	for w in $PARAMS; do
+		case $w in only=*) sel=${w#only=} ;; esac
+	done
+	if [ -n "$sel" ] && [[ ,$sel, != *,calib,* ]] && [[ ,$sel, != *,calib:add_chain,* ]]; then
+		params=${PARAMS/only=$sel/only=$sel,calib:add_chain}
+		echo "ab: CLOCK=time: only=$sel runs calib:add_chain too (each run's clock divided out)"
+	fi
+fi
+
+# PARAMS' keys: the module's (run.sh's check, one definition)
+eval "$(sed -n '/^check_params() {/,/^}/p' "$top/scripts/run.sh")"
+
+# kdir SIDE KERNEL: the build tree for KERNEL (natively: the running one)
+kdir() {
+	if [ $native = 1 ]; then
+		echo "/lib/modules/$(uname -r)/build"
+	elif ! "$top/scripts/kdir.sh" --kernel "$2"; then
+		die "side $1: no headers for kernel '$2' (the kernels: 6.1 6.12 6.12-rt 6.1-debug; sudo scripts/deps.sh --kernel $2)"
+	fi
+}
+
+# build SIDE REV KERNEL KCFLAGS: SIDE's module, from REV's
+# Kbuild and kmod/ (git archive; none: the working tree's), to
+# $out/ko/SIDE.ko.  The copy is synced file by file, so kbuild rebuilds
+# only what changed since the last make ab.
+build() {
+	local side=$1 rev=$2 ker=$3 kc=$4 dir tmp kd groups f
+	# a build directory per kernel, sources (REV's Kbuild and kmod/ trees:
+	# a commit that changed neither shares it), flags and added groups,
+	# kept: the next make ab of the same rebuilds only what changed
+	dir=$out/build/$ker-$(echo "${rev:+$(git -C "$top" rev-parse "$rev:Kbuild" "$rev:kmod")}|$kc|${CB_AB_ADD:-}" |
+		sha1sum | cut -c1-10)
+	tmp=$out/$side.new
+	rm -rf "$tmp"
+	mkdir -p "$tmp" "$dir" "$out/ko"
+	if [ -n "$rev" ]; then
+		git -C "$top" archive "$rev" Kbuild kmod | tar -x -C "$tmp"
+	else
+		cp "$top/Kbuild" "$tmp/"
+		(cd "$top" && find kmod -type f -name '*.[ch]' -print0 | cpio -0pdm --quiet "$tmp")
+	fi
+	groups=$(sed -n 's/^CB_GROUPS := //p' "$tmp/Kbuild")
+	for f in ${CB_AB_ADD:-}; do
+		cp "$top/$f" "$tmp/kmod/fragments/"
+		groups="$groups $(basename "$f" .c)"
+	done
+	(cd "$tmp" && find . -type f) | while read -r f; do
+		cmp -s "$tmp/$f" "$dir/$f" || { mkdir -p "$(dirname "$dir/$f")"; cp "$tmp/$f" "$dir/$f"; }
+	done
+	(cd "$dir" && find kmod -type f -name '*.[ch]') | while read -r f; do
+		[ -e "$tmp/$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
+	done
+	# the same sources, kernel, groups and flags as A's: A's module
+	key=$( (cd "$tmp" && find . -type f | LC_ALL=C sort | xargs sha1sum;
+		echo "$ker|$groups|$kc") | sha1sum)
+	rm -rf "$tmp"
+	if [ "$side" = B ] && [ "$key" = "$(cat "$out/A.key" 2>/dev/null)" ]; then
+		cp "$out/ko/A.ko" "$out/ko/B.ko"
+		echo "ab: B's sources, kernel and flags are A's: one build"
+		return
+	fi
+	kd=$(kdir "$side" "$ker")
+	# (kbuild rebuilds an object whose command line changed: KCFLAGS too)
+	if ! make -C "$kd" M="$dir" CB_GROUPS="$groups" KCFLAGS="$kc" -j"$(nproc)" modules \
+		> "$dir/build.log" 2>&1; then
+		grep -E 'error|Error' "$dir/build.log" | head -n 20 >&2 || tail -n 20 "$dir/build.log" >&2
+		die "side $side (${rev:-working tree}, kernel $ker): the build failed; see $dir/build.log"
+	fi
+	cp "$dir/cyclebench.ko" "$out/ko/$side.ko"
+	echo "$key" > "$out/$side.key"
+}
+
+mkdir -p "$out"
+rm -f "$out/A.key"
+t0=$SECONDS
+echo "ab: building A (${rev_a:-working tree}, kernel $ker_a${KCFLAGS_A:+, KCFLAGS=$KCFLAGS_A}) and B (${rev_b:-working tree}, kernel $ker_b${KCFLAGS_B:+, KCFLAGS=$KCFLAGS_B})"
+build A "$rev_a" "$ker_a" "${KCFLAGS_A:-}"
+build B "$rev_b" "$ker_b" "${KCFLAGS_B:-}"
+PARAMS=$params check_params "$out/ko/A.ko"
+PARAMS=$params check_params "$out/ko/B.ko"
+if ! make -s -C "$top" userspace cyclestat-static > "$out/make.log" 2>&1; then
+	cat "$out/make.log" >&2
+	die "cyclestat does not build (above)"
+fi
+
+res=${CB_AB_RESULTS:-$out/results}
+rm -rf "$res"
+mkdir -p "$res"
+{
+	echo "clock: $CLOCK"
+	echo "runs: $RUNS"
+	echo "params: $params"
+	echo "interleaved: $([ $one_boot = 1 ] && echo "yes, one boot" || echo "no, a boot a side")"
+	for s in A B; do
+		r=rev_$s k=ker_$s c=cmd_$s f=KCFLAGS_$s
+		r=${r,,} k=${k,,} c=${c,,}
+		echo "$s: ${!r:-working tree}$([ -n "${!r}" ] && echo " ($(git -C "$top" rev-parse --short "${!r}"))"), kernel ${!k}${!c:+, cmdline ${!c}}${!f:+, KCFLAGS ${!f}}"
+	done
+	echo "host: $(uname -n), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+} > "$res/ab.txt"
+
+# guest SIDES KERNEL CMDLINE DIR: one boot that runs SIDES in turn
+guest() {
+	local sides=$1 ker=$2 cl=$3 dir=$4 s rc try
+	# (the guest keeps every run's results in its RAM until the end:
+	# CB_AB_MEM MiB, for many runs)
+	local -a opt=(--quiet --kernel "$ker" --ko "$out/ko/${sides%% *}.ko" --timeout "${CB_AB_TIMEOUT:-1800}"
+		--mem "${CB_AB_MEM:-512}")
+	[ "$CLOCK" = icount ] && opt+=(--icount)
+	[ -n "$cl" ] && opt+=(--append "$cl")
+	for s in $sides; do opt+=(--add "$out/ko/$s.ko"); done
+	# a kernel that died or hung booting, before /init, ran nothing of
+	# ours (seen under TCG on a loaded host: "IO-APIC + timer doesn't
+	# work"): one more boot, said out loud (as tests/e2e/run.sh does)
+	for try in 1 2; do
+		rm -rf "$dir"
+		rc=0
+		# shellcheck disable=SC2086 # params is a list of key=value words
+		scripts/qemu-run.sh "${opt[@]}" --out "$dir" scripts/ab-guest.sh "$sides" "$RUNS" $params || rc=$?
+		[ $rc = 3 ] && [ $try = 1 ] || break
+		mv "$dir/console.log" "$dir.boot-crash.log"
+		echo "ab: the kernel died or hung while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again" >&2
+	done
+	if [ $rc != 0 ] || [ "$(cat "$dir/rc" 2>/dev/null)" != 0 ]; then
+		cat "$dir/log.txt" >&2 2>/dev/null || true
+		grep -E '(^|\] )cyclebench: ' "$dir/dmesg.txt" 2>/dev/null | head -n 10 >&2 || true
+		die "the boot of side(s) $sides failed (kernel $ker; console: $dir/console.log)"
+	fi
+	for s in $sides; do cp -r "$dir/results/$s" "$res/"; done
+}
+
+# natively: A, B, A, B ... insmod/rmmod here
+native_runs() {
+	local k s
+	check_loaded() { ! grep -q '^cyclebench ' /proc/modules; }
+	check_loaded || die "cyclebench is already loaded; unload it first: sudo rmmod cyclebench"
+	trap 'rmmod cyclebench 2>/dev/null || true' EXIT INT TERM
+	for k in $(seq 1 "$RUNS"); do
+		for s in A B; do
+			# shellcheck disable=SC2086 # params is a list of key=value words
+			insmod "$out/ko/$s.ko" $params || die "side $s, run $k: insmod failed (dmesg says why)"
+			userspace/cyclestat -q save "$res/$s/run$k"
+			rmmod cyclebench
+		done
+	done
+	trap - EXIT INT TERM
+}
+
+t1=$SECONDS
+if [ $native = 1 ]; then
+	native_runs
+elif [ $one_boot = 1 ]; then
+	echo "ab: one boot of $ker_a${cmd_a:+ ($cmd_a)}, CLOCK=$CLOCK: A and B in turn, $RUNS runs each"
+	guest "A B" "$ker_a" "$cmd_a" "$out/boot"
+else
+	echo "ab: a boot a side, CLOCK=$CLOCK: A on $ker_a${cmd_a:+ ($cmd_a)}, B on $ker_b${cmd_b:+ ($cmd_b)}, $RUNS runs each"
+	guest A "$ker_a" "$cmd_a" "$out/boot-A"
+	guest B "$ker_b" "$cmd_b" "$out/boot-B"
+fi
+echo "ab: built in $((t1 - t0)) s, measured in $((SECONDS - t1)) s; results in $res"
+sed -n 's/^\([AB]\): /ab: \1 = /p' "$res/ab.txt"
+echo
+# shellcheck disable=SC2086 # OPTS is a list of options
+exec userspace/cyclestat ab --clock "$CLOCK" $OPTS "$res"/A/run* -- "$res"/B/run*

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make ab end to end (issue 43), on the host: scripts/ab.sh builds, boots
+# QEMU under -icount shift=0 and prints cyclestat ab's table; this checks
+# the tables.  A TAP stream (tests/tap/tap.sh) on stdout.
+#   - A/A: HEAD against itself, one boot: every row the same, B - A
+#     +0.000, exit 0
+#   - one instruction: B built with -DCB_TEST_AB_ONE_MORE (tests/kmod/ab.c:
+#     ab:adds and ab:ten_plus run one add more a copy): each exactly 1/ops
+#     instructions an op dearer, slower, exit 1; every other row the same;
+#     ab:only_b (B's alone) new
+#   - two kernels: KERNEL_A=SERIES KERNEL_B=OTHER twice (a boot a side):
+#     the same table both times (where OTHER's headers are set up)
+#
+#   tests/e2e/ab.sh [SERIES [OTHER]]     (default 6.1 6.12; the 6.12
+#                                        lane runs it as 6.12 6.1)
+# Each make ab's output is kept in build/e2e-SERIES/ab-NAME.txt.
+. "$(dirname "$0")/../../scripts/help.sh"
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+series=${1:-6.1}
+other=${2:-6.12}
+out=${CB_E2E_OUT:-$top/build/e2e-$series}
+. "$top/tests/tap/tap.sh"
+mkdir -p "$out"
+# the selection: the harness's floor, straight-line bodies, the tests'
+# group, and (across kernels) two kernel paths
+sel=base,alu,ab
+
+# ab NAME [VAR=VALUE...]: make ab's run, its results in $out/ab-NAME (the
+# builds shared in $out/ab: each side rebuilds only what changed), its
+# table in $out/ab-NAME.txt, its exit status in $rc
+ab() {
+	local name=$1
+	shift
+	rc=0
+	env CB_AB_OUT="$out/ab" CB_AB_RESULTS="$out/ab-$name" CB_AB_ADD=tests/kmod/ab.c "$@" \
+		"$top/scripts/ab.sh" > "$out/ab-$name.txt" 2>&1 || rc=$?
+	sed "s/^/# $name: /" "$out/ab-$name.txt"
+}
+
+# rows FILE: the table's rows (group:name first)
+rows() { grep -E '^[a-z0-9_]+:[^ ]+ ' "$1"; }
+
+ab aa BASE=HEAD NEW=HEAD KERNEL="$series" PARAMS="only=$sel"
+f=$out/ab-aa.txt
+if [ $rc = 0 ]; then tap_ok "A/A: exit 0"; else tap_not_ok "A/A: exit 0, got $rc"; fi
+n=$(rows "$f" | wc -l)
+if [ "$n" -ge 6 ]; then tap_ok "A/A: a row per fragment ($n)"; else tap_not_ok "A/A: at least 6 rows, got $n"; fi
+bad=$(rows "$f" | awk '$2 != "icount" || $6 != "+0.000" || $NF != "same"')
+if [ -z "$bad" ] && [ "$n" -gt 0 ]; then tap_ok "A/A under icount: every row +0.000, same"
+else tap_not_ok "A/A under icount: every row +0.000, same" "$bad"; fi
+
+ab one BASE=HEAD NEW=HEAD KERNEL="$series" KCFLAGS_B=-DCB_TEST_AB_ONE_MORE PARAMS="only=$sel"
+f=$out/ab-one.txt
+if [ $rc = 1 ]; then tap_ok "one instruction more: exit 1"; else tap_not_ok "one instruction more: exit 1, got $rc"; fi
+# the expected figures from A's own results: its per-op count, and one
+# instruction more a copy of ops operations (ab:adds: 4 adds then 5,
+# ab:ten_plus: 10 then 11)
+for fr in adds ten_plus; do
+	ops=$(sed -n 's/^ops: //p' "$out/ab-one/A/run1/ab/$fr/info")
+	want=$(rows "$f" | awk -v f="ab:$fr" -v ops="${ops:-0}" '$1 == f && ops > 0 {
+		printf "%.3f %+.3f slower", $4 + 1 / ops, 1 / ops }')
+	got=$(rows "$f" | awk -v f="ab:$fr" '$1 == f { print $5, $6, $NF }')
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then
+		tap_ok "one instruction more: ab:$fr B = A + 1/$ops an op, slower ($got)"
+	else
+		tap_not_ok "one instruction more: ab:$fr B = A + 1/ops an op, slower" "expected '$want', got '$got'"
+	fi
+done
+bad=$(rows "$f" | awk '$1 !~ /^ab:(adds|ten_plus|only_b)$/ && ($6 != "+0.000" || $NF != "same")')
+if [ -z "$bad" ]; then tap_ok "one instruction more: every other row +0.000, same"
+else tap_not_ok "one instruction more: every other row +0.000, same" "$bad"; fi
+if rows "$f" | grep -qE '^ab:only_b .* new$'; then tap_ok "one instruction more: ab:only_b, B's alone, is new"
+else tap_not_ok "one instruction more: ab:only_b, B's alone, is new"; fi
+# (compare: exit 1, ab:adds slower; 2 would be an input it cannot read)
+crc=2
+r=$out/ab-one
+[ -d "$r/A/run2" ] && [ -d "$r/B/run2" ] && { crc=0; "$top/userspace/cyclestat" -q compare \
+	--allow-missing "$r/A/run1" "$r/A/run2" -- "$r/B/run1" "$r/B/run2" \
+	> "$out/ab-one-compare.txt" 2>&1 || crc=$?; }
+if [ $crc != 2 ] && grep -q '^ab:adds ' "$out/ab-one-compare.txt"; then
+	tap_ok "the results stay in one tree compare reads (results/{A,B}/runN)"
+else
+	tap_not_ok "the results stay in one tree compare reads (results/{A,B}/runN)" "$(tail -n 3 "$out/ab-one-compare.txt")"
+fi
+
+if ! "$top/scripts/kdir.sh" --kernel "$other" > /dev/null 2>&1; then
+	tap_skip "$series against $other: the same table twice" "no $other headers (scripts/deps.sh --kernel $other)"
+else
+	rcs=()
+	for k in 1 2; do
+		ab "kernels-$k" BASE=HEAD NEW=HEAD KERNEL_A="$series" KERNEL_B="$other" PARAMS="only=$sel,time:ktime_get_ns,sync:spin_lock_unlock"
+		rcs+=("$rc")
+	done
+	rc1=${rcs[0]} rc2=${rcs[1]}
+	n=$(rows "$out/ab-kernels-1.txt" | wc -l)
+	if [ "$n" -ge 8 ] && [ "$rc1" = "$rc2" ] && [ "$rc1" != 2 ] &&
+		cmp -s <(rows "$out/ab-kernels-1.txt") <(rows "$out/ab-kernels-2.txt"); then
+		tap_ok "$series against $other: the same table twice ($n rows, exit $rc1)"
+	else
+		tap_not_ok "$series against $other: the same table twice" "exit $rc1 and $rc2, $n rows" \
+			"$(diff <(rows "$out/ab-kernels-1.txt") <(rows "$out/ab-kernels-2.txt") | head -n 6)"
+	fi
+fi
+tap_end

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The A/B tests' fragments (tests/e2e/ab.sh, through make ab's CB_AB_ADD):
+ * built as side B with KCFLAGS=-DCB_TEST_AB_ONE_MORE, ab:adds runs one add
+ * more a copy (5 instead of 4, ops 4: +0.250 instructions an op under
+ * icount, exactly), ab:same is unchanged, ab:ten_plus runs 11 adds for
+ * 10 (+10 %: the detection rate of CLOCK=time) beside ab:ten's unchanged 10
+ * (its false-alarm rate), and ab:only_b exists in B alone (make ab lists
+ * it "new").  Never shipped.
+ */
+#include "cyclebench.h"
+
+CB_BODY(adds)
+{
+	asm volatile("add %%rax, %%rax\n\t"
+		     "add %%rax, %%rax\n\t"
+		     "add %%rax, %%rax\n\t"
+#ifdef CB_TEST_AB_ONE_MORE
+		     "add %%rax, %%rax\n\t"
+#endif
+		     "add %%rax, %%rax"
+		     ::: "rax");
+}
+
+CB_BODY(same)
+{
+	asm volatile("add %%rcx, %%rcx\n\t"
+		     "add %%rcx, %%rcx"
+		     ::: "rcx");
+}
+
+#define CB_TEST_AB_TEN_ADDS			\
+	"add %%rax, %%rax\n\t"		\
+	"add %%rax, %%rax\n\t"		\
+	"add %%rax, %%rax\n\t"		\
+	"add %%rax, %%rax\n\t"		\
+	"add %%rax, %%rax\n\t"		\
+	"add %%rax, %%rax\n\t"		\
+	"add %%rax, %%rax\n\t"		\
+	"add %%rax, %%rax\n\t"		\
+	"add %%rax, %%rax\n\t"		\
+	"add %%rax, %%rax\n\t"
+
+CB_BODY(ten)
+{
+	asm volatile(CB_TEST_AB_TEN_ADDS ::: "rax");
+}
+
+CB_BODY(ten_plus)
+{
+	asm volatile(CB_TEST_AB_TEN_ADDS
+#ifdef CB_TEST_AB_ONE_MORE
+		     "add %%rax, %%rax"
+#endif
+		     ::: "rax");
+}
+
+#ifdef CB_TEST_AB_ONE_MORE
+CB_BODY(only_b)
+{
+	asm volatile("add %%rdx, %%rdx" ::: "rdx");
+}
+#endif
+
+static const struct cb_fragment ab_fragments[] = {
+	CB_FRAGMENT(adds, 4, "4 dependent adds; 5 with -DCB_TEST_AB_ONE_MORE"),
+	CB_FRAGMENT(same, 2, "2 dependent adds, in A and in B"),
+	CB_FRAGMENT(ten, 10, "10 dependent adds, in A and in B"),
+	CB_FRAGMENT(ten_plus, 10, "10 dependent adds; 11 with -DCB_TEST_AB_ONE_MORE"),
+#ifdef CB_TEST_AB_ONE_MORE
+	CB_FRAGMENT(only_b, 1, "one add, in B only"),
+#endif
+};
+
+CB_GROUP(ab, ab_fragments);
