@@ -126,9 +126,11 @@ build() {
 		git -C "$top" archive "$rev" Kbuild kmod | tar -x -C "$tmp"
 	else
 		cp "$top/Kbuild" "$tmp/"
-		(cd "$top" && find kmod -type f -name '*.[ch]' -print0 | cpio -0pdm --quiet "$tmp")
+		(cd "$top" && find kmod -type f \( -name '*.[ch]' -o -name '*.mk' \) -print0 |
+			cpio -0pdm --quiet "$tmp")
 	fi
-	groups=$(sed -n 's/^CB_GROUPS := //p' "$tmp/Kbuild")
+	# the groups: kmod/fragments/groups.mk's (a tree from before it: Kbuild's)
+	groups=$(cat "$tmp/kmod/fragments/groups.mk" "$tmp/Kbuild" 2>/dev/null | sed -n 's/^CB_GROUPS := //p')
 	for f in ${CB_AB_ADD:-}; do
 		cp "$top/$f" "$tmp/kmod/fragments/"
 		groups="$groups $(basename "$f" .c)"
@@ -136,7 +138,7 @@ build() {
 	(cd "$tmp" && find . -type f) | while read -r f; do
 		cmp -s "$tmp/$f" "$dir/$f" || { mkdir -p "$(dirname "$dir/$f")"; cp "$tmp/$f" "$dir/$f"; }
 	done
-	(cd "$dir" && find kmod -type f -name '*.[ch]') | while read -r f; do
+	(cd "$dir" && find kmod -type f \( -name '*.[ch]' -o -name '*.mk' \)) | while read -r f; do
 		[ -e "$tmp/$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
 	done
 	# the same sources, kernel, groups and flags as A's: A's module
