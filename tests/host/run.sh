@@ -11,7 +11,7 @@
 # the exit status is 1 on any failure.
 #
 #   tests/host/run.sh                      everything
-#   CB_TEST_DKMS=0 tests/host/run.sh       all but the dkms build (-10 s)
+#   CB_TEST_DKMS=0 tests/host/run.sh       all but the dkms build
 #   tests/host/run.sh prepare-host dkms    only test-prepare-host.sh, test-dkms.sh
 #   (run: scripts/run.sh refuses bad PARAMS before booting; help: every
 #   script answers --help and does nothing else)
