@@ -14,7 +14,8 @@
 #   CB_TEST_DKMS=0 tests/host/run.sh       all but the dkms build
 #   tests/host/run.sh prepare-host dkms    only test-prepare-host.sh, test-dkms.sh
 #   (run: scripts/run.sh refuses bad PARAMS before booting; help: every
-#   script answers --help and does nothing else)
+#   script answers --help and does nothing else; readme: README.md is
+#   short, undated, and every command it shows exists)
 #   CB_TEST_SHELLS="bash" tests/host/run.sh     shells to run the scripts under
 #                                              (default: bash busybox)
 #   tests/host/test-dkms.sh                the dkms test on its own
@@ -27,7 +28,7 @@ top=$(cd "$dir/../.." && pwd)
 tap_lane run "$top/build/tap-host"
 
 if [ $# -eq 0 ]; then
-	set -- prepare-host ci-bare-metal workflow run help plan splat
+	set -- prepare-host ci-bare-metal workflow run help plan splat readme
 	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else
