@@ -16,8 +16,8 @@
 # with -rt its PREEMPT_RT flavour (6.12-rt: linux-image-*-rt-amd64), or
 # 6.1-debug: a kernel built here from Debian's linux-source-6.1 with
 # tinyconfig + scripts/debug-kernel.config (KASAN, kmemleak, lockdep, fault
-# injection...); 7 to 9 minutes on an idle 2-core machine the first time
-# (31 with the machine busy), then cached
+# injection...); a long build the first time (docs/measurements.md has
+# how long it took on a 2-core machine), then cached
 # under $CB_CACHE/6.1.V-debug/ (KEY 6.1.V-debug, the source's version) with
 # the whole build tree as its headers.
 # Prints, on its last line, nothing; the paths it sets up, where KEY is the
@@ -245,7 +245,7 @@ build_debug_kernel() {
 	fi
 	need_root "building the debug kernel in $dir"
 	t0=$SECONDS
-	echo "deps.sh: building the 6.1-debug kernel from linux-source-6.1 $ver in $src (7 to 9 minutes on an idle 2-core machine; once)" >&2
+	echo "deps.sh: building the 6.1-debug kernel from linux-source-6.1 $ver in $src (several minutes on a small machine; done once, then cached)" >&2
 	rm -f "$stamp"
 	if [ ! -e "$src/Makefile" ]; then
 		rm -rf "$src"

@@ -174,7 +174,7 @@ chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
 
 # (pty.legacy_count=0: the debug kernel, from tinyconfig, has legacy PTYs,
-# 256 pairs made at boot, 1.1-1.5 s of each of its boots under TCG)
+# 256 pairs made at boot, over a second of each of its boots under TCG)
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$work/initrd.gz"

@@ -76,9 +76,10 @@ suite() {
 # split is tried, on more each lane, longest first, goes where it ends
 # soonest.  A slot runs kmod, cyclestat and runner, then the lanes that
 # wait for kmod: scripts, then the QEMU lanes in KERNELS's order (the
-# debug lane's icount compares with 6.1's).  The estimates (lane_s)
-# are seconds measured on the 2-core development machine, warm, each
-# lane beside another, on a slow hour of its host (2026-12-04).
+# debug lane's icount compares with 6.1's).  lane_s is each lane's
+# estimated wall time in seconds on a 2-core machine, warm, each lane
+# beside another, taken on the slow side; it only orders and splits the
+# lanes, so an estimate that is off costs time, never a result.
 read -r -a kernels <<< "${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}"
 jobs=${CB_TEST_JOBS:-$(nproc)}
 [ "$jobs" -ge 1 ] 2>/dev/null || { echo "test.sh: CB_TEST_JOBS=$jobs: want a number >= 1" >&2; exit 2; }

@@ -207,9 +207,8 @@ sed 's/^\([^ ]*\) \([^ ]*\) /\1\t\2\t/' "$list" > "$tmp.list"
 # line "R name ops desc arg rdir hascycles haslong" (tab-separated) per
 # result, then "F path" per data file of it.  grep then counts every data
 # file's lines and non-decimal lines in one call each, and one awk checks
-# every result: a fork per result took a debug kernel's guest half a
-# minute over the catalogue, and busybox awk reading 10^6 samples line by
-# line as long.
+# every result: a fork per result is slow in a debug kernel's guest, and
+# so is busybox awk reading 10^6 samples line by line.
 : > "$tmp.man"
 set --
 while IFS=$tab read -r name ops desc; do

@@ -64,8 +64,7 @@ echo 0 > $FI/fail_page_alloc/min-order
 # an allocation too), and a failure late in init unwinds hundreds of files:
 # a second to several a try under TCG.  So N steps by 1 + N / STEP: each
 # of the first STEP allocations, then 10 % further each try (about 75
-# tries in all, 80-90 s; at STEP=20, 124 tries took 143 s; STEP=100000
-# tries every one).
+# tries in all, against 124 at STEP=20; STEP=100000 tries every one).
 STEP=10
 mark "fault insmod"
 n=0 hit=0 absorbed=0 bad=
@@ -147,8 +146,8 @@ C=$CB/mem/chase/65536
 cp $C/cycles /tmp/chase.before
 rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 echo -1 > /proc/sys/kernel/sched_rt_runtime_us
-# (a builtin read: a cat per process made this 8 s a try on the debug
-# kernel, 173 s of the suite)
+# (a builtin read: a cat per process made this the slowest part of the
+# suite on the debug kernel, whose forks are slow)
 kthread_pid() {
 	for c in /proc/[0-9]*/comm; do
 		read -r comm 2>/dev/null < "$c" || continue

@@ -4,8 +4,8 @@
 # harsh test bed.  RUNS (default 10) runs of the same selection, each saved
 # to /out/runs/rK; the host counts the rates on them with
 # userspace/tests/gate-rates.sh and checks the bounds
-# (tests/e2e/run.sh gate; natively: the 200-odd compares took this guest
-# 65 s of TCG), and across boots with CB_GATE_BOOTS (gate-boots.sh).
+# (tests/e2e/run.sh gate; on the host, natively: the 200-odd compares are
+# slow under TCG), and across boots with CB_GATE_BOOTS (gate-boots.sh).
 # /110 (10 % more work) is the A/B within a boot, /150 (50 % more work)
 # the one across boots; calib:add_chain makes compare work in the
 # emulator's speed (each run's clock divided out), and interleave=1 makes

@@ -126,7 +126,7 @@ long_minus_short() {
 # file into k[]; lms(DIR) is long_minus_short's answer for DIR (the
 # distinct values in the order met, each followed by a space; a line
 # without its pair counts as 0).  One awk reads every result: a shell loop
-# forked a sed a file, 7 s of a debug kernel's icount boot.
+# would fork a sed a file, and a debug kernel's forks are slow.
 LMS_AWK='
 function kv(f,   l, i) {
 	delete k

@@ -5,12 +5,11 @@
 
 # max.sh [full|light]: one lane (6.1, Debian 12's kernel) runs the
 # load-time run at the defaults.  The others run every path here at a
-# tenth of that (at full size this suite took the debug lane 470 s, the
-# others 233 s, two thirds of it the defaults' memcpy/memset of 64 KiB,
-# slow under TCG): what differs between kernels is the paths, which both
-# sizes take.  The long run below is 10^6 samples on every lane: the
-# reliability suite's huge run (10^8 on 6.1) is the size test; here it
-# only has to last while the guest looks at it (10^7 took 6.1 66 s).
+# tenth of that (at full size most of this suite is the defaults'
+# memcpy/memset of 64 KiB, slow under TCG): what differs between kernels
+# is the paths, which both sizes take.  The long run below is 10^6 samples
+# on every lane: the reliability suite's huge run (10^8 on 6.1) is the
+# size test; here it only has to last while the guest looks at it.
 LONG_ENS=10
 if [ "${1:-full}" = light ]; then
 	LOAD_LINES=1000
@@ -66,8 +65,8 @@ done
 
 # every_fragment_full EXPECTED_LINES METHOD CPU [all]: every fragment (or
 # every one but the slow ones) has a complete result.  One awk reads every
-# result (a shell loop of seds took the debug kernel 45 s a call: its
-# forks are slow).
+# result (a shell loop of seds would fork a process a file, and the debug
+# kernel's forks are slow).
 every_fragment_full() {
 	bad=$(fragment_dirs | awk -v cb=$CB -v want="$1/ok/$2/$3" -v all="${4:-}" -v rt="$rt" '
 	function kv(f, k,   l, i) {
@@ -111,7 +110,7 @@ contract() {	# contract DIR: ok, or the exit status and the first violations
 }
 check "the live tree passes the contract (runner/tests/contract.sh)" ok "$(contract $CB)"
 # (a saved copy is cyclestat's work, the same on every kernel: the debug
-# lane, whose forks are the slowest, 17 s here, leaves it to the others)
+# lane, whose forks are the slowest, leaves it to the others)
 if [ "$SLOW" = 1 ]; then
 	cyclestat -q save /tmp/saved
 	check "a saved copy passes the contract" ok "$(contract /tmp/saved)"

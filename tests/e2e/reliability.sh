@@ -18,8 +18,8 @@
 # 20 cycles on the other light lanes: VmallocUsed's bound is then 128 kB
 # over 16 cycles, against 0-16 kB of settled noise there; 30 on 6.1's
 # (192 kB over 24).
-# The huge run's 10^8 samples (800 MB of arrays; 46-68 s of a fast lane,
-# 230 s of the debug one) are 6.1's: the others take the same paths, the
+# The huge run's 10^8 samples (800 MB of arrays; minutes on the debug
+# kernel) are 6.1's: the others take the same paths, the
 # vmalloc'd arrays and the pread far into them, at a tenth of the size.
 case ${1:-full} in
 soak) FUZZ_N=20000 CYCLES=500 HUGE_ENS=$((SLOW > 1 ? 100 : 1000)) ;;

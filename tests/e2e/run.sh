@@ -92,10 +92,9 @@ test_module() {
 # The guests' CPU, unless a suite names another (qemu64, EPYC): QEMU's
 # max without ERMS and FSRM.  With them the kernel's memcpy, memset,
 # clear_page and copy_to_user are `rep movsb`/`rep stosb`, which TCG runs
-# a byte an iteration: 1000 memcpy() of 64 KiB took a 6.1 guest 2129 ms
-# with them, 319 without (rep movsq and unrolled loops; 2026-12-04), and
-# the defaults' run of mem:memcpy/65536 and memset/65536 was most of the
-# max suite.  The harness uses neither; make run keeps plain max.
+# a byte an iteration, several times slower than rep movsq and unrolled
+# loops (docs/measurements.md), and the defaults' run of
+# mem:memcpy/65536 and memset/65536 was most of the max suite.  The harness uses neither; make run keeps plain max.
 cpu_max=max,-erms,-fsrm
 
 # qemu_boot DIR [qemu-run options] SCRIPT: qemu-run.sh into DIR (this
@@ -132,9 +131,9 @@ qemu_boot() {
 # 1 A/A alarm in 20, at least 19 of 20 slower and none faster.  Where the
 # sides come from different runs, runs as repetitions cannot promise even
 # that: TCG's clock can move a dec/jnz loop 40 % between runs of a boot
-# while the add chain that calibrates them moves 4 % (a bare CI run,
-# 2026-12-03: the last five runs of a boot against its first five, /110
-# "faster"), so those are figures, not checks.
+# while the add chain that calibrates them moves 4 % (seen: the last five
+# runs of a boot against its first five, /110 "faster"), so those are
+# figures, not checks.
 gate_rates() {
 	local d=$1 r="$1/rates.txt" v
 	if ! sh "$top/userspace/tests/gate-rates.sh" "$top/userspace/cyclestat" "$1/runs" > "$r" 2>&1; then

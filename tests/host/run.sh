@@ -11,11 +11,12 @@
 # the exit status is 1 on any failure.
 #
 #   tests/host/run.sh                      everything
-#   CB_TEST_DKMS=0 tests/host/run.sh       all but the dkms build (-10 s)
+#   CB_TEST_DKMS=0 tests/host/run.sh       all but the dkms build
 #   tests/host/run.sh prepare-host dkms    only test-prepare-host.sh, test-dkms.sh
 #   (run: scripts/run.sh refuses bad PARAMS before booting; ab: make ab
 #   refuses what it cannot compare before building; help: every
-#   script answers --help and does nothing else)
+#   script answers --help and does nothing else; readme: README.md is
+#   short, undated, and every command it shows exists)
 #   CB_TEST_SHELLS="bash" tests/host/run.sh     shells to run the scripts under
 #                                              (default: bash busybox)
 #   tests/host/test-dkms.sh                the dkms test on its own
@@ -28,7 +29,7 @@ top=$(cd "$dir/../.." && pwd)
 tap_lane run "$top/build/tap-host"
 
 if [ $# -eq 0 ]; then
-	set -- prepare-host ci-bare-metal workflow run help plan splat ab
+	set -- prepare-host ci-bare-metal workflow run help plan splat ab readme
 	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else

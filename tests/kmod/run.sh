@@ -168,8 +168,8 @@ fi
 #    break, by name, with the cause.
 # The samplers are all in the fragment files (harness.h's macros), so a
 # test needs only its two fragment objects, compiled by kbuild with the
-# module's flags, not the harness's C files (five modules' worth took a
-# cold `make check` 40 s of its 75); regions.py reads them joined into one
+# module's flags, not the harness's C files (five modules' worth were
+# most of a cold `make check`); regions.py reads them joined into one
 # object (ld -r) as it reads the module.  Each test is built in its own
 # folder, kept from run to run: the sources are copied with their times
 # (cp -p), so kbuild rebuilds only what changed since the last run (its
