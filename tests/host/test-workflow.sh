@@ -25,6 +25,10 @@ for name, job in d["jobs"].items():
     for st in job["steps"]:
         if "actions/upload-artifact" in st.get("uses", ""):
             print("upload", name, st["with"]["path"])
+        if "benchmark-action/github-action-benchmark" in st.get("uses", ""):
+            w = st["with"]
+            print("history", name, w["tool"], w["output-file-path"], w["auto-push"], st.get("if", ""))
+    print("permissions", name, " ".join("%s=%s" % kv for kv in sorted(job.get("permissions", {}).items())))
 print("env-out", d["jobs"]["gate"]["env"]["OUT"])
 PY
 ) && rc=0 || rc=$?
@@ -35,6 +39,10 @@ PY
 		'^runs-on gate self-hosted .*bare-metal .*\$\{\{ matrix.runner \}\}' "$out"
 	expect_match "uploads the --out directory" '^upload gate \$\{\{ env.OUT \}\}/$' "$out"
 	expect_match "the --out directory is build/ci, as the script's default" '^env-out build/ci$' "$out"
+	# shellcheck disable=SC2016 # literal ${{ }}
+	expect_match "the history: github-action-benchmark reads the gate's gbench.json (google/benchmark's format), pushed on main only" \
+		'^history gate googlecpp \$\{\{ env.OUT \}\}/gbench.json True .*github.event_name == .push. && github.ref == .refs/heads/main.' "$out"
+	expect_match "the gate job may push the history to gh-pages" '^permissions gate contents=write' "$out"
 else
 	skip "bare-metal.yml YAML structure (no python3 with PyYAML: apt-get install python3-yaml)"
 fi
