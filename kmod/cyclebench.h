@@ -352,10 +352,15 @@ struct cb_group {
  *	file needs no kernel (then cyclebench-user runs it too).
  * @_table: the const array of CB_FRAGMENT() entries.
  */
-/* every group's table, declared where each is defined (sparse) and used */
+/*
+ * Every group's table, declared where each is defined (sparse) and where
+ * the list is read; CB_GROUP_LIST comes from kmod/fragments/groups.mk.
+ */
+#ifdef CB_GROUP_LIST
 #define CB_G_DECL(_name, _) cb_group_##_name,
-extern const struct cb_group CB_GROUP_LIST(CB_G_DECL, CB_G_DECL, 0) cb_group_end_of_list;
-#undef CB_G_DECL
+#define CB_ALL_GROUP_TABLES CB_GROUP_LIST(CB_G_DECL, CB_G_DECL, 0)
+extern const struct cb_group CB_ALL_GROUP_TABLES cb_group_end_of_list;
+#endif
 
 #define CB_GROUP(_name, _table)						\
 	const struct cb_group cb_group_##_name = {			\
