@@ -11,6 +11,11 @@
 #   make ab KERNEL_A=6.1 KERNEL_B=6.12  two kernels (6.1, 6.12, 6.12-rt,
 #                                       6.1-debug), a module built for each,
 #                                       a boot each
+#   make ab KERNEL_A=6.1 KERNEL_B=~/linux/arch/x86/boot/bzImage KDIR_B=~/linux
+#                                       a kernel of your own: its image and
+#                                       the tree it was built in (KDIR_A,
+#                                       KDIR_B), which the module is built
+#                                       against
 #   make ab CMDLINE_A= CMDLINE_B=mitigations=off   one kernel, two command
 #                                       lines, a boot each
 #
@@ -99,9 +104,28 @@ fi
 # PARAMS' keys: the module's (run.sh's check, one definition)
 eval "$(sed -n '/^check_params() {/,/^}/p' "$top/scripts/run.sh")"
 
+# a kernel given by its image (a path) needs the tree it was built in
+for s in A B; do
+	k=ker_$s d=KDIR_$s
+	k=${k,,}
+	case ${!k} in
+	*/*)
+		[ -f "${!k}" ] && [ -r "${!k}" ] ||
+			die "KERNEL_$s=${!k}: no such image; give a bzImage (arch/x86/boot/bzImage in its build tree) or a series (6.1 6.12 6.12-rt 6.1-debug)"
+		[ -n "${!d:-}" ] ||
+			die "KERNEL_$s=${!k} is an image of your own: name the tree it was built in, KDIR_$s=DIR, to build the module against"
+		[ -f "${!d}/Makefile" ] && [ -f "${!d}/Module.symvers" ] ||
+			die "KDIR_$s=${!d}: no kernel build tree there (a Makefile and Module.symvers: build the kernel, or 'make modules_prepare' in it)"
+		;;
+	esac
+done
+
 # kdir SIDE KERNEL: the build tree for KERNEL (natively: the running one)
 kdir() {
-	if [ $native = 1 ]; then
+	local d=KDIR_$1
+	if [ -n "${!d:-}" ]; then
+		echo "${!d}"
+	elif [ $native = 1 ]; then
 		echo "/lib/modules/$(uname -r)/build"
 	elif ! "$top/scripts/kdir.sh" --kernel "$2"; then
 		die "side $1: no headers for kernel '$2' (the kernels: 6.1 6.12 6.12-rt 6.1-debug; sudo scripts/deps.sh --kernel $2)"
@@ -117,7 +141,8 @@ build() {
 	# a build directory per kernel, sources (REV's Kbuild and kmod/ trees:
 	# a commit that changed neither shares it), flags and added groups,
 	# kept: the next make ab of the same rebuilds only what changed
-	dir=$out/build/$ker-$(echo "${rev:+$(git -C "$top" rev-parse "$rev:Kbuild" "$rev:kmod")}|$kc|${CB_AB_ADD:-}" |
+	kd=KDIR_$side
+	dir=$out/build/${ker##*/}-$(echo "${rev:+$(git -C "$top" rev-parse "$rev:Kbuild" "$rev:kmod")}|$kc|${CB_AB_ADD:-}|$ker|${!kd:-}" |
 		sha1sum | cut -c1-10)
 	tmp=$out/$side.new
 	rm -rf "$tmp"

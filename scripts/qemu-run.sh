@@ -32,9 +32,11 @@
 #   --cyclestat F   a static cyclestat (default userspace/cyclestat.static)
 #   --add FILE      copy FILE into the guest's / (repeatable)
 #   --kernel K      the kernel: a series deps.sh set up (6.1, 6.12,
-#                   6.12-rt) or a directory under $CB_CACHE (6.12.117+deb12,
-#                   6.12.117+deb12-rt); default: the 6.1 one
-#                   (scripts/deps.sh --kernel K fetches others)
+#                   6.12-rt), a directory under $CB_CACHE (6.12.117+deb12,
+#                   6.12.117+deb12-rt), or the path of an image of your own
+#                   (a bzImage; the module must be built against its tree);
+#                   default: the 6.1 one (scripts/deps.sh --kernel K
+#                   fetches others)
 #   --accel A       tcg (default) or kvm
 #   --monitor P     QEMU's monitor on the FIFOs P.in and P.out (the caller
 #                   makes them; tests/e2e/run.sh nmi writes "nmi" there)
@@ -103,16 +105,22 @@ if [ -n "$abi" ] && [ -r "$CB_CACHE/kernel-$abi" ]; then
 	abi=$(cat "$CB_CACHE/kernel-$abi")
 fi
 kernel=$CB_CACHE/$abi/vmlinuz
+# a path: an image of the user's own
+case $abi in */*) kernel=$abi abi=own ;; esac
 for f in "$script" "$ko" /bin/busybox; do
 	[ -r "$f" ] || { echo "qemu-run.sh: missing $f; try: make (and sudo scripts/deps.sh)" >&2; exit 2; }
 done
+if [ "$abi" = own ] && [ ! -r "$kernel" ]; then
+	echo "qemu-run.sh: cannot read the kernel image $kernel; give the path of a bzImage (arch/x86/boot/bzImage in its build tree)" >&2
+	exit 2
+fi
 if [ -z "$abi" ] || [ ! -r "$kernel" ]; then
 	echo "qemu-run.sh: no kernel image ${abi:+for $abi }under $CB_CACHE; try: sudo scripts/deps.sh --kernel SERIES (6.1, 6.12, 6.12-rt)" >&2
 	exit 2
 fi
 if [ $icount = 1 ]; then
 	case $abi in
-	6.1.*) smp=1 ;;	# 6.1 hangs bringing up a second CPU under icount
+	6.1.*|own) smp=1 ;;	# 6.1 hangs bringing up a second CPU under icount
 	*) smp=${smp:-1} ;;
 	esac
 fi

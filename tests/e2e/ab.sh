@@ -10,6 +10,8 @@
 #     ab:adds and ab:ten_plus run one add more a copy): each exactly 1/ops
 #     instructions an op dearer, slower, exit 1; every other row the same;
 #     ab:only_b (B's alone) new
+#   - a kernel of one's own: KERNEL_B=IMAGE KDIR_B=TREE (SERIES' own, as a
+#     path): booted, the module built against TREE, every row the same
 #   - two kernels: KERNEL_A=SERIES KERNEL_B=OTHER twice (a boot a side):
 #     the same table both times (where OTHER's headers are set up)
 #
@@ -84,6 +86,20 @@ if [ $crc != 2 ] && grep -q '^ab:adds ' "$out/ab-one-compare.txt"; then
 	tap_ok "the results stay in one tree compare reads (results/{A,B}/runN)"
 else
 	tap_not_ok "the results stay in one tree compare reads (results/{A,B}/runN)" "$(tail -n 3 "$out/ab-one-compare.txt")"
+fi
+
+# a kernel of one's own, given as make ab takes one: the image's path and
+# its tree (here SERIES' own image and headers, so the table is A/A's)
+cache=${CB_CACHE:-/var/cache/cyclebench}
+img=$cache/$(cat "$cache/kernel-$series" 2>/dev/null)/vmlinuz
+ab own KERNEL_A="$series" KERNEL_B="$img" KDIR_B="$("$top/scripts/kdir.sh" --kernel "$series")" PARAMS="only=base,alu"
+f=$out/ab-own.txt
+bad=$(rows "$f" | awk '$6 != "+0.000" || $NF != "same"')
+n=$(rows "$f" | wc -l)
+if [ $rc = 0 ] && [ "$n" -ge 4 ] && [ -z "$bad" ]; then
+	tap_ok "KERNEL_B=an image, KDIR_B=its tree: booted and built against, the same as $series ($n rows)"
+else
+	tap_not_ok "KERNEL_B=an image, KDIR_B=its tree: the same as $series" "exit $rc, $n rows" "$bad" "$(tail -n 3 "$f")"
 fi
 
 if ! "$top/scripts/kdir.sh" --kernel "$other" > /dev/null 2>&1; then

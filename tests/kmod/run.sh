@@ -87,6 +87,9 @@ if [ -x "$CHECKPATCH" ] || [ -r "$CHECKPATCH" ]; then
 		grep -vE '^total:|^$')
 	for f in "${srcs[@]}"; do
 		out=$(printf '%s\n' "$all" | awk -v f="$f:" 'index($0, f) == 1')
+		# a fragment that sleeps is the object-code check's error, with
+		# its fix; checkpatch's msleep() advice would only repeat it
+		case $f in kmod/fragments/*) out=$(printf '%s\n' "$out" | grep -v ':MSLEEP:' || true) ;; esac
 		if [ -z "$out" ]; then ok "checkpatch --strict: $f"
 		else bad "checkpatch --strict: $f: $(echo "$out" | head -n3)"; fi
 	done
