@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # 'make ab': A against B in one command, and the gate's exit status: 0 when
-# nothing got slower, 1 when something did, 2 when it could not compare.
+# nothing got slower, 1 when something did, 2 when it could not compare
+# (this script's; make turns any failure into 2).
 #
 #   make ab BASE=REV [NEW=REV]          two builds of the module: git
 #                                       revisions of this tree (NEW: the
@@ -60,7 +61,7 @@ done
 ker_a=${KERNEL_A:-${KERNEL:-6.1}} ker_b=${KERNEL_B:-${KERNEL:-6.1}}
 cmd_a=${CMDLINE_A:-} cmd_b=${CMDLINE_B:-}
 if [ -z "${BASE:-}${NEW:-}${KERNEL_A:-}${KERNEL_B:-}${CMDLINE_A:-}${CMDLINE_B:-}${KCFLAGS_A:-}${KCFLAGS_B:-}" ]; then
-	die "say what to compare: BASE=REV [NEW=REV] (two builds), KERNEL_A=K KERNEL_B=K (two kernels) or CMDLINE_A=.. CMDLINE_B=.. (make ab --help)"
+	die "say what to compare: BASE=REV [NEW=REV] (two builds), KERNEL_A=K KERNEL_B=K (two kernels) or CMDLINE_A=.. CMDLINE_B=.. (scripts/ab.sh --help lists them)"
 fi
 # one boot where the sides share kernel and command line: interleaved
 one_boot=0
