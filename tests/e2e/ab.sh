@@ -47,16 +47,16 @@ rows() { grep -E '^[a-z0-9_]+:[^ ]+ ' "$1"; }
 
 ab aa BASE=HEAD NEW=HEAD KERNEL="$series" PARAMS="only=$sel"
 f=$out/ab-aa.txt
-if [ $rc = 0 ]; then tap_ok "A/A: exit 0"; else tap_not_ok "A/A: exit 0, got $rc"; fi
+if [ $rc = 0 ]; then pass "A/A: exit 0"; else fail "A/A: exit 0, got $rc"; fi
 n=$(rows "$f" | wc -l)
-if [ "$n" -ge 6 ]; then tap_ok "A/A: a row per fragment ($n)"; else tap_not_ok "A/A: at least 6 rows, got $n"; fi
+if [ "$n" -ge 6 ]; then pass "A/A: a row per fragment ($n)"; else fail "A/A: at least 6 rows, got $n"; fi
 bad=$(rows "$f" | awk '$2 != "icount" || $6 != "+0.000" || $NF != "same"')
-if [ -z "$bad" ] && [ "$n" -gt 0 ]; then tap_ok "A/A under icount: every row +0.000, same"
-else tap_not_ok "A/A under icount: every row +0.000, same" "$bad"; fi
+if [ -z "$bad" ] && [ "$n" -gt 0 ]; then pass "A/A under icount: every row +0.000, same"
+else fail "A/A under icount: every row +0.000, same" "$bad"; fi
 
 ab one BASE=HEAD NEW=HEAD KERNEL="$series" KCFLAGS_B=-DCB_TEST_AB_ONE_MORE PARAMS="only=$sel"
 f=$out/ab-one.txt
-if [ $rc = 1 ]; then tap_ok "one instruction more: exit 1"; else tap_not_ok "one instruction more: exit 1, got $rc"; fi
+if [ $rc = 1 ]; then pass "one instruction more: exit 1"; else fail "one instruction more: exit 1, got $rc"; fi
 # the expected figures from A's own results: its per-op count, and one
 # instruction more a copy of ops operations (ab:adds: 4 adds then 5,
 # ab:ten_plus: 10 then 11)
@@ -66,16 +66,16 @@ for fr in adds ten_plus; do
 		printf "%.3f %+.3f slower", $4 + 1 / ops, 1 / ops }')
 	got=$(rows "$f" | awk -v f="ab:$fr" '$1 == f { print $5, $6, $NF }')
 	if [ -n "$want" ] && [ "$got" = "$want" ]; then
-		tap_ok "one instruction more: ab:$fr B = A + 1/$ops an op, slower ($got)"
+		pass "one instruction more: ab:$fr B = A + 1/$ops an op, slower ($got)"
 	else
-		tap_not_ok "one instruction more: ab:$fr B = A + 1/ops an op, slower" "expected '$want', got '$got'"
+		fail "one instruction more: ab:$fr B = A + 1/ops an op, slower" "expected '$want', got '$got'"
 	fi
 done
 bad=$(rows "$f" | awk '$1 !~ /^ab:(adds|ten_plus|only_b)$/ && ($6 != "+0.000" || $NF != "same")')
-if [ -z "$bad" ]; then tap_ok "one instruction more: every other row +0.000, same"
-else tap_not_ok "one instruction more: every other row +0.000, same" "$bad"; fi
-if rows "$f" | grep -qE '^ab:only_b .* new$'; then tap_ok "one instruction more: ab:only_b, B's alone, is new"
-else tap_not_ok "one instruction more: ab:only_b, B's alone, is new"; fi
+if [ -z "$bad" ]; then pass "one instruction more: every other row +0.000, same"
+else fail "one instruction more: every other row +0.000, same" "$bad"; fi
+if rows "$f" | grep -qE '^ab:only_b .* new$'; then pass "one instruction more: ab:only_b, B's alone, is new"
+else fail "one instruction more: ab:only_b, B's alone, is new"; fi
 # (compare: exit 1, ab:adds slower; 2 would be an input it cannot read)
 crc=2
 r=$out/ab-one
@@ -83,9 +83,9 @@ r=$out/ab-one
 	--allow-missing "$r/A/run1" "$r/A/run2" -- "$r/B/run1" "$r/B/run2" \
 	> "$out/ab-one-compare.txt" 2>&1 || crc=$?; }
 if [ $crc != 2 ] && grep -q '^ab:adds ' "$out/ab-one-compare.txt"; then
-	tap_ok "the results stay in one tree compare reads (results/{A,B}/runN)"
+	pass "the results stay in one tree compare reads (results/{A,B}/runN)"
 else
-	tap_not_ok "the results stay in one tree compare reads (results/{A,B}/runN)" "$(tail -n 3 "$out/ab-one-compare.txt")"
+	fail "the results stay in one tree compare reads (results/{A,B}/runN)" "$(tail -n 3 "$out/ab-one-compare.txt")"
 fi
 
 if ! "$top/scripts/kdir.sh" --kernel "$other" > /dev/null 2>&1; then
@@ -110,9 +110,9 @@ else
 	n=$(rows "$out/ab-kernels-1.txt" | wc -l)
 	if [ "$n" -ge 8 ] && [ "$rc1" = "$rc2" ] && [ "$rc1" != 2 ] &&
 		cmp -s <(rows "$out/ab-kernels-1.txt") <(rows "$out/ab-kernels-2.txt"); then
-		tap_ok "$series against $other: the same table twice, $series given once as an image and its tree ($n rows, exit $rc1)"
+		pass "$series against $other: the same table twice, $series given once as an image and its tree ($n rows, exit $rc1)"
 	else
-		tap_not_ok "$series against $other: the same table twice" "exit $rc1 and $rc2, $n rows" \
+		fail "$series against $other: the same table twice" "exit $rc1 and $rc2, $n rows" \
 			"$(diff <(rows "$out/ab-kernels-1.txt") <(rows "$out/ab-kernels-2.txt") | head -n 6)"
 	fi
 fi

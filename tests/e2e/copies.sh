@@ -6,8 +6,8 @@
 # their instructions.
 . /lib.sh
 
-check_cmd "insmod (base + copies + overrun)" insmod /cyclebench.ko run_on_load=0
-check "run copies,base" ok "$(run_write "copies,base samples=20 ensembles=1 warmup=2")"
+expect_ok "insmod (base + copies + overrun)" insmod /cyclebench.ko run_on_load=0
+expect_eq "run copies,base" ok "$(run_write "copies,base samples=20 ensembles=1 warmup=2")"
 check_straight /regions.txt 3
 check_unload
 
@@ -17,11 +17,11 @@ check_unload
 # long regions holds one call of 10^7 dec/jnz iterations (2 x 10^7
 # ticks).  No such sample is kept: each is taken again, and 8 in a row
 # stop the run with ETIME, naming the fragment.
-check_cmd "insmod (base + copies + overrun) max_sample_us=1000" \
+expect_ok "insmod (base + copies + overrun) max_sample_us=1000" \
 	insmod /cyclebench.ko run_on_load=0 max_sample_us=1000
-check "overrun:long_dear, its long region over max_sample_us: ETIME" ETIME \
+expect_eq "overrun:long_dear, its long region over max_sample_us: ETIME" ETIME \
 	"$(run_write "overrun:long_dear samples=20 ensembles=1 warmup=0")"
-check "the log names overrun:long_dear and max_sample_us" 1 \
+expect_eq "the log names overrun:long_dear and max_sample_us" 1 \
 	"$(dmesg | grep -c 'overrun:long_dear: refused: .*max_sample_us')"
-check "base:empty still runs after it" ok "$(run_write "base samples=20 ensembles=1")"
+expect_eq "base:empty still runs after it" ok "$(run_write "base samples=20 ensembles=1")"
 check_unload

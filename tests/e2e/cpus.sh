@@ -30,32 +30,32 @@ S=$CB/contend/atomic_inc_shared
 # timeouts.c's module (run.sh boots it so): a body whose wait gives up
 # flags every sample it ran in, on every CPU (issue 40, item 6)
 if [ "${1:-}" = timeouts ]; then
-	check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
-	check "timeouts on cpus=0-1, 100 samples x 2 ensembles: ok" ok \
+	expect_ok "insmod" insmod /cyclebench.ko run_on_load=0
+	expect_eq "timeouts on cpus=0-1, 100 samples x 2 ensembles: ok" ok \
 		"$(run_write "timeouts cpus=0-1 samples=100 ensembles=2 warmup=10")"
 	G=$CB/timeouts/gives_up N=$CB/timeouts/never_waits
 	# timed_out FILE: its samples with the time-out bit (32), of how many
 	timed_out() { awk 'int($1 / 32) % 2 { n++ } END { print n + 0 "/" NR }' "$1"; }
-	check "gives_up: every sample of each CPU flagged a time-out" "200/200 200/200 200/200" \
+	expect_eq "gives_up: every sample of each CPU flagged a time-out" "200/200 200/200 200/200" \
 		"$(timed_out $G/flags) $(timed_out $G/cpu0/flags) $(timed_out $G/cpu1/flags)"
-	check "gives_up: info flagged_timeout counts the first CPU's" 200 \
+	expect_eq "gives_up: info flagged_timeout counts the first CPU's" 200 \
 		"$(info_get $G/info flagged_timeout)"
-	check "never_waits: no sample of either CPU flagged a time-out" "0/200 0/200 0/200 0" \
+	expect_eq "never_waits: no sample of either CPU flagged a time-out" "0/200 0/200 0/200 0" \
 		"$(timed_out $N/flags) $(timed_out $N/cpu0/flags) $(timed_out $N/cpu1/flags) $(info_get $N/info flagged_timeout)"
-	check "cpu0/flags is the result's own flags" yes \
+	expect_eq "cpu0/flags is the result's own flags" yes \
 		"$(cmp -s $G/flags $G/cpu0/flags && echo yes)"
-	check "on one CPU too: every sample of gives_up flagged" ok \
+	expect_eq "on one CPU too: every sample of gives_up flagged" ok \
 		"$(run_write "timeouts:gives_up samples=50 ensembles=1")"
-	check "50 of 50, and cpu1/flags empty (no cpus= in this result)" "50/50 0/0" \
+	expect_eq "50 of 50, and cpu1/flags empty (no cpus= in this result)" "50/50 0/0" \
 		"$(timed_out $G/flags) $(timed_out $G/cpu1/flags)"
-	check "the tree passes the contract" ok \
+	expect_eq "the tree passes the contract" ok \
 		"$(contract $CB | grep -q ': ok, ' && echo ok || contract $CB)"
 	check_unload
 	exit 0
 fi
 
-check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
-check "contend on cpus=0-1, 200 samples x 2 ensembles: ok" ok \
+expect_ok "insmod" insmod /cyclebench.ko run_on_load=0
+expect_eq "contend on cpus=0-1, 200 samples x 2 ensembles: ok" ok \
 	"$(run_write "contend cpus=0-1 samples=200 ensembles=2 warmup=20")"
 
 # every fragment that ran: both CPUs' arrays, the first CPU's the result's own
@@ -81,27 +81,27 @@ for d in $CB/contend/*; do
 	echo "$f: start_spread $spread TSC ticks over $in_step of 400 samples in step; per_cpu $(info_get $d/info state_per_cpu)" >> /out/figures.txt
 done
 # (6.12-rt skips the spinlock_t body: it sleeps there)
-check_ge "contend fragments that ran on both CPUs" 8 "$n"
-check "each: cpus 0,1, barrier, 400 samples and flags per CPU in both regions, cpu0's = cycles and flags, in-step count and spread numbers, flagged_timeout" "" "$bad"
-check "state_per_cpu: yes for a .per_cpu fragment, no for a shared one" "yes no" \
+expect_ge "contend fragments that ran on both CPUs" 8 "$n"
+expect_eq "each: cpus 0,1, barrier, 400 samples and flags per CPU in both regions, cpu0's = cycles and flags, in-step count and spread numbers, flagged_timeout" "" "$bad"
+expect_eq "state_per_cpu: yes for a .per_cpu fragment, no for a shared one" "yes no" \
 	"$(info_get $CB/contend/atomic_inc_private/info state_per_cpu) $(info_get $S/info state_per_cpu)"
 # setups: a shared state's once a run, on CPU 0 (the two locks, and the
 # three .per_cpu bodies' own there), a helper's own in each ensemble on its
 # CPU (3 x 2): 11, 10 where spin_lock_shared is skipped (none has a teardown)
 want=11
 [ "$(info_get $CB/contend/spin_lock_shared/info state)" = skipped ] && want=10
-check "setups: once a run for shared states and CPU 0, each ensemble for CPU 1's own" "$want 0" "$(calls)"
-check "the live tree passes the contract, cpuN/ included" ok \
+expect_eq "setups: once a run for shared states and CPU 0, each ensemble for CPU 1's own" "$want 0" "$(calls)"
+expect_eq "the live tree passes the contract, cpuN/ included" ok \
 	"$(contract $CB | grep -q ': ok, ' && echo ok || contract $CB)"
 # (cyclestat's copy: not on the debug lane, as in max.sh)
 if [ "$SLOW" = 1 ]; then
 	cyclestat save /tmp/saved > /tmp/save.out 2>&1
-	check "cyclestat save copies it, cpuN/ included" "0 400" \
+	expect_eq "cyclestat save copies it, cpuN/ included" "0 400" \
 		"$? $(lines /tmp/saved/contend/atomic_inc_shared/cpu1/cycles)"
-	check "and the saved copy passes the contract" ok \
+	expect_eq "and the saved copy passes the contract" ok \
 		"$(contract /tmp/saved | grep -q ': ok, ' && echo ok || contract /tmp/saved)"
 fi
-check "no helper thread is left after the run" 0 "$(threads)"
+expect_eq "no helper thread is left after the run" 0 "$(threads)"
 
 mark "contend on both CPUs checked"
 # token_ring: on two CPUs an op waits for the other's hand-over, alone it
@@ -112,52 +112,52 @@ median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }
 T=$CB/contend/token_ring
 k2=$(median $T/cycles_long)
 to2=$(info_get $T/info flagged_timeout)
-check "token_ring alone: ok" ok "$(run_write "contend:token_ring samples=200 ensembles=2 warmup=20")"
+expect_eq "token_ring alone: ok" ok "$(run_write "contend:token_ring samples=200 ensembles=2 warmup=20")"
 k1=$(median $T/cycles_long)
 echo "token_ring: median long region (16 laps) $k2 ticks at k=2, $k1 at k=1" >> /out/figures.txt
 echo "token_ring: at k=2, samples with a time-out: $to2 of CPU 0's 400" >> /out/figures.txt
-check_ge "token_ring: k=2's median long region over twice k=1's ($k2 vs $k1)" $((2 * k1)) "$k2"
+expect_ge "token_ring: k=2's median long region over twice k=1's ($k2 vs $k1)" $((2 * k1)) "$k2"
 
 mark "token_ring checked"
 # a later run on one CPU: cpuN/ stays, empty; the info has no cpus
-check "atomic_inc_shared on one CPU afterwards: ok" ok "$(run_write "contend:atomic_inc_shared samples=50 ensembles=1")"
-check "its info has no cpus:, its cpu1/cycles is empty" "|0" \
+expect_eq "atomic_inc_shared on one CPU afterwards: ok" ok "$(run_write "contend:atomic_inc_shared samples=50 ensembles=1")"
+expect_eq "its info has no cpus:, its cpu1/cycles is empty" "|0" \
 	"$(info_get $S/info cpus)|$(lines $S/cpu1/cycles)"
-check "and the tree still passes the contract" ok \
+expect_eq "and the tree still passes the contract" ok \
 	"$(contract $CB | grep -q ': ok, ' && echo ok || contract $CB)"
 
 # refusals, each with nothing run
 for w in "contend cpus=0-5" "contend cpus=1-0" "contend cpu=0 cpus=0-1" \
 	"contend cpus=0-1 sweep=cpus" "contend cpus=0,,1" "contend cpus=64"; do
-	check "write '$w': EINVAL" EINVAL "$(run_write "$w")"
+	expect_eq "write '$w': EINVAL" EINVAL "$(run_write "$w")"
 done
-check "the last result stands: 50 samples" 50 "$(lines $S/cycles)"
+expect_eq "the last result stands: 50 samples" 50 "$(lines $S/cycles)"
 
 mark "refusals checked"
 # A CPU that does not come: barrier_ms=1000, CPU 1 held away for 3 s
-check_cmd "rmmod" rmmod cyclebench
-check_cmd "insmod barrier_ms=1000" insmod /cyclebench.ko run_on_load=0 barrier_ms=1000
-check "a first run on both CPUs" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
+expect_ok "rmmod" rmmod cyclebench
+expect_ok "insmod barrier_ms=1000" insmod /cyclebench.ko run_on_load=0 barrier_ms=1000
+expect_eq "a first run on both CPUs" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
 echo 3000 > /sys/module/cyclebench/parameters/fault_barrier_ms
 dmesg -c > /dev/null
-check "CPU 1 away 3 s, barrier_ms=1000: the run stops with ETIMEDOUT" ETIMEDOUT \
+expect_eq "CPU 1 away 3 s, barrier_ms=1000: the run stops with ETIMEDOUT" ETIMEDOUT \
 	"$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
 echo 0 > /sys/module/cyclebench/parameters/fault_barrier_ms
-check "the kernel log names the CPU and the fix" 1 \
+expect_eq "the kernel log names the CPU and the fix" 1 \
 	"$(dmesg | grep -c 'contend:atomic_inc_shared: cpu 1 did not come to the barrier .*barrier_ms')"
-check "state aborted, the previous 100 samples on both CPUs stay" "aborted 100 100" \
+expect_eq "state aborted, the previous 100 samples on both CPUs stay" "aborted 100 100" \
 	"$(info_get $S/info state) $(lines $S/cycles) $(lines $S/cpu1/cycles)"
-check "and the next run works" ok "$(run_write "contend:atomic_inc_private cpus=0-1 samples=100 ensembles=1")"
+expect_eq "and the next run works" ok "$(run_write "contend:atomic_inc_private cpus=0-1 samples=100 ensembles=1")"
 
 mark "barrier timeout checked"
 # CPU 1's own setup fails (fault_setup: the 2nd setup from now, CPU 0's
 # being the 1st): the run fails, named, and nothing else changes
 echo 2 > /sys/module/cyclebench/parameters/fault_setup
-check "CPU 1's setup fails: ENOMEM" ENOMEM \
+expect_eq "CPU 1's setup fails: ENOMEM" ENOMEM \
 	"$(run_write "contend:store_own_line cpus=0-1 samples=100 ensembles=1")"
-check "state failed, error -12" "failed -12" \
+expect_eq "state failed, error -12" "failed -12" \
 	"$(info_get $CB/contend/store_own_line/info state) $(info_get $CB/contend/store_own_line/info error)"
-check "no thread left" 0 "$(threads)"
+expect_eq "no thread left" 0 "$(threads)"
 
 mark "setup failure checked"
 # CPU 1 goes offline mid-run: the run stops (EAGAIN), the log says which
@@ -168,19 +168,19 @@ sleep 0.5
 dmesg -c > /dev/null
 echo 0 > /sys/devices/system/cpu/cpu1/online
 wait $pid
-check "CPU 1 offline mid-run: the write returns EAGAIN" EAGAIN "$(cat /tmp/w1)"
-check "the log says cpu 1 went offline" 1 "$(dmesg | grep -c 'cpu 1 went offline during the run')"
-check "status idle, state aborted, no thread left" "idle aborted 0" \
+expect_eq "CPU 1 offline mid-run: the write returns EAGAIN" EAGAIN "$(cat /tmp/w1)"
+expect_eq "the log says cpu 1 went offline" 1 "$(dmesg | grep -c 'cpu 1 went offline during the run')"
+expect_eq "status idle, state aborted, no thread left" "idle aborted 0" \
 	"$(state) $(info_get $L/info state) $(threads)"
-check "cpus=0-1 with CPU 1 offline: EINVAL" EINVAL "$(run_write "contend:atomic_inc_shared cpus=0-1")"
+expect_eq "cpus=0-1 with CPU 1 offline: EINVAL" EINVAL "$(run_write "contend:atomic_inc_shared cpus=0-1")"
 echo 1 > /sys/devices/system/cpu/cpu1/online
-check "CPU 1 back: a cpus=0-1 run works" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
+expect_eq "CPU 1 back: a cpus=0-1 run works" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
 
 mark "offline checked"
 # Ctrl-C (SIGINT to the writer) mid-run: EINTR, aborted, old data kept
 taskset -c 0 cbpoke write "$CB/run" "contend:atomic_inc_shared cpus=0-1 samples=100000000 ensembles=1" > /tmp/w2 &
 wait $!
-check "cpus=0-1 needs each CPU's arrays: 10^8 samples is over max_mb, refused before it starts (E2BIG)" E2BIG "$(cat /tmp/w2)"
+expect_eq "cpus=0-1 needs each CPU's arrays: 10^8 samples is over max_mb, refused before it starts (E2BIG)" E2BIG "$(cat /tmp/w2)"
 taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m cpus=0-1 samples=100000 ensembles=1 warmup=0" > /tmp/w3 &
 pid=$!
 wait_state running
@@ -191,9 +191,9 @@ wait $pid
 ms=$(elapsed_ms "$t0")
 echo "SIGINT to a cpus=0-1 writer: gone in $ms ms" >> /out/figures.txt
 wait_state idle
-check "Ctrl-C mid-run: status idle, state aborted, no thread left" "idle aborted 0" \
+expect_eq "Ctrl-C mid-run: status idle, state aborted, no thread left" "idle aborted 0" \
 	"$(state) $(info_get $L/info state) $(threads)"
-check "the contend result is untouched" "ok 100" "$(info_get $S/info state) $(lines $S/cycles)"
+expect_eq "the contend result is untouched" "ok 100" "$(info_get $S/info state) $(lines $S/cycles)"
 
 mark "Ctrl-C checked"
 # rmmod while a writer-less cpus=0-1 run is in flight
@@ -204,11 +204,11 @@ sleep 0.5
 kill -KILL $pid
 wait $pid 2>/dev/null
 rmmod cyclebench
-check "rmmod with a cpus=0-1 run in flight succeeds" 0 "$?"
-check "and leaves no directory, no module, no thread" "no no 0" \
+expect_eq "rmmod with a cpus=0-1 run in flight succeeds" 0 "$?"
+expect_eq "and leaves no directory, no module, no thread" "no no 0" \
 	"$([ -e $CB ] && echo yes || echo no) $(grep -q '^cyclebench ' /proc/modules && echo yes || echo no) $(threads)"
-check_cmd "insmod again" insmod /cyclebench.ko run_on_load=0
-check "and a cpus=0-1 run works" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
+expect_ok "insmod again" insmod /cyclebench.ko run_on_load=0
+expect_eq "and a cpus=0-1 run works" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
 mark "rmmod checked"
 kmemleak_check cpus
 check_unload

@@ -32,10 +32,10 @@ splats_since() {
 }
 
 if [ "${1:-}" = bite ]; then
-	check_cmd "bite: insmod the test build" insmod $KO run_on_load=0
-	check "bite: the leaking setup runs (10 ensembles, 10 objects lost)" ok \
+	expect_ok "bite: insmod the test build" insmod $KO run_on_load=0
+	expect_eq "bite: the leaking setup runs (10 ensembles, 10 objects lost)" ok \
 		"$(run_write "leak samples=10 ensembles=10")"
-	check "bite: the body that may sleep runs with interrupts off" ok \
+	expect_eq "bite: the body that may sleep runs with interrupts off" ok \
 		"$(run_write "sleep samples=10 ensembles=1")"
 	sleep 6		# kmemleak reports objects older than 5 s
 	kmemleak_check "bite"
@@ -91,10 +91,10 @@ while [ $n -lt 10000 ]; do
 done
 insmod_hit=$hit
 echo "insmod: $hit of its allocations failed in turn (N stepping by 1 + N/$STEP) ($absorbed absorbed), then it loaded at N=$n" >> /out/figures.txt
-check_ge "insmod: fail-nth reached allocations (N = 1.. until one was left over)" 2 "$n"
-check "insmod with each of its $hit allocations failing: ENOMEM, nothing loaded, no debugfs dir (or absorbed: it measures and unloads)" "" "$bad"
-check "insmod: loaded after the loop (the fault left unused)" yes "$(loaded)"
-check "insmod: no splat while its allocations failed" "" "$(splats_since "fault insmod")"
+expect_ge "insmod: fail-nth reached allocations (N = 1.. until one was left over)" 2 "$n"
+expect_eq "insmod with each of its $hit allocations failing: ENOMEM, nothing loaded, no debugfs dir (or absorbed: it measures and unloads)" "" "$bad"
+expect_eq "insmod: loaded after the loop (the fault left unused)" yes "$(loaded)"
+expect_eq "insmod: no splat while its allocations failed" "" "$(splats_since "fault insmod")"
 rmmod cyclebench
 STEP=50
 
@@ -124,13 +124,13 @@ while [ $n -lt 10000 ]; do
 	esac
 done
 echo "run write: $hit of its allocations failed in turn (N stepping by 1 + N/$STEP) ($absorbed absorbed), then it ran at N=$n" >> /out/figures.txt
-check_ge "run write: fail-nth reached allocations" 2 "$n"
-check "run write with each of its $hit allocations failing: ENOMEM, the previous results intact, idle" "" "$bad"
+expect_ge "run write: fail-nth reached allocations" 2 "$n"
+expect_eq "run write with each of its $hit allocations failing: ENOMEM, the previous results intact, idle" "" "$bad"
 run_hit=$hit
-check "run write: the run after the loop is complete" "90 90 ok" \
+expect_eq "run write: the run after the loop is complete" "90 90 ok" \
 	"$(lines $CB/alu/add_dep/cycles) $(lines $CB/mem/chase/8192/cycles) $(info_get $CB/alu/add_dep/info state)"
-check "run write: no splat while its allocations failed" "" "$(splats_since "fault run")"
-check "a run after the fault injection" ok "$(run_write "base,alu samples=20 ensembles=2")"
+expect_eq "run write: no splat while its allocations failed" "" "$(splats_since "fault run")"
+expect_eq "a run after the fault injection" ok "$(run_write "base,alu samples=20 ensembles=2")"
 rmmod cyclebench
 
 # ---- a fragment's setup: in the run's kthread ---------------------------------
@@ -141,7 +141,7 @@ rmmod cyclebench
 # by pid; then the hog goes.  While the run samples (setup is over), what
 # is left of N says whether the fault was used.
 insmod $KO run_on_load=0
-check "setup: a first mem:chase/65536 run" ok "$(run_write "mem:chase/65536 samples=100 ensembles=1 cpu=1")"
+expect_eq "setup: a first mem:chase/65536 run" ok "$(run_write "mem:chase/65536 samples=100 ensembles=1 cpu=1")"
 C=$CB/mem/chase/65536
 cp $C/cycles /tmp/chase.before
 rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
@@ -196,9 +196,9 @@ done
 echo $rt > /proc/sys/kernel/sched_rt_runtime_us
 setup_hit=$hit
 echo "setup (kthread): $hit allocations failed in turn ($absorbed absorbed), then it ran at N=$n" >> /out/figures.txt
-check_ge "setup: fail-nth reached the kthread's allocations" 2 "$n"
-check "setup with each of the kthread's $hit allocations failing: ENOMEM, the previous results intact" "" "$bad"
-check "setup: the run after the loop is complete" "50000 ok" "$(lines $C/cycles) $(info_get $C/info state)"
+expect_ge "setup: fail-nth reached the kthread's allocations" 2 "$n"
+expect_eq "setup with each of the kthread's $hit allocations failing: ENOMEM, the previous results intact" "" "$bad"
+expect_eq "setup: the run after the loop is complete" "50000 ok" "$(lines $C/cycles) $(info_get $C/info state)"
 rmmod cyclebench
 
 echo "fault points exercised: $((insmod_hit + run_hit + setup_hit)) ($insmod_hit in insmod, $run_hit in a run write, $setup_hit in the run's kthread: state and mem:chase's setup)" >> /out/figures.txt

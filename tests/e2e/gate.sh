@@ -23,7 +23,7 @@ RUNS=${1:-10}
 SEL=${2:-"base,calib,loop:dec_jnz args=100,110,150 samples=25 ensembles=200 warmup=10 interleave=1"}
 mkdir -p /out/runs
 
-check_cmd "insmod (gate)" insmod /cyclebench.ko run_on_load=0
+expect_ok "insmod (gate)" insmod /cyclebench.ko run_on_load=0
 k=1
 good=0
 while [ "$k" -le "$RUNS" ]; do
@@ -31,7 +31,7 @@ while [ "$k" -le "$RUNS" ]; do
 	cyclestat --tree "$CB" -q save "/out/runs/r$k"
 	k=$((k + 1))
 done
-check "gate: $RUNS runs of '$SEL'" "$RUNS" "$good"
-check "gate: loop:dec_jnz/110 has cycles_long" yes \
+expect_eq "gate: $RUNS runs of '$SEL'" "$RUNS" "$good"
+expect_eq "gate: loop:dec_jnz/110 has cycles_long" yes \
 	"$([ -s /out/runs/r1/loop/dec_jnz/110/cycles_long ] && echo yes || echo no)"
 check_unload

@@ -25,13 +25,13 @@ if ! grep -qw irqsoff $T/available_tracers 2>/dev/null; then
 	fail "this kernel has the irqsoff tracer ($T/available_tracers: $(cat $T/available_tracers 2>&1))"
 	exit 0
 fi
-check_cmd "insmod max_sample_us=$US" insmod /cyclebench.ko run_on_load=0 max_sample_us=$US
+expect_ok "insmod max_sample_us=$US" insmod /cyclebench.ko run_on_load=0 max_sample_us=$US
 echo 0 > $T/tracing_on
 echo irqsoff > $T/current_tracer
 echo 0 > $T/tracing_max_latency
 echo 1 > $T/tracing_on
-check "run all (every shipped fragment)" ok "$(run_write "all samples=100 ensembles=2 warmup=10")"
-check "run the slow ones (mem:chase, memcpy, memset, loop:dec_jnz_1m)" ok \
+expect_eq "run all (every shipped fragment)" ok "$(run_write "all samples=100 ensembles=2 warmup=10")"
+expect_eq "run the slow ones (mem:chase, memcpy, memset, loop:dec_jnz_1m)" ok \
 	"$(run_write "mem:chase/4096,mem:chase/1048576,mem:memcpy/65536,mem:memset/65536,loop:dec_jnz_1m samples=20 ensembles=1 warmup=2")"
 refused=
 for a in 10 1000 100000 550000 700000 1000000 10000000 100000000; do
@@ -43,20 +43,20 @@ for a in 10 1000 100000 550000 700000 1000000 10000000 100000000; do
 	esac
 done
 echo 0 > $T/tracing_on
-check "which ARGs are refused with ETIME (exact under icount)" \
+expect_eq "which ARGs are refused with ETIME (exact under icount)" \
 	" 700000 1000000 10000000 100000000" "$refused"
 max=$(cat $T/tracing_max_latency)
 cp $T/trace /out/irqsoff-trace.txt
 echo "max_sample_us=$US tracing_max_latency=$max us refused:$refused" >> /out/figures.txt
 grep -m3 -E 'latency:|=> started at|=> ended at' /out/irqsoff-trace.txt >> /out/figures.txt
-check_le "the longest interrupts-off section <= max_sample_us + $MARGIN_US us" $((US + MARGIN_US)) "$max"
+expect_le "the longest interrupts-off section <= max_sample_us + $MARGIN_US us" $((US + MARGIN_US)) "$max"
 # ... and the bound was approached: loop:dec_jnz/550000 held them off 18.7 ms
-check_ge "the longest section is the 550000-iteration sample's" 18000 "$max"
-check "the longest section is the module's (cb_sample_dec_jnz)" 1 \
+expect_ge "the longest section is the 550000-iteration sample's" 18000 "$max"
+expect_eq "the longest section is the module's (cb_sample_dec_jnz)" 1 \
 	"$(grep -c '=> started at: cb_sample_dec_jnz' /out/irqsoff-trace.txt | sed 's/^[1-9][0-9]*$/1/')"
 # (10^8's line is past the module's warning rate limit, 3 in 5 s; the
 # ARG that fits moves with the guest TSC's calibration, 588234 or 588235)
-check "the parser refused 10^7 before it ran, naming max_sample_us and the largest ARG" 1 \
+expect_eq "the parser refused 10^7 before it ran, naming max_sample_us and the largest ARG" 1 \
 	"$(dmesg | grep -cE "loop:dec_jnz/10000000: refused before it runs: it cannot fit max_sample_us=$US: .* the largest ARG that fits is about 5882[0-9][0-9] " | sed 's/^[1-9][0-9]*$/1/')"
 echo nop > $T/current_tracer
 check_unload

@@ -10,36 +10,36 @@
 #                        CPUID; RDTSC (issue 40, item 5)
 . /lib.sh
 
-check "the CPU is AMD family 17h" "AuthenticAMD 23" \
+expect_eq "the CPU is AMD family 17h" "AuthenticAMD 23" \
 	"$(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d' ' -f2) $(grep -m1 '^cpu family' /proc/cpuinfo | sed 's/.*: //')"
-check_cmd "insmod method=lfence" insmod /cyclebench.ko run_on_load=0 method=lfence
-check "info: method_requested" lfence "$(info_get $CB/info method_requested)"
+expect_ok "insmod method=lfence" insmod /cyclebench.ko run_on_load=0 method=lfence
+expect_eq "info: method_requested" lfence "$(info_get $CB/info method_requested)"
 case $(info_get $CB/info lfence) in
 "DE_CFG bit 1 clear"*"using paoloni") pass "info: lfence says DE_CFG bit 1 is clear, and the fallback" ;;
 *) fail "info: lfence says DE_CFG bit 1 is clear: got '$(info_get $CB/info lfence)'" ;;
 esac
 if [ "${1:-}" = nordtscp ]; then
-	check "info: rdtscp" no "$(info_get $CB/info rdtscp)"
-	check "info: method_used stops with CPUID, not LFENCE" cpuid-nordtscp \
+	expect_eq "info: rdtscp" no "$(info_get $CB/info rdtscp)"
+	expect_eq "info: method_used stops with CPUID, not LFENCE" cpuid-nordtscp \
 		"$(info_get $CB/info method_used)"
 	for m in lfence paoloni; do
-		check "run alu method=$m" ok "$(run_write "alu samples=100 ensembles=2 method=$m")"
-		check "alu:add_dep method=$m was measured with cpuid-nordtscp" cpuid-nordtscp \
+		expect_eq "run alu method=$m" ok "$(run_write "alu samples=100 ensembles=2 method=$m")"
+		expect_eq "alu:add_dep method=$m was measured with cpuid-nordtscp" cpuid-nordtscp \
 			"$(info_get $CB/alu/add_dep/info method)"
-		check "alu:add_dep: 200 samples" 200 "$(lines $CB/alu/add_dep/cycles)"
+		expect_eq "alu:add_dep: 200 samples" 200 "$(lines $CB/alu/add_dep/cycles)"
 		# under icount (run.sh boots this one so) the TSC counts
 		# instructions: the long region is R - 1 more copies of the
 		# body's 4 adds than the short one, in every sample
 		r=$(info_get $CB/alu/add_dep/info long_repeat)
-		check "alu:add_dep: long - short = (long_repeat - 1) x 4 instructions in every sample" \
+		expect_eq "alu:add_dep: long - short = (long_repeat - 1) x 4 instructions in every sample" \
 			"$(((r - 1) * 4))" \
 			"$(paste $CB/alu/add_dep/cycles $CB/alu/add_dep/cycles_long | awk '{ print $2 - $1 }' | sort -u | tr '\n' ' ' | sed 's/ $//')"
 	done
 	check_unload
 	exit 0
 fi
-check "info: method_used falls back to paoloni" paoloni "$(info_get $CB/info method_used)"
-check "run alu method=lfence" ok "$(run_write "alu samples=100 ensembles=2 method=lfence")"
-check "alu:add_dep was measured with paoloni" paoloni "$(info_get $CB/alu/add_dep/info method)"
-check "alu:add_dep: 200 samples" 200 "$(lines $CB/alu/add_dep/cycles)"
+expect_eq "info: method_used falls back to paoloni" paoloni "$(info_get $CB/info method_used)"
+expect_eq "run alu method=lfence" ok "$(run_write "alu samples=100 ensembles=2 method=lfence")"
+expect_eq "alu:add_dep was measured with paoloni" paoloni "$(info_get $CB/alu/add_dep/info method)"
+expect_eq "alu:add_dep: 200 samples" 200 "$(lines $CB/alu/add_dep/cycles)"
 check_unload

@@ -23,32 +23,9 @@ point_time() {
 }
 : > /out/points.txt
 point_time "(the suite starts)"
+# the points (tests/tap/tap.sh's vocabulary), each one's time noted
 pass() { tap_ok "$*"; point_time "$*"; }
-fail() { tap_not_ok "$*"; point_time "$*"; }
-
-# check NAME EXPECTED GOT
-check() {
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: expected '$2', got '$3'"; fi
-}
-
-# check_le NAME LIMIT GOT: GOT is an integer <= LIMIT
-check_le() {
-	if [ -n "$3" ] && [ "$3" -le "$2" ] 2>/dev/null; then pass "$1 ($3 <= $2)"
-	else fail "$1: expected <= $2, got '$3'"; fi
-}
-
-# check_ge NAME LIMIT GOT
-check_ge() {
-	if [ -n "$3" ] && [ "$3" -ge "$2" ] 2>/dev/null; then pass "$1 ($3 >= $2)"
-	else fail "$1: expected >= $2, got '$3'"; fi
-}
-
-# check_cmd NAME CMD...: passes when CMD exits 0
-check_cmd() {
-	name=$1
-	shift
-	if out=$("$@" 2>&1); then pass "$name"; else fail "$name: '$*' failed: $out"; fi
-}
+fail() { tap_not_ok "$@"; point_time "$1"; }
 
 # key: value lookup in an info file
 info_get() { sed -n "s/^$2: //p" "$1"; }
@@ -83,7 +60,7 @@ fragment_dirs() { cut -d' ' -f1 "$CB/fragments" | tr : /; }
 
 # check_unload: rmmod works and takes the directory with it.
 check_unload() {
-	check_cmd "rmmod succeeds" rmmod cyclebench
+	expect_ok "rmmod succeeds" rmmod cyclebench
 	if [ -e "$CB" ]; then fail "rmmod removes $CB"; else pass "rmmod removes $CB"; fi
 }
 
@@ -113,7 +90,7 @@ kmemleak_check() {
 		/cyclebench|\] 0x[0-9a-f]+$/ { hit = 1 } END { print n + hit }' /out/kmemleak.txt)
 	all=$(grep -c '^unreferenced object' /out/kmemleak.txt)
 	echo "kmemleak ($1): $ours of $all unreferenced objects involve cyclebench" >> /out/figures.txt
-	check "$1: kmemleak finds no leaked object of cyclebench's ($all in all)" 0 "$ours"
+	expect_eq "$1: kmemleak finds no leaked object of cyclebench's ($all in all)" 0 "$ours"
 }
 
 # long_minus_short DIR: the distinct cycles_long - cycles of DIR's samples,
@@ -172,8 +149,8 @@ check_straight() {
 		n++
 	}
 	END { printf "%d|%s", n, bad }' "$1")
-	check_ge "straight-line bodies checked ($1)" "$2" "${out%%|*}"
-	check "every straight-line body: long - short = 15 x its instructions, every sample" "" "${out#*|}"
+	expect_ge "straight-line bodies checked ($1)" "$2" "${out%%|*}"
+	expect_eq "every straight-line body: long - short = 15 x its instructions, every sample" "" "${out#*|}"
 }
 
 # check_declared MIN: every result that ran and whose info declares insns
@@ -192,6 +169,6 @@ check_declared() {
 		n++
 	}
 	END { printf "%d|%s", n, bad }')
-	check_ge "results with declared instructions checked" "$1" "${out%%|*}"
-	check "every declared body: long - short = 15 x its declared instructions, every sample" "" "${out#*|}"
+	expect_ge "results with declared instructions checked" "$1" "${out%%|*}"
+	expect_eq "every declared body: long - short = 15 x its declared instructions, every sample" "" "${out#*|}"
 }

@@ -8,8 +8,8 @@
 
 R=$CB/loop/dec_jnz_1m
 
-check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
-check "a first run of base" ok "$(run_write "base samples=100 ensembles=2")"
+expect_ok "insmod" insmod /cyclebench.ko run_on_load=0
+expect_eq "a first run of base" ok "$(run_write "base samples=100 ensembles=2")"
 
 # SIGSTOP and SIGCONT mid-run: the run goes on and the write succeeds.
 taskset -c 0 cbpoke write "$CB/run" "loop:dec_jnz_1m samples=600 ensembles=1 warmup=0 cpu=1" > /tmp/w1 &
@@ -20,8 +20,8 @@ kill -STOP $pid
 sleep 1
 kill -CONT $pid
 wait $pid
-check "SIGSTOP/SIGCONT of the writer mid-run: the write succeeds" ok "$(cat /tmp/w1)"
-check "and the run is complete: 600 samples, ok" "600 ok" \
+expect_eq "SIGSTOP/SIGCONT of the writer mid-run: the write succeeds" ok "$(cat /tmp/w1)"
+expect_eq "and the run is complete: 600 samples, ok" "600 ok" \
 	"$(lines $R/cycles) $(info_get $R/info state)"
 
 # SIGKILL while a SCHED_FIFO hog holds the run's CPU: the writer leaves
@@ -43,23 +43,23 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 ms=$(elapsed_ms "$t0")
 echo "SIGKILL with cpu 1 hogged: the writer was gone in $ms ms" >> /out/figures.txt
-check_le "SIGKILL with the run's CPU hogged: the writer is gone within 1 s (x$SLOW)" $((1000 * SLOW)) "$ms"
-check "the hog really ran as SCHED_FIFO (no error)" "" "$(cat /tmp/hog)"
+expect_le "SIGKILL with the run's CPU hogged: the writer is gone within 1 s (x$SLOW)" $((1000 * SLOW)) "$ms"
+expect_eq "the hog really ran as SCHED_FIFO (no error)" "" "$(cat /tmp/hog)"
 # RT throttling leaves the starved thread 50 ms a second: it may see the
 # abort and publish before this write (the debug lane's slow fork gives it
 # time). Either way one run at a time: EBUSY while it is in flight, or a
 # new run once it has published (checked below: aborted, old data kept).
 r=$(run_write "base samples=10")
 echo "a run meanwhile: $r" >> /out/figures.txt
-check "a run meanwhile is EBUSY (starved run in flight) or ok (published first)" yes \
+expect_eq "a run meanwhile is EBUSY (starved run in flight) or ok (published first)" yes \
 	"$([ "$r" = EBUSY ] || [ "$r" = ok ] && echo yes || echo "no: $r")"
 kill $hog 2>/dev/null
 wait $hog 2>/dev/null
 wait_state idle
-check "once the CPU is free, the killed run ends: status idle" idle "$(state)"
-check "the killed run is published as aborted, old data kept" "aborted 600" \
+expect_eq "once the CPU is free, the killed run ends: status idle" idle "$(state)"
+expect_eq "the killed run is published as aborted, old data kept" "aborted 600" \
 	"$(info_get $R/info state) $(lines $R/cycles)"
-check "and the next run works" ok "$(run_write "base samples=100 ensembles=2")"
+expect_eq "and the next run works" ok "$(run_write "base samples=100 ensembles=2")"
 
 # rmmod while a writer-less run is starved: it stops the run, waits for
 # its thread, and unloads; nothing is left.
@@ -76,12 +76,12 @@ rmmod cyclebench
 rc=$?
 echo "rmmod with a starved writer-less run: $(elapsed_ms "$t0") ms" >> /out/figures.txt
 wait $hog 2>/dev/null
-check "rmmod with a writer-less run in flight succeeds" 0 "$rc"
-check "and leaves no directory, no module" "no no" \
+expect_eq "rmmod with a writer-less run in flight succeeds" 0 "$rc"
+expect_eq "and leaves no directory, no module" "no no" \
 	"$([ -e $CB ] && echo yes || echo no) $(grep -q '^cyclebench ' /proc/modules && echo yes || echo no)"
-check "no cyclebench thread is left" 0 "$(grep -l cyclebench /proc/[0-9]*/comm 2>/dev/null | wc -l | tr -d ' ')"
-check_cmd "insmod again" insmod /cyclebench.ko run_on_load=0
-check "and it runs" ok "$(run_write "base samples=100 ensembles=2")"
+expect_eq "no cyclebench thread is left" 0 "$(grep -l cyclebench /proc/[0-9]*/comm 2>/dev/null | wc -l | tr -d ' ')"
+expect_ok "insmod again" insmod /cyclebench.ko run_on_load=0
+expect_eq "and it runs" ok "$(run_write "base samples=100 ensembles=2")"
 
 # The freezer (what suspend and hibernation use first, and cgroup v1's
 # freezer, the same mechanism) gets a writer waiting for a run: it reaches
@@ -107,13 +107,13 @@ if mount -t cgroup -o freezer none $F 2>/dev/null || [ -e $F/freezer.state ]; th
 	done
 	fz=$(cat $F/cb/freezer.state)
 	echo "freezer: $fz after $t tenths of a second" >> /out/figures.txt
-	check "the freezer gets a writer waiting for a run (FROZEN within 1 s, x$SLOW)" FROZEN "$fz"
-	check "the frozen writer's run was abandoned: status idle, state aborted" "idle aborted" \
+	expect_eq "the freezer gets a writer waiting for a run (FROZEN within 1 s, x$SLOW)" FROZEN "$fz"
+	expect_eq "the frozen writer's run was abandoned: status idle, state aborted" "idle aborted" \
 		"$(state) $(info_get $R/info state)"
 	echo THAWED > $F/cb/freezer.state
 	wait $pid
-	check "thawed, the restarted write runs it again: ok" ok "$(cat /tmp/w4)"
-	check "and the run is complete: 2000 samples, ok" "2000 ok" \
+	expect_eq "thawed, the restarted write runs it again: ok" ok "$(cat /tmp/w4)"
+	expect_eq "and the run is complete: 2000 samples, ok" "2000 ok" \
 		"$(lines $R/cycles) $(info_get $R/info state)"
 	rmdir $F/cb
 	umount $F

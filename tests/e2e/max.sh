@@ -13,13 +13,13 @@
 LONG_ENS=10
 if [ "${1:-full}" = light ]; then
 	LOAD_LINES=1000
-	check_cmd "insmod ensembles=1 (light: the defaults on the full lane)" insmod /cyclebench.ko ensembles=1
+	expect_ok "insmod ensembles=1 (light: the defaults on the full lane)" insmod /cyclebench.ko ensembles=1
 else
 	LOAD_LINES=10000
-	check_cmd "insmod with defaults" insmod /cyclebench.ko
+	expect_ok "insmod with defaults" insmod /cyclebench.ko
 fi
 rt=$(info_get $CB/info preempt_rt)
-check "status idle after load" idle "$(cat $CB/status)"
+expect_eq "status idle after load" idle "$(cat $CB/status)"
 
 # A refused write says why in the log: at most 3 reasons in 5 s (the rate
 # limit, kmod/engine.c), so three here, the first refusals since boot, and
@@ -35,8 +35,8 @@ refusals_logged() {	# refusals_logged FIRST LAST: items FIRST..LAST below
 		 "alu:add_dep/4|run: alu:add_dep takes no ARG"; do
 		k=$((k + 1))
 		[ $k -ge "$1" ] && [ $k -le "$2" ] || continue
-		check "write '${w%%|*}': EINVAL" EINVAL "$(run_write "${w%%|*}")"
-		check "write '${w%%|*}': the log says '${w#*|}'" 1 "$(dmesg | grep -cF "${w#*|}")"
+		expect_eq "write '${w%%|*}': EINVAL" EINVAL "$(run_write "${w%%|*}")"
+		expect_eq "write '${w%%|*}': the log says '${w#*|}'" 1 "$(dmesg | grep -cF "${w#*|}")"
 	done
 }
 refused_at=$(now)
@@ -47,16 +47,16 @@ for k in version kernel vendor family model stepping model_name tsc_khz \
 	 method_requested method_used samples ensembles warmup cpu max_mb; do
 	if grep -q "^$k: ." $CB/info; then pass "info has $k"; else fail "info has $k: missing"; fi
 done
-check "info: method_used" paoloni "$(info_get $CB/info method_used)"
-check "info: kernel is the running one" "$(uname -r)" "$(info_get $CB/info kernel)"
+expect_eq "info: method_used" paoloni "$(info_get $CB/info method_used)"
+expect_eq "info: kernel is the running one" "$(uname -r)" "$(info_get $CB/info kernel)"
 
 for f in info fragments status; do
-	check "mode of $f" 400 "$(stat -c %a $CB/$f)"
+	expect_eq "mode of $f" 400 "$(stat -c %a $CB/$f)"
 done
-check "mode of run" 200 "$(stat -c %a $CB/run)"
+expect_eq "mode of run" 200 "$(stat -c %a $CB/run)"
 
 nfrag=$(lines $CB/fragments)
-check_ge "at least the 8 shipped fragments" 8 "$nfrag"
+expect_ge "at least the 8 shipped fragments" 8 "$nfrag"
 for want in base:empty alu:add_dep alu:add_indep alu:imul_dep loop:dec_jnz_100 \
 	    mem:load_l1 serialize:lfence serialize:cpuid; do
 	if grep -q "^$want [0-9][0-9]* ." $CB/fragments; then pass "fragments lists $want"
@@ -95,11 +95,11 @@ every_fragment_full() {
 		if (got != want) printf " %s:%s", d, got
 		if (odd || r < 0) printf " %s:implausible", d
 	}')
-	check "every ${4:-non-slow} fragment: $1 lines, state ok, method $2, cpu $3" "" "$bad"
+	expect_eq "every ${4:-non-slow} fragment: $1 lines, state ok, method $2, cpu $3" "" "$bad"
 }
 every_fragment_full $LOAD_LINES paoloni 0
 # under TCG the guest TSC follows the host's, whatever its step
-check_ge "info: tsc_step, a step of at least 1 tick" 1 "$(info_get $CB/info tsc_step)"
+expect_ge "info: tsc_step, a step of at least 1 tick" 1 "$(info_get $CB/info tsc_step)"
 echo "tsc_step: $(info_get $CB/info tsc_step)" >> /out/figures.txt
 # The result-tree contract (docs/debugfs-contract.md), as the runner's
 # trees are held to it: the module's live tree and a saved copy of it.
@@ -108,21 +108,21 @@ contract() {	# contract DIR: ok, or the exit status and the first violations
 		echo "exit $?: $(echo "$out" | head -n 3 | tr '\n' '|')"
 	echo "$out" | head -n 1 >> /out/figures.txt
 }
-check "the live tree passes the contract (runner/tests/contract.sh)" ok "$(contract $CB)"
+expect_eq "the live tree passes the contract (runner/tests/contract.sh)" ok "$(contract $CB)"
 # (a saved copy is cyclestat's work, the same on every kernel: the debug
 # lane, whose forks are the slowest, leaves it to the others)
 if [ "$SLOW" = 1 ]; then
 	cyclestat -q save /tmp/saved
-	check "a saved copy passes the contract" ok "$(contract /tmp/saved)"
+	expect_eq "a saved copy passes the contract" ok "$(contract /tmp/saved)"
 	rm -rf /tmp/saved
 fi
-check "a slow fragment is not measured by all" "yes none" \
+expect_eq "a slow fragment is not measured by all" "yes none" \
 	"$(info_get $CB/loop/dec_jnz_1m/info slow) $(info_get $CB/loop/dec_jnz_1m/info state)"
-check "its cycles file is empty" 0 "$(lines $CB/loop/dec_jnz_1m/cycles)"
+expect_eq "its cycles file is empty" 0 "$(lines $CB/loop/dec_jnz_1m/cycles)"
 
-check "run all,loop method=lfence cpu=1" ok "$(run_write "all,loop samples=200 ensembles=3 method=lfence cpu=1")"
+expect_eq "run all,loop method=lfence cpu=1" ok "$(run_write "all,loop samples=200 ensembles=3 method=lfence cpu=1")"
 every_fragment_full 600 lfence 1 all
-check "status idle after run" idle "$(cat $CB/status)"
+expect_eq "status idle after run" idle "$(cat $CB/status)"
 
 # cpu=1 seen from inside the guest: the run's kthread sits on CPU 1
 # (field 39 of /proc/PID/stat) while a long run (10^6 samples) goes on.
@@ -138,24 +138,24 @@ while [ $i -lt 2000 ] && [ -z "$seen" ]; do
 	done
 	i=$((i + 1))
 done
-check "status while running names the fragment" "running loop:dec_jnz_100" \
+expect_eq "status while running names the fragment" "running loop:dec_jnz_100" \
 	"$(cut -d' ' -f1,2 $CB/status)"
-check "the run's kthread executes on CPU 1" 1 "$seen"
-check "a second writer during a run gets EBUSY" EBUSY "$(run_write "base samples=1")"
+expect_eq "the run's kthread executes on CPU 1" 1 "$seen"
+expect_eq "a second writer during a run gets EBUSY" EBUSY "$(run_write "base samples=1")"
 wait
-check "the long run completes" ok "$(cat /tmp/long.rc)"
-check "long run: info says $LONG_ENS x 100000, ok" "ok $LONG_ENS 100000" \
+expect_eq "the long run completes" ok "$(cat /tmp/long.rc)"
+expect_eq "long run: info says $LONG_ENS x 100000, ok" "ok $LONG_ENS 100000" \
 	"$(info_get $CB/loop/dec_jnz_100/info state) $(info_get $CB/loop/dec_jnz_100/info ensembles) $(info_get $CB/loop/dec_jnz_100/info samples)"
-check "long run: last line present" "${LONG_ENS}00000" "$(lines $CB/loop/dec_jnz_100/cycles)"
+expect_eq "long run: last line present" "${LONG_ENS}00000" "$(lines $CB/loop/dec_jnz_100/cycles)"
 
-check "ministat-style input: no header, integers only" "" \
+expect_eq "ministat-style input: no header, integers only" "" \
 	"$(grep -v '^[0-9][0-9]*$' $CB/alu/add_dep/cycles | head -n1)"
-check "cyclestat reads the live tree" 0 "$(cyclestat > /out/cyclestat.txt 2>&1; echo $?)"
+expect_eq "cyclestat reads the live tree" 0 "$(cyclestat > /out/cyclestat.txt 2>&1; echo $?)"
 # the second three refusals (the first three are after insmod): a new
 # window of the rate limit, 6 s after the first opened
 while [ "$(elapsed_ms "$refused_at")" -lt 6000 ]; do sleep 0.5; done
 refusals_logged 4 6
-check "garbage to run is EINVAL" EINVAL "$(run_write "nosuch")"
+expect_eq "garbage to run is EINVAL" EINVAL "$(run_write "nosuch")"
 # The request corpus cyclebench-user answers too (runner/tests/
 # run.sh): one grammar (kmod/grammar.c), the same answers on both sides.
 n=0 bad=
@@ -166,7 +166,7 @@ while IFS='	' read -r want line; do
 	case $got in EINVAL) got=refused ;; esac
 	[ "$got" = "$want" ] || bad="$bad|'$line': $want expected, got $got"
 done < /requests.txt
-check "the request corpus ($n requests, tests/contract/requests.txt): answered as cyclebench-user answers it" "" "$bad"
+expect_eq "the request corpus ($n requests, tests/contract/requests.txt): answered as cyclebench-user answers it" "" "$bad"
 
 # The catalogue, by name: scripts rely on these.
 for want in sync:spin_lock_unlock sync:raw_spin_lock_unlock sync:atomic_inc \
@@ -180,7 +180,7 @@ for want in sync:spin_lock_unlock sync:raw_spin_lock_unlock sync:atomic_inc \
 	else fail "fragments lists $want: missing"; fi
 done
 for f in time/ktime_get_ns sync/raw_spin_lock_unlock misc/crc32c_4k mem/memcpy/4096; do
-	check "$f: measured by all" ok "$(info_get $CB/$f/info state)"
+	expect_eq "$f: measured by all" ok "$(info_get $CB/$f/info state)"
 done
 
 # mem:chase at the largest default size under max_mb=256 (128 MiB, linked
@@ -188,16 +188,16 @@ done
 avail0=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
 echo "MemAvailable before mem:chase/134217728: $avail0 kB (it needs under half)" >> /out/figures.txt
 t0=$(date +%s)
-check "mem:chase/134217728 (the largest default) runs" ok \
+expect_eq "mem:chase/134217728 (the largest default) runs" ok \
 	"$(run_write "mem:chase args=4096,134217728 samples=50 ensembles=2 warmup=5")"
 echo "mem:chase args=4096,134217728, 2 ensembles of 50 each: $(($(date +%s) - t0)) s" >> /out/figures.txt
-check "mem:chase/134217728: 100 lines, ok" "100 ok" \
+expect_eq "mem:chase/134217728: 100 lines, ok" "100 ok" \
 	"$(lines $CB/mem/chase/134217728/cycles) $(info_get $CB/mem/chase/134217728/info state)"
 avail1=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
 # The kernel's own caches move MemAvailable by tens of MiB (52 MiB seen on
 # 6.12-rt): the bound is what they cannot reach and a kept 128 MiB buffer
 # (131072 kB) cannot stay under.
-check_le "mem:chase: the 128 MiB buffer is freed (MemAvailable within 96 MiB)" 98304 "$((avail0 - avail1))"
+expect_le "mem:chase: the 128 MiB buffer is freed (MemAvailable within 96 MiB)" 98304 "$((avail0 - avail1))"
 med() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 echo "mem:chase 4096 vs 134217728 long medians: $(med $CB/mem/chase/4096/cycles_long 2>/dev/null) $(med $CB/mem/chase/134217728/cycles_long)" >> /out/figures.txt
 check_unload
@@ -206,20 +206,20 @@ check_unload
 # interrupts off.  An ARG of loop iterations that cannot fit (1024 x 17
 # iterations in 1 us) is refused by the parser: nothing runs, nothing
 # changes, and the log names the limit and the largest ARG that fits.
-check_cmd "insmod max_sample_us=1 run_on_load=0" insmod /cyclebench.ko max_sample_us=1 run_on_load=0
-check "loop:dec_jnz/1024 over max_sample_us=1: ETIME" ETIME "$(run_write "loop:dec_jnz/1024 samples=10 ensembles=1")"
-check "refused by the parser: nothing ran (state none)" none "$(info_get $CB/loop/dec_jnz/1024/info state)"
-check "the log names the limit and the largest ARG that fits" 1 \
+expect_ok "insmod max_sample_us=1 run_on_load=0" insmod /cyclebench.ko max_sample_us=1 run_on_load=0
+expect_eq "loop:dec_jnz/1024 over max_sample_us=1: ETIME" ETIME "$(run_write "loop:dec_jnz/1024 samples=10 ensembles=1")"
+expect_eq "refused by the parser: nothing ran (state none)" none "$(info_get $CB/loop/dec_jnz/1024/info state)"
+expect_eq "the log names the limit and the largest ARG that fits" 1 \
 	"$(dmesg | grep -c 'loop:dec_jnz/1024: refused before it runs: it cannot fit max_sample_us=1: .*the largest ARG that fits is about')"
 # A body with no such ARG (1 000 000 iterations in the code) is refused by
 # the sampler's probe, with interrupts on, before any sample.
-check "loop:dec_jnz_1m over max_sample_us=1: ETIME" ETIME "$(run_write "loop:dec_jnz_1m samples=10 ensembles=1")"
-check "the refused run left state aborted" aborted "$(info_get $CB/loop/dec_jnz_1m/info state)"
-check "the log says which fragment and the fix" 1 "$(dmesg | grep -c 'loop:dec_jnz_1m: refused: .*max_sample_us')"
+expect_eq "loop:dec_jnz_1m over max_sample_us=1: ETIME" ETIME "$(run_write "loop:dec_jnz_1m samples=10 ensembles=1")"
+expect_eq "the refused run left state aborted" aborted "$(info_get $CB/loop/dec_jnz_1m/info state)"
+expect_eq "the log says which fragment and the fix" 1 "$(dmesg | grep -c 'loop:dec_jnz_1m: refused: .*max_sample_us')"
 # Asked for again, it is refused by the parser, from what that probe took:
 # nothing runs (the state the refused run left stays), the log says why.
-check "loop:dec_jnz_1m again: ETIME before it runs" "ETIME aborted" \
+expect_eq "loop:dec_jnz_1m again: ETIME before it runs" "ETIME aborted" \
 	"$(run_write "loop:dec_jnz_1m samples=10 ensembles=1") $(info_get $CB/loop/dec_jnz_1m/info state)"
-check "the log says the parser refused it from its last probe" 1 \
+expect_eq "the log says the parser refused it from its last probe" 1 \
 	"$(dmesg | grep -c 'loop:dec_jnz_1m: refused before it runs: its last probe took [0-9]* TSC ticks, .*max_sample_us=1 ')"
 check_unload

@@ -23,7 +23,7 @@ irqs_of() {
 		$f ~ /^[0-9]+$/ { s += $f } END { print s + 0 }' /proc/interrupts
 }
 
-check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
+expect_ok "insmod" insmod /cyclebench.ko run_on_load=0
 n0=$(nmi_of 0)
 i0=$(irqs_of 0)
 cbpoke write "$CB/run" "$SEL" > /tmp/run.rc &
@@ -41,63 +41,63 @@ until [ "$(nmi_of 0)" -ge $((n0 + NMIS)) ] || [ $t -ge 600 ]; do
 done
 # All of them landed while the run was sampling: none can hide before
 # its first sample or after its last.
-check "the $NMIS NMIs arrived while the run was sampling" running \
+expect_eq "the $NMIS NMIs arrived while the run was sampling" running \
 	"$(cut -d' ' -f1 "$CB/status")"
 wait $writer
-check "run: $SEL" ok "$(cat /tmp/run.rc)"
+expect_eq "run: $SEL" ok "$(cat /tmp/run.rc)"
 d=$(($(nmi_of 0) - n0))
 di=$(($(irqs_of 0) - i0))
-check "cpu 0 counted exactly the injected NMIs" "$NMIS" "$d"
+expect_eq "cpu 0 counted exactly the injected NMIs" "$NMIS" "$d"
 
 nin=$(info_get $R/info nmis_in_samples)
 nout=$(info_get $R/info nmis_elsewhere)
 fn=$(info_get $R/info flagged_nmi)
 fi_=$(info_get $R/info flagged_irq)
-check "every NMI accounted for: in samples + elsewhere = cpu 0's count" "$d" "$((nin + nout))"
-check "one flagged sample per NMI inside a sample (they came 100 ms apart)" "$nin" "$fn"
+expect_eq "every NMI accounted for: in samples + elsewhere = cpu 0's count" "$d" "$((nin + nout))"
+expect_eq "one flagged sample per NMI inside a sample (they came 100 ms apart)" "$nin" "$fn"
 # A sample holds irqs off for ~3 ms of the ~3 ms between samples: most
 # NMIs land inside one.  All eight between samples would be a bug.
-check_ge "NMIs inside samples" 1 "$nin"
-check "flags: one line per sample" 4000 "$(lines $R/flags)"
-check "flags with the NMI bit = flagged_nmi" "$fn" \
+expect_ge "NMIs inside samples" 1 "$nin"
+expect_eq "flags: one line per sample" 4000 "$(lines $R/flags)"
+expect_eq "flags with the NMI bit = flagged_nmi" "$fn" \
 	"$(awk 'and($1, 1)' $R/flags | wc -l | tr -d ' ')"
-check "flags with the IRQ bit = flagged_irq" "$fi_" \
+expect_eq "flags with the IRQ bit = flagged_irq" "$fi_" \
 	"$(awk 'and($1, 2)' $R/flags | wc -l | tr -d ' ')"
 # Seconds of sampling on a CPU with a timer tick: some samples follow an
 # interrupt; never more of them than cpu 0 handled.
-check_ge "samples flagged 'after an interrupt'" 1 "$fi_"
-check_le "flagged_irq <= interrupts cpu 0 handled" "$di" "$fi_"
+expect_ge "samples flagged 'after an interrupt'" 1 "$fi_"
+expect_le "flagged_irq <= interrupts cpu 0 handled" "$di" "$fi_"
 # Bit 8 (TSC_AUX naming another CPU) is retired: with interrupts and
 # preemption off the thread cannot move, so it could never be set.
-check "no sample has the retired bit 8" 0 "$(awk 'and($1, 8)' $R/flags | wc -l | tr -d ' ')"
-check "info: no tsc_aux, no flagged_cpu" 0 "$(grep -c '^tsc_aux:\|^flagged_cpu:' $R/info)"
-check "flags hold no unknown bit" 0 "$(awk '$1 > 15' $R/flags | wc -l | tr -d ' ')"
-check "cyclestat --undisturbed leaves out exactly the flagged samples" "$fn of 4000" \
+expect_eq "no sample has the retired bit 8" 0 "$(awk 'and($1, 8)' $R/flags | wc -l | tr -d ' ')"
+expect_eq "info: no tsc_aux, no flagged_cpu" 0 "$(grep -c '^tsc_aux:\|^flagged_cpu:' $R/info)"
+expect_eq "flags hold no unknown bit" 0 "$(awk '$1 > 15' $R/flags | wc -l | tr -d ' ')"
+expect_eq "cyclestat --undisturbed leaves out exactly the flagged samples" "$fn of 4000" \
 	"$(cyclestat --undisturbed loop:dec_jnz_1m | sed -n 's/.*dec_jnz_1m: \([0-9]* of [0-9]*\) samples left out.*/\1/p')"
 echo "NMIs injected $NMIS: in samples $nin (flagged $fn), elsewhere $nout; samples after an interrupt $fi_ of 4000 (cpu 0 interrupts $di), after a switch $(info_get $R/info flagged_switch)" >> /out/figures.txt
 
 # PMU counters: TCG has no PMU, so a run that asks for them (pmu=on, the
 # default) goes on with the TSC alone and says why; nothing is left open.
-check "run alu (pmu=on, the default)" ok "$(run_write "alu samples=50 ensembles=2")"
+expect_eq "run alu (pmu=on, the default)" ok "$(run_write "alu samples=50 ensembles=2")"
 case $(info_get $CB/alu/add_dep/info pmu) in
 "none (no such hardware counter"*) pass "info: pmu says none, and why" ;;
 *) fail "info: pmu says none, and why: got '$(info_get $CB/alu/add_dep/info pmu)'" ;;
 esac
-check_ge "info: pmu_error is the kernel's (negative errno)" 1 "$((-$(info_get $CB/alu/add_dep/info pmu_error)))"
-check "alu:add_dep: 100 samples all the same" 100 "$(lines $CB/alu/add_dep/cycles)"
+expect_ge "info: pmu_error is the kernel's (negative errno)" 1 "$((-$(info_get $CB/alu/add_dep/info pmu_error)))"
+expect_eq "alu:add_dep: 100 samples all the same" 100 "$(lines $CB/alu/add_dep/cycles)"
 for c in core_cycles instructions ref_cycles; do
-	check "alu:add_dep/$c and ${c}_long are empty without counters" "0 0" \
+	expect_eq "alu:add_dep/$c and ${c}_long are empty without counters" "0 0" \
 		"$(lines $CB/alu/add_dep/$c) $(lines $CB/alu/add_dep/${c}_long)"
-	check "info: pmu_missing names $c" 1 \
+	expect_eq "info: pmu_missing names $c" 1 \
 		"$(info_get $CB/alu/add_dep/info pmu_missing | grep -c "$c: no such hardware counter")"
 done
-check "base:empty (no long region) has no _long counter files" "missing" "$(lines $CB/base/empty/core_cycles_long)"
-check "cyclestat reads the tree with empty counter files" 0 \
+expect_eq "base:empty (no long region) has no _long counter files" "missing" "$(lines $CB/base/empty/core_cycles_long)"
+expect_eq "cyclestat reads the tree with empty counter files" 0 \
 	"$(cyclestat alu > /dev/null 2>&1; echo $?)"
-check "run alu pmu=off" ok "$(run_write "alu samples=50 pmu=off")"
-check "info: pmu=off says so" "none (pmu=off)" "$(info_get $CB/alu/add_dep/info pmu)"
-check "pmu=maybe is EINVAL" EINVAL "$(run_write "alu samples=50 pmu=maybe")"
-check "the EINVAL run changed nothing" "none (pmu=off)" "$(info_get $CB/alu/add_dep/info pmu)"
+expect_eq "run alu pmu=off" ok "$(run_write "alu samples=50 pmu=off")"
+expect_eq "info: pmu=off says so" "none (pmu=off)" "$(info_get $CB/alu/add_dep/info pmu)"
+expect_eq "pmu=maybe is EINVAL" EINVAL "$(run_write "alu samples=50 pmu=maybe")"
+expect_eq "the EINVAL run changed nothing" "none (pmu=off)" "$(info_get $CB/alu/add_dep/info pmu)"
 i=0
 while [ $i -lt 20 ]; do
 	run_write "base samples=10 ensembles=1 pmu=on" > /dev/null

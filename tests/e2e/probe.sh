@@ -7,8 +7,8 @@
 . /lib.sh
 
 P=/sys/module/cyclebench/parameters
-check_cmd "insmod run_on_load=0" insmod /cyclebench.ko run_on_load=0
-check "run irqs:irqs_off samples=10 ensembles=1 warmup=0" ok \
+expect_ok "insmod run_on_load=0" insmod /cyclebench.ko run_on_load=0
+expect_eq "run irqs:irqs_off samples=10 ensembles=1 warmup=0" ok \
 	"$(run_write "irqs:irqs_off samples=10 ensembles=1 warmup=0")"
 r=$(info_get $CB/irqs/irqs_off/info long_repeat)
 runs=$(cat $P/test_runs)
@@ -21,10 +21,10 @@ if [ "$probe" -ge 1 ] && [ "$probe" -le 3 ]; then
 else
 	fail "the probe ran the body 1 to 3 times: $runs runs in all, long_repeat $r, leaves $probe"
 fi
-check "the body never ran with interrupts on, the probe's runs included" 0 \
+expect_eq "the body never ran with interrupts on, the probe's runs included" 0 \
 	"$(cat $P/test_irqs_on)"
-check "a second run: still never" ok \
+expect_eq "a second run: still never" ok \
 	"$(run_write "irqs:irqs_off samples=100 ensembles=2")"
-check "the body never ran with interrupts on, after the second run" 0 \
+expect_eq "the body never ran with interrupts on, after the second run" 0 \
 	"$(cat $P/test_irqs_on)"
 check_unload

@@ -82,27 +82,27 @@ for bad in samples=-1 samples=0 samples=abc samples=99999999999999999999 \
 	rc=$?
 	new=$(dmesg | tail -n +$((before + 1)))
 	case $msg in *"Invalid argument"*) e=EINVAL ;; *) e="rc=$rc: $msg" ;; esac
-	check "2 bad parameter $bad: insmod fails with EINVAL" EINVAL "$e"
+	expect_eq "2 bad parameter $bad: insmod fails with EINVAL" EINVAL "$e"
 	if echo "$new" | grep -q "$name"; then pass "2 bad parameter $bad: kernel log names $name"
 	else fail "2 bad parameter $bad: kernel log names $name: got '$new'"; fi
-	check "2 bad parameter $bad: nothing left (module, debugfs dir)" "no no" \
+	expect_eq "2 bad parameter $bad: nothing left (module, debugfs dir)" "no no" \
 		"$(loaded) $([ -e $CB ] && echo yes || echo no)"
 	# the first refusal since boot (then the log's rate limit, 3 in 5 s,
 	# may drop the module's line, which busybox's insmod, trying
 	# finit_module then init_module, has logged twice; the kernel's own
 	# names the parameter)
 	[ "$bad" = samples=-1 ] &&
-		check "2 bad parameter $bad: the log says why" yes \
+		expect_eq "2 bad parameter $bad: the log says why" yes \
 			"$(echo "$new" | grep -qF 'samples=-1: not a number in 1..100000000' && echo yes || echo no)"
 done
 # cpu offline is "impossible" too
 echo 0 > /sys/devices/system/cpu/cpu1/online
 msg=$(insmod $KO cpu=1 2>&1)
 case $msg in *"Invalid argument"*) e=EINVAL ;; *) e=$msg ;; esac
-check "2 bad parameter cpu=1 while CPU 1 is offline: EINVAL" EINVAL "$e"
+expect_eq "2 bad parameter cpu=1 while CPU 1 is offline: EINVAL" EINVAL "$e"
 echo 1 > /sys/devices/system/cpu/cpu1/online
-check_cmd "2 a good insmod after all the bad ones" insmod $KO samples=50 ensembles=2
-check "2 and it measured" 100 "$(lines $ADD/cycles)"
+expect_ok "2 a good insmod after all the bad ones" insmod $KO samples=50 ensembles=2
+expect_eq "2 and it measured" 100 "$(lines $ADD/cycles)"
 rmmod cyclebench
 section "2-bad-parameters"
 
@@ -114,20 +114,20 @@ for w in "samples=-1" "all samples=-1" "all samples=99999999999999999999" \
 	 "all samples=5 samples=6" "all method=rdtsc" "all bogus=1" "all samples" \
 	 "nosuch" "alu:nosuch" "alu:" ":add_dep" "all,,base" ",all" "all," \
 	 "all samples=1k" "all samples=0x10" "ALL" " " "samples=5 all"; do
-	check "1 write '$w': EINVAL" EINVAL "$(run_write "$w")"
+	expect_eq "1 write '$w': EINVAL" EINVAL "$(run_write "$w")"
 done
 long=$(head -c 300 /dev/zero | tr '\0' a)
-check "1 write of 300 bytes: EINVAL" EINVAL "$(run_write "$long")"
-check "1 write with a NUL byte ('all<NUL>x'): EINVAL" EINVAL "$(cbpoke writenul $CB/run all x)"
-check "1 command split over two write() calls: both EINVAL" "EINVAL EINVAL" \
+expect_eq "1 write of 300 bytes: EINVAL" EINVAL "$(run_write "$long")"
+expect_eq "1 write with a NUL byte ('all<NUL>x'): EINVAL" EINVAL "$(cbpoke writenul $CB/run all x)"
+expect_eq "1 command split over two write() calls: both EINVAL" "EINVAL EINVAL" \
 	"$(cbpoke writes $CB/run "al" "l")"
 empty=$(cbpoke write $CB/run "")
 case $empty in ok|EINVAL) pass "1 empty write: nothing happens ($empty)" ;;
 *) fail "1 empty write: expected ok (0 bytes) or EINVAL, got $empty" ;; esac
 echo 0 > /sys/devices/system/cpu/cpu1/online
-check "1 write 'all cpu=1' with CPU 1 offline: EINVAL" EINVAL "$(run_write "all cpu=1")"
+expect_eq "1 write 'all cpu=1' with CPU 1 offline: EINVAL" EINVAL "$(run_write "all cpu=1")"
 echo 1 > /sys/devices/system/cpu/cpu1/online
-check "1 after the errors the old results are untouched" "" \
+expect_eq "1 after the errors the old results are untouched" "" \
 	"$(cmp /tmp/add.before $ADD/cycles 2>&1)"
 fz=$(cbpoke fuzz $CB/run $FUZZ_N 12345 | tail -n1)
 echo "$fz" >> /out/figures.txt
@@ -152,12 +152,12 @@ logged=$(dmesg | sed -n '/cbtest: 1000 bad writes start/,$p' | grep -c 'cycleben
 dmesg | grep -q 'cbtest: 1000 bad writes start' || logged="so many the marker left the log"
 echo 1 > /sys/devices/system/cpu/cpu1/online
 echo "$rp in $ms ms; cyclebench lines logged: $logged" >> /out/figures.txt
-check "1 1000 bad writes: all refused" "repeat: 1000 writes: 0 ok, 800 EINVAL, 200 E2BIG" "$rp"
-check_le "1 1000 bad writes log at most 10 cyclebench lines per 5 s (rate-limited; took $ms ms)" \
+expect_eq "1 1000 bad writes: all refused" "repeat: 1000 writes: 0 ok, 800 EINVAL, 200 E2BIG" "$rp"
+expect_le "1 1000 bad writes log at most 10 cyclebench lines per 5 s (rate-limited; took $ms ms)" \
 	$((10 * (ms / 5000 + 1))) "$logged"
-check "1 status idle after the fuzzing" idle "$(cat $CB/status)"
-check "1 a normal run after the fuzzing" ok "$(run_write "all samples=30 ensembles=3")"
-check "1 and its results are complete" "90 ok 3 30" \
+expect_eq "1 status idle after the fuzzing" idle "$(cat $CB/status)"
+expect_eq "1 a normal run after the fuzzing" ok "$(run_write "all samples=30 ensembles=3")"
+expect_eq "1 and its results are complete" "90 ok 3 30" \
 	"$(lines $ADD/cycles) $(info_get $ADD/info state) $(info_get $ADD/info ensembles) $(info_get $ADD/info samples)"
 rmmod cyclebench
 section "1-control-file"
@@ -165,20 +165,20 @@ section "1-control-file"
 # ---- 6. reading -------------------------------------------------------------
 insmod $KO samples=300 ensembles=2
 cat $ADD/cycles > /tmp/full
-check "6 1-byte reads give the same bytes as one read" "" "$(cbpoke read1 $ADD/cycles | cmp - /tmp/full 2>&1)"
-check "6 pread at odd offset 7, 101 bytes" "$(tail -c +8 /tmp/full | head -c 101)" \
+expect_eq "6 1-byte reads give the same bytes as one read" "" "$(cbpoke read1 $ADD/cycles | cmp - /tmp/full 2>&1)"
+expect_eq "6 pread at odd offset 7, 101 bytes" "$(tail -c +8 /tmp/full | head -c 101)" \
 	"$(cbpoke readoff $ADD/cycles 7 101)"
-check "6 pread past the end reads nothing" "" "$(cbpoke readoff $ADD/cycles 99999999 10)"
-check "6 1-byte reads of info" "$(cat $ADD/info)" "$(cbpoke read1 $ADD/info)"
-check "6 1-byte reads of status" idle "$(cbpoke read1 $CB/status)"
+expect_eq "6 pread past the end reads nothing" "" "$(cbpoke readoff $ADD/cycles 99999999 10)"
+expect_eq "6 1-byte reads of info" "$(cat $ADD/info)" "$(cbpoke read1 $ADD/info)"
+expect_eq "6 1-byte reads of status" idle "$(cbpoke read1 $CB/status)"
 # A file opened before rmmod keeps the module (EBUSY, clean) and its data.
 exec 3< $ADD/cycles
 msg=$(rmmod cyclebench 2>&1)
-check "6 rmmod with a cycles file open fails cleanly" "yes" "$(loaded)"
+expect_eq "6 rmmod with a cycles file open fails cleanly" "yes" "$(loaded)"
 echo "rmmod while open: $msg" >> /out/figures.txt
-check "6 the open file still reads the complete data" "" "$(cat <&3 | cmp - /tmp/full 2>&1)"
+expect_eq "6 the open file still reads the complete data" "" "$(cat <&3 | cmp - /tmp/full 2>&1)"
 exec 3<&-
-check_cmd "6 rmmod once it is closed" rmmod cyclebench
+expect_ok "6 rmmod once it is closed" rmmod cyclebench
 section "6-reading"
 
 # ---- 3. load/unload under readers and a writer --------------------------------
@@ -272,7 +272,7 @@ load_cycles $((CYCLES - C1))
 settled VmallocUsed; va2=$VAL
 mi Slab; slab2=$MI; mi MemAvailable; ma2=$MI
 echo "$pow" > /proc/sys/kernel/panic_on_warn
-check "3 $CYCLES insmod/rmmod cycles under 3 readers and a writer" "$CYCLES" "$okc"
+expect_eq "3 $CYCLES insmod/rmmod cycles under 3 readers and a writer" "$CYCLES" "$okc"
 echo "the kernel's debugfs open/rmmod race warnings during the cycles: $(dmesg | grep -c 'debugfs file owner did not clean up at exit')" >> /out/figures.txt
 echo "load cycles: $okc, most rmmod tries in one cycle: $maxtries" >> /out/figures.txt
 echo "VmallocUsed growth: $((va1 - va0)) kB over $C1 cycles, $((va2 - va0)) kB over $CYCLES" >> /out/figures.txt
@@ -280,7 +280,7 @@ echo "meminfo before/after $CYCLES cycles (not checked): Slab $slab0/$slab2 kB, 
 # (the debug lane's 5 cycles would leave a 32 kB bound against 32 kB of
 # noise there: kmemleak, which sees every vmalloc'd array, asserts instead)
 if [ "$SLOW" = 1 ]; then
-	check_le "3 VmallocUsed: growth over $CYCLES cycles less growth over $C1 is under half a ${LEAK_KB} kB array a cycle (kB)" \
+	expect_le "3 VmallocUsed: growth over $CYCLES cycles less growth over $C1 is under half a ${LEAK_KB} kB array a cycle (kB)" \
 		$(((CYCLES - C1) * LEAK_KB / 2)) "$((va2 - va1))"
 fi
 section "3-load-unload"
@@ -305,17 +305,17 @@ done
 # A file opened now keeps the old array even after the run publishes.
 exec 4< $L/cycles
 wait $w1
-check "4 two writers: one run, one EBUSY" "ok EBUSY" "$(cat /tmp/w1) $(cat /tmp/w2)"
-check "4 readers during the run saw only the old complete array ($i reads)" "" "$mixed"
-check "4 a file opened before the run completed still reads the old array" "" \
+expect_eq "4 two writers: one run, one EBUSY" "ok EBUSY" "$(cat /tmp/w1) $(cat /tmp/w2)"
+expect_eq "4 readers during the run saw only the old complete array ($i reads)" "" "$mixed"
+expect_eq "4 a file opened before the run completed still reads the old array" "" \
 	"$(cat <&4 | cmp - /tmp/old 2>&1)"
 exec 4<&-
-check "4 after the run: the new array, complete" 2000000 "$(lines $L/cycles)"
+expect_eq "4 after the run: the new array, complete" 2000000 "$(lines $L/cycles)"
 # Two writers started together: exactly one runs.
 cbpoke write $CB/run "loop:dec_jnz_100 samples=100000 ensembles=10" > /tmp/w1 &
 cbpoke write $CB/run "loop:dec_jnz_100 samples=100000 ensembles=10" > /tmp/w2 &
 wait
-check "4 two writers started together: one ok, one EBUSY" "EBUSY ok" \
+expect_eq "4 two writers started together: one ok, one EBUSY" "EBUSY ok" \
 	"$(cat /tmp/w1 /tmp/w2 | sort | tr '\n' ' ' | sed 's/ $//')"
 rmmod cyclebench
 rm -f /tmp/snap /tmp/old
@@ -324,27 +324,27 @@ section "4-concurrency"
 # ---- 5. huge runs, interruption, long samples ---------------------------------
 insmod $KO run_on_load=0 max_mb=1024
 E=$CB/base/empty
-check "5 setup: a small base:empty run" ok "$(run_write "base:empty samples=1000 ensembles=2")"
+expect_eq "5 setup: a small base:empty run" ok "$(run_write "base:empty samples=1000 ensembles=2")"
 cp $E/cycles /tmp/empty.old
 settled VmallocUsed; va0=$VAL
 ma0=$(meminfo MemAvailable)
-check "5 a run over max_mb: E2BIG" E2BIG "$(run_write "base samples=100000000 ensembles=100")"
+expect_eq "5 a run over max_mb: E2BIG" E2BIG "$(run_write "base samples=100000000 ensembles=100")"
 # The runs here are 10^8 samples, 763 MiB of array: kept after a refusal or
 # an abort, they would show as hundreds of MiB.  16 MiB is far above what
 # the kernel's vmalloc caches move by on their own (~150 kB, see 3) and
 # far below that.
 settled VmallocUsed
-check_le "5 and it allocated nothing (VmallocUsed grew < 16 MiB, kB)" 16384 "$((VAL - va0))"
-check "5 and the old results stand" "" "$(cmp $E/cycles /tmp/empty.old 2>&1)"
+expect_le "5 and it allocated nothing (VmallocUsed grew < 16 MiB, kB)" 16384 "$((VAL - va0))"
+expect_eq "5 and the old results stand" "" "$(cmp $E/cycles /tmp/empty.old 2>&1)"
 # Paoloni's own size: 1000 ensembles x 100000 samples, 10^8 samples, 763 MiB
 # (HUGE_ENS: 100 on the light lanes.)
 t0=$(now)
-check "5 $HUGE_ENS x 100000 samples completes" ok \
+expect_eq "5 $HUGE_ENS x 100000 samples completes" ok \
 	"$(run_write "base:empty samples=100000 ensembles=$HUGE_ENS warmup=1000")"
 echo "huge run ${HUGE_ENS}x100000: $(elapsed_ms "$t0") ms" >> /out/figures.txt
-check "5 huge run: info says $HUGE_ENS x 100000, ok" "ok $HUGE_ENS 100000" \
+expect_eq "5 huge run: info says $HUGE_ENS x 100000, ok" "ok $HUGE_ENS 100000" \
 	"$(info_get $E/info state) $(info_get $E/info ensembles) $(info_get $E/info samples)"
-check "5 huge run: the first sample reads back" 1 "$(head -n1 $E/cycles | grep -c '^[0-9][0-9]*$')"
+expect_eq "5 huge run: the first sample reads back" 1 "$(head -n1 $E/cycles | grep -c '^[0-9][0-9]*$')"
 # pread/lseek far into it walks every record before the offset in one
 # call: it must yield and die on a signal, not hold the CPU for a minute.
 cbpoke readoff $E/cycles $((HUGE_ENS * 900000)) 10 > /dev/null &
@@ -355,8 +355,8 @@ kill -KILL $pid
 wait $pid
 ms=$(elapsed_ms "$t0")
 echo "pread at byte $((HUGE_ENS * 900000)) of the huge file: killed in $ms ms" >> /out/figures.txt
-check_le "5 a pread far into the huge file dies on SIGKILL within a second (ms, x$SLOW)" $((1000 * SLOW)) "$ms"
-check_cmd "5 back to a small run" run_write "base:empty samples=1000 ensembles=2"
+expect_le "5 a pread far into the huge file dies on SIGKILL within a second (ms, x$SLOW)" $((1000 * SLOW)) "$ms"
+expect_ok "5 back to a small run" run_write "base:empty samples=1000 ensembles=2"
 cp $E/cycles /tmp/empty.old
 # Interrupt a long run: SIGINT (caught, as an interactive shell catches
 # it), then SIGKILL, to the writer.
@@ -371,17 +371,17 @@ for sig in INT KILL; do
 	ms=$(elapsed_ms "$t0")
 	wait $pid
 	echo "SIG$sig: run stopped in $ms ms" >> /out/figures.txt
-	check_le "5 SIG$sig to the writer stops the run within a second (ms, x$SLOW)" $((1000 * SLOW)) "$ms"
-	[ $sig = INT ] && check "5 SIGINT: the write returns EINTR" EINTR "$(cat /tmp/sig.out)"
-	check "5 SIG$sig: the previous results are intact" "" "$(cmp $E/cycles /tmp/empty.old 2>&1)"
-	check "5 SIG$sig: info says aborted, keeps the old run's figures" "aborted 2 1000" \
+	expect_le "5 SIG$sig to the writer stops the run within a second (ms, x$SLOW)" $((1000 * SLOW)) "$ms"
+	[ $sig = INT ] && expect_eq "5 SIGINT: the write returns EINTR" EINTR "$(cat /tmp/sig.out)"
+	expect_eq "5 SIG$sig: the previous results are intact" "" "$(cmp $E/cycles /tmp/empty.old 2>&1)"
+	expect_eq "5 SIG$sig: info says aborted, keeps the old run's figures" "aborted 2 1000" \
 		"$(info_get $E/info state) $(info_get $E/info ensembles) $(info_get $E/info samples)"
 done
 settled VmallocUsed
-check_le "5 memory back after the aborted runs (VmallocUsed grew < 16 MiB, kB)" 16384 "$((VAL - va0))"
+expect_le "5 memory back after the aborted runs (VmallocUsed grew < 16 MiB, kB)" 16384 "$((VAL - va0))"
 # A sample of ~10 ms under TCG, 300 of them with interrupts off in turn.
 t0=$(now)
-check "5 a million-iteration loop per sample, 300 samples" ok \
+expect_eq "5 a million-iteration loop per sample, 300 samples" ok \
 	"$(run_write "loop:dec_jnz_1m samples=100 ensembles=3 warmup=0")"
 echo "long samples (dec_jnz_1m x 300): $(elapsed_ms "$t0") ms, median $(sort -n $CB/loop/dec_jnz_1m/cycles | sed -n 150p) ticks" >> /out/figures.txt
 rmmod cyclebench
@@ -393,9 +393,9 @@ t0=$(now)
 kill -KILL $pid
 wait $pid
 echo "insmod killed during its load-time run: gone in $(elapsed_ms "$t0") ms" >> /out/figures.txt
-check "5 insmod killed during its load-time run: not loaded, no debugfs dir" "no no" \
+expect_eq "5 insmod killed during its load-time run: not loaded, no debugfs dir" "no no" \
 	"$(loaded) $([ -e $CB ] && echo yes || echo no)"
-check_cmd "5 and the next insmod works" insmod $KO samples=10 ensembles=1
+expect_ok "5 and the next insmod works" insmod $KO samples=10 ensembles=1
 rmmod cyclebench
 echo "MemAvailable before huge: $ma0 kB, after: $(meminfo MemAvailable) kB" >> /out/figures.txt
 section "5-huge"
@@ -411,9 +411,9 @@ for f in info fragments status alu/add_dep/cycles alu/add_dep/info; do
 	case $r in *"ermission denied"*) pass "7 unprivileged read of $f: denied" ;;
 	*) fail "7 unprivileged read of $f: expected permission denied, got '$r'" ;; esac
 done
-check "7 unprivileged write to run: denied" EACCES \
+expect_eq "7 unprivileged write to run: denied" EACCES \
 	"$(su -s /bin/sh nobody -c "cbpoke write $CB/run all")"
-check "7 no file in the tree is group or world accessible" "" \
+expect_eq "7 no file in the tree is group or world accessible" "" \
 	"$(find $CB -type f \( -perm -004 -o -perm -002 -o -perm -040 -o -perm -020 \) | head -n3)"
 chmod 0700 /sys/kernel/debug
 rmmod cyclebench

@@ -13,17 +13,17 @@
 # sorted as the check sorts them.
 SLEEPERS="contend/spin_lock_shared misc/get_random_u32 sync/spin_lock_unlock"
 
-check_cmd "insmod" insmod /cyclebench.ko run_on_load=0
+expect_ok "insmod" insmod /cyclebench.ko run_on_load=0
 case $(uname -r) in *-rt-*) rt=yes ;; *) rt=no ;; esac
-check "info: preempt_rt says whether the kernel is PREEMPT_RT" "$rt" "$(info_get $CB/info preempt_rt)"
-check "a run of every fragment but the slow ones" ok "$(run_write "all samples=20 ensembles=1 warmup=0")"
+expect_eq "info: preempt_rt says whether the kernel is PREEMPT_RT" "$rt" "$(info_get $CB/info preempt_rt)"
+expect_eq "a run of every fragment but the slow ones" ok "$(run_write "all samples=20 ensembles=1 warmup=0")"
 skipped=
 for d in $(fragment_dirs); do
 	[ "$(info_get "$CB/$d/info" state)" = skipped ] && skipped="$skipped $d"
 done
 skipped=$(echo "$skipped" | tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' ' | sed 's/ $//')
 if [ $rt = yes ]; then
-	check "PREEMPT_RT: exactly the fragments that take a sleeping lock are skipped" \
+	expect_eq "PREEMPT_RT: exactly the fragments that take a sleeping lock are skipped" \
 		"$SLEEPERS" "$skipped"
 	for d in $SLEEPERS; do
 		if grep -q '^reason: .*PREEMPT_RT' "$CB/$d/info"; then
@@ -32,12 +32,12 @@ if [ $rt = yes ]; then
 			fail "PREEMPT_RT: $d's info gives the reason: got '$(grep -E '^(state|reason):' "$CB/$d/info" | tr '\n' ' ')'"
 		fi
 		# asked for by name, it is still skipped, and the run succeeds
-		check "PREEMPT_RT: $d asked for by name: the run succeeds" ok \
+		expect_eq "PREEMPT_RT: $d asked for by name: the run succeeds" ok \
 			"$(run_write "$(echo "$d" | sed 's|/|:|') samples=20 ensembles=1")"
-		check "PREEMPT_RT: $d asked for by name: still skipped" skipped \
+		expect_eq "PREEMPT_RT: $d asked for by name: still skipped" skipped \
 			"$(info_get "$CB/$d/info" state)"
 	done
 else
-	check "not PREEMPT_RT: no fragment is skipped" "" "$skipped"
+	expect_eq "not PREEMPT_RT: no fragment is skipped" "" "$skipped"
 fi
 check_unload

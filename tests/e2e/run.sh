@@ -33,8 +33,6 @@ series=${CB_KERNEL:-6.1}
 out=${CB_E2E_OUT:-$top/build/e2e-$series}
 . "$top/tests/tap/tap.sh"
 tap_lane host "$out/tap"
-ok() { tap_ok "$*"; }
-bad() { tap_not_ok "$*"; }
 # the last lines: the plan of the host's checks, then every stream counted
 finish() {
 	tap_end > /dev/null
@@ -45,7 +43,7 @@ mkdir -p "$top/build"
 # The guest's tools: cbpoke (every write's errno) and a static cyclestat.
 # (and the native one, that counts the gate's rates here)
 if ! make -s -C "$top" build/cbpoke build/failnth cyclestat-static userspace > "$top/build/e2e-tools.log" 2>&1; then
-	bad "the guest tools build (make build/cbpoke build/failnth cyclestat-static userspace): $(tail -n3 "$top/build/e2e-tools.log")"
+	fail "the guest tools build (make build/cbpoke build/failnth cyclestat-static userspace): $(tail -n3 "$top/build/e2e-tools.log")"
 	finish
 	exit 1
 fi
@@ -53,7 +51,7 @@ fi
 # The module and kernel of every boot: each qemu-run.sh call gets
 # --kernel "$abi" --ko "$ko".
 if ! ko=$("$top/scripts/build-ko.sh" "$series"); then
-	bad "cyclebench.ko builds for $series (scripts/build-ko.sh $series)"
+	fail "cyclebench.ko builds for $series (scripts/build-ko.sh $series)"
 	finish
 	exit 1
 fi
@@ -84,7 +82,7 @@ test_module() {
 	done
 	if ! make -C "$("$top/scripts/kdir.sh" --kernel "$series")" M="$dir" \
 		CB_GROUPS="$groups" modules > "$dir/build.log" 2>&1; then
-		bad "$1: the test module builds (see $dir/build.log)"
+		fail "$1: the test module builds (see $dir/build.log)"
 		return 1
 	fi
 }
@@ -137,7 +135,7 @@ qemu_boot() {
 gate_rates() {
 	local d=$1 r="$1/rates.txt" v
 	if ! sh "$top/userspace/tests/gate-rates.sh" "$top/userspace/cyclestat" "$1/runs" > "$r" 2>&1; then
-		bad "gate: the rates of $1/runs count (userspace/tests/gate-rates.sh: $(tail -n 1 "$r"))"
+		fail "gate: the rates of $1/runs count (userspace/tests/gate-rates.sh: $(tail -n 1 "$r"))"
 		return
 	fi
 	grep -v '^ aa_' "$r" | sed 's/^/within one boot: /' > "$1/figures.txt"
@@ -149,8 +147,8 @@ gate_rates() {
 	within() {
 		local n
 		n=$(rate "$4")
-		if [ "$n" -ge "$2" ] && [ "$n" -le "$3" ]; then ok "$1 ($n)"
-		else bad "$1: $n, not in $2..$3 (see $d/figures.txt)"; fi
+		if [ "$n" -ge "$2" ] && [ "$n" -le "$3" ]; then pass "$1 ($n)"
+		else fail "$1: $n, not in $2..$3 (see $d/figures.txt)"; fi
 	}
 	within "gate A/A within one boot: alarms in 45 pairs (runs as repetitions)" 0 1 aa_runs
 	within "gate A/B +10% within one boot, runs as repetitions, both sides from the same runs: never faster" 0 0 ab_fast_same_runs
@@ -169,7 +167,7 @@ boot() {
 	local t0=$SECONDS rc=0
 	qemu_boot "$dir" "$@" || rc=$?
 	if [ $rc != 0 ]; then
-		bad "$name: the guest sent results back (see $dir/console.log)"
+		fail "$name: the guest sent results back (see $dir/console.log)"
 		return
 	fi
 	echo "# $name: booted and ran in $((SECONDS - t0)) s"
@@ -183,21 +181,21 @@ boot() {
 	local grc
 	grc=$(cat "$dir/rc" 2>/dev/null)
 	if [ "${grc:-none}" != 0 ]; then
-		bad "$name: the guest script exited ${grc:-without a status} before its end (see $dir/log.txt: $(tail -n 2 "$dir/log.txt" 2>/dev/null | tr '\n' '|'))"
+		fail "$name: the guest script exited ${grc:-without a status} before its end (see $dir/log.txt: $(tail -n 2 "$dir/log.txt" 2>/dev/null | tr '\n' '|'))"
 	fi
 	if [ -s "$dir/results.txt" ]; then
 		cp "$dir/results.txt" "$TAP_DIR/$name.tap"
 		sed -n "s/^not ok [0-9]* - /# $name: not ok - /p" "$dir/results.txt"
 	else
-		bad "$name: the guest's results came back (see $dir/log.txt)"
+		fail "$name: the guest's results came back (see $dir/log.txt)"
 	fi
 	local hits
 	# (the boot's own CPU-vulnerability notices are not splats)
 	hits=$($log_filter < "$dir/dmesg.txt" | grep -v -e 'Command line' -e 'hw-vuln' | grep -E "$SPLAT")
 	if [ -z "$hits" ]; then
-		ok "$name: kernel log clean"
+		pass "$name: kernel log clean"
 	else
-		bad "$name: kernel log has: $(echo "$hits" | head -n3)"
+		fail "$name: kernel log has: $(echo "$hits" | head -n3)"
 	fi
 }
 
@@ -248,7 +246,7 @@ for s in $suites; do
 			*-debug) sed 's/^/# icount: (debug kernel) /' "$out/regions.out" ;;
 			*)	# the point, then a line per problem under it
 				mapfile -t lines < "$out/regions.out"
-				tap_not_ok "icount: the module's regions are clean (tests/kmod/regions.py)" "${lines[@]}" ;;
+				fail "icount: the module's regions are clean (tests/kmod/regions.py)" "${lines[@]}" ;;
 			esac
 		fi
 		boot icount-a --icount --add "$out/regions.txt" "$top/tests/e2e/icount.sh"
@@ -264,12 +262,12 @@ for s in $suites; do
 		[ $size = light ] && [[ $series != *-debug ]] && continue
 		boot icount-b --icount --add "$out/regions.txt" "$top/tests/e2e/icount.sh"
 		for f in "$out"/icount-a/*.cycles; do
-			[ -e "$f" ] || { bad "icount: no cycles files came back"; break; }
+			[ -e "$f" ] || { fail "icount: no cycles files came back"; break; }
 			b=$out/icount-b/$(basename "$f")
 			if cmp -s "$f" "$b"; then
-				ok "icount: $(basename "$f" .cycles) identical across two boots"
+				pass "icount: $(basename "$f" .cycles) identical across two boots"
 			else
-				bad "icount: $(basename "$f" .cycles) differs between boots: $(head -n1 "$f") vs $(head -n1 "$b" 2>/dev/null)"
+				fail "icount: $(basename "$f" .cycles) differs between boots: $(head -n1 "$f") vs $(head -n1 "$b" 2>/dev/null)"
 			fi
 		done
 		;;
@@ -352,9 +350,9 @@ for s in $suites; do
 		done
 		if [ "${CB_GATE_BOOTS:-1}" -ge 2 ]; then
 			if "$top/tests/e2e/gate-boots.sh" "$out" "$CB_GATE_BOOTS"; then
-				ok "gate across $CB_GATE_BOOTS boots: rates within the issue's bounds"
+				pass "gate across $CB_GATE_BOOTS boots: rates within the issue's bounds"
 			else
-				bad "gate across $CB_GATE_BOOTS boots: rates outside the issue's bounds (see above)"
+				fail "gate across $CB_GATE_BOOTS boots: rates outside the issue's bounds (see above)"
 			fi
 		fi
 		;;
@@ -400,17 +398,17 @@ for s in $suites; do
 		serr=$(qemu_boot "$out/sleepy" --ko "$sdir/cyclebench.ko" \
 			--timeout 300 "$top/tests/e2e/sleepy.sh" 2>&1 >/dev/null) || srun=$?
 		echo "$serr" | sed 's/^/# sleepy: /'
-		if [ $srun = 1 ]; then ok "sleepy: the guest died (qemu-run.sh exit 1)"
-		else bad "sleepy: the guest died: qemu-run.sh exit 1 expected, got $srun"; fi
+		if [ $srun = 1 ]; then pass "sleepy: the guest died (qemu-run.sh exit 1)"
+		else fail "sleepy: the guest died: qemu-run.sh exit 1 expected, got $srun"; fi
 		if echo "$serr" | grep -qE "fragment sleepy:msleep_1 killed the guest: .*(scheduling while atomic|sleeping function called from invalid context)"; then
-			ok "sleepy: the host names sleepy:msleep_1 and the kernel's reason"
+			pass "sleepy: the host names sleepy:msleep_1 and the kernel's reason"
 		else
-			bad "sleepy: the host names sleepy:msleep_1 and the kernel's reason: got '$serr'"
+			fail "sleepy: the host names sleepy:msleep_1 and the kernel's reason: got '$serr'"
 		fi
 		if echo "$serr" | grep -q "before /init"; then
-			bad "sleepy: not called a death while booting"
+			fail "sleepy: not called a death while booting"
 		else
-			ok "sleepy: not called a death while booting"
+			pass "sleepy: not called a death while booting"
 		fi
 		# The same body where the kernel survives it (the guest turns
 		# panic_on_warn off, as production kernels run): the module stops
@@ -426,9 +424,9 @@ for s in $suites; do
 		herr=$("$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --cpu "$cpu_max" \
 			--boot-timeout 1 --out "$out/boot-hang" "$top/tests/e2e/sleepy.sh" 2>&1 >/dev/null) || hrc=$?
 		if [ $hrc = 3 ] && echo "$herr" | grep -q "did not reach /init in 1 s: it hung while booting"; then
-			ok "boot watchdog: a kernel not at /init in --boot-timeout is stopped, exit 3 ($((SECONDS - t0)) s)"
+			pass "boot watchdog: a kernel not at /init in --boot-timeout is stopped, exit 3 ($((SECONDS - t0)) s)"
 		else
-			bad "boot watchdog: expected exit 3 and 'did not reach /init in 1 s', got exit $hrc: $herr"
+			fail "boot watchdog: expected exit 3 and 'did not reach /init in 1 s', got exit $hrc: $herr"
 		fi
 		;;
 	debug) debug_suite ;;

@@ -12,27 +12,27 @@
 if [ "${1:-}" = survive ]; then
 	echo 0 > /proc/sys/kernel/panic_on_warn
 	echo 7 > /proc/sys/kernel/printk	# the console shows what the kernel says
-	check_cmd "insmod run_on_load=0" insmod /cyclebench.ko run_on_load=0
-	check "a sound run first" ok "$(run_write "base:empty samples=100 ensembles=1")"
+	expect_ok "insmod run_on_load=0" insmod /cyclebench.ko run_on_load=0
+	expect_eq "a sound run first" ok "$(run_write "base:empty samples=100 ensembles=1")"
 	out=$(cyclestat run sleepy:msleep_1 samples=10 ensembles=1 warmup=0 references=0 2>&1)
 	rc=$?
 	echo "$out" > /out/cyclestat-run.txt
-	check "cyclestat run: exit 2" 2 "$rc"
-	check "cyclestat run names the fragment and what it did" 1 \
+	expect_eq "cyclestat run: exit 2" 2 "$rc"
+	expect_eq "cyclestat run names the fragment and what it did" 1 \
 		"$(echo "$out" | grep -c '^cyclestat: fragment sleepy:msleep_1 slept, turned interrupts on or left preemption disabled in a sample')"
-	check "its info: state failed, error -71 (EPROTO)" "failed -71" \
+	expect_eq "its info: state failed, error -71 (EPROTO)" "failed -71" \
 		"$(info_get $CB/sleepy/msleep_1/info state) $(info_get $CB/sleepy/msleep_1/info error)"
-	check "the log names the fragment and what it did" 1 \
+	expect_eq "the log names the fragment and what it did" 1 \
 		"$(dmesg | grep -c 'sleepy:msleep_1: the body slept with preemption off: a body must not sleep')"
-	check "the kernel's own report is in the log" yes \
+	expect_eq "the kernel's own report is in the log" yes \
 		"$(dmesg | grep -qE 'scheduling while atomic|sleeping function called from invalid context' && echo yes)"
-	check "the run stopped at once: at most 2 such reports" yes \
+	expect_eq "the run stopped at once: at most 2 such reports" yes \
 		"$([ "$(dmesg | grep -cE 'BUG: (scheduling while atomic|sleeping function)')" -le 2 ] && echo yes)"
-	check "a sound body runs after it" ok "$(run_write "base:empty samples=100 ensembles=1")"
+	expect_eq "a sound body runs after it" ok "$(run_write "base:empty samples=100 ensembles=1")"
 	check_unload
 	exit 0
 fi
-check_cmd "insmod run_on_load=0" insmod /cyclebench.ko run_on_load=0
+expect_ok "insmod run_on_load=0" insmod /cyclebench.ko run_on_load=0
 echo "cb-sleepy: running sleepy:msleep_1"
 run_write "sleepy samples=10 ensembles=1 warmup=0"
 fail "the guest survived a body that sleeps with interrupts off"

@@ -51,11 +51,6 @@ tap=/tap.sh
 # shellcheck source=../tap/tap.sh
 . "$tap"
 TAP_LOG=$results
-pass() { tap_ok "$*"; }
-fail() { tap_not_ok "$*"; }
-check() {
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: expected '$2', got '$3'"; fi
-}
 
 # gate NAME ARGS...: one run of the gate; sets $rc and $tap.
 gate() {
@@ -75,14 +70,14 @@ gate() {
 }
 
 gate baseline --update-baseline --baseline "$work/base"
-check "gate --update-baseline: exit 0" 0 "$rc"
+expect_eq "gate --update-baseline: exit 0" 0 "$rc"
 n=$(printf '%s\n' "$tap" | grep -c '^ok ' || true)
-check "gate --update-baseline: the baseline has $victim" yes \
+expect_eq "gate --update-baseline: the baseline has $victim" yes \
 	"$([ -s "$work/base/run-1/${victim%%:*}/${victim#*:}/cycles" ] && echo yes || echo no)"
 
 gate same --baseline "$work/base"
-check "gate against a baseline from the same build: exit 0" 0 "$rc"
-check "gate against a baseline from the same build: $n fragments, none slower" "$n 0" \
+expect_eq "gate against a baseline from the same build: exit 0" 0 "$rc"
+expect_eq "gate against a baseline from the same build: $n fragments, none slower" "$n 0" \
 	"$(printf '%s\n' "$tap" | grep -c '^ok ' || true) $(printf '%s\n' "$tap" | grep -c '^not ok' || true)"
 
 cp -R "$work/base" "$work/doctored"
@@ -95,18 +90,18 @@ for r in "$work/base"/run-*; do
 	done
 done
 gate doctored --baseline "$work/doctored"
-check "gate against a baseline doctored 30% faster for $victim: exit 1" 1 "$rc"
-check "gate against the doctored baseline: exactly $victim is not ok" "$victim slower" \
+expect_eq "gate against a baseline doctored 30% faster for $victim: exit 1" 1 "$rc"
+expect_eq "gate against the doctored baseline: exactly $victim is not ok" "$victim slower" \
 	"$(printf '%s\n' "$tap" | sed -n 's/^not ok [0-9]* - \([^ ]*\) \([a-z]*\) .*/\1 \2/p')"
 
 # 3b. --ab with this build on both sides: an A/A session, pair by pair
 # (exact under icount: every difference 0, "same").
 gate ab --ab "$ko" --runs 8
-check "gate --ab, this build against itself: exit 0" 0 "$rc"
-check "gate --ab: $n fragments, none slower" "$n 0" \
+expect_eq "gate --ab, this build against itself: exit 0" 0 "$rc"
+expect_eq "gate --ab: $n fragments, none slower" "$n 0" \
 	"$(printf '%s\n' "$tap" | grep -c '^ok ' || true) $(printf '%s\n' "$tap" | grep -c '^not ok' || true)"
 if [ "${CB_GUEST_INTERRUPT:-1}" = 1 ]; then
-	check "gate --ab: 8 pairs for every fragment, compared paired" "$n paired" \
+	expect_eq "gate --ab: 8 pairs for every fragment, compared paired" "$n paired" \
 		"$(printf '%s\n' "$tap" | grep -c 'n=8/8)') $(grep -o '"repetitions": "paired runs"' "$out/ci-ab/compare.json" | head -n 1 | sed 's/.*"paired runs"/paired/')"
 fi
 # 4. SIGTERM in the middle of a run (what a CI runner sends on cancel; a
@@ -129,8 +124,8 @@ if [ "${CB_GUEST_INTERRUPT:-1}" = 1 ]; then
 	kill -TERM "$pid"
 	rc=0
 	wait "$pid" || rc=$?
-	check "gate signalled mid-run: the run was going when the signal came" running "${st%% *}"
-	check "gate signalled mid-run (SIGTERM): exit 143" 143 "$rc"
+	expect_eq "gate signalled mid-run: the run was going when the signal came" running "${st%% *}"
+	expect_eq "gate signalled mid-run (SIGTERM): exit 143" 143 "$rc"
 	if [ -e /sys/module/cyclebench ]; then
 		fail "gate signalled mid-run: module unloaded afterwards"
 		rmmod cyclebench

@@ -13,46 +13,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../tap/tap.sh
 . "$top/tests/tap/tap.sh"
 
-pass() { tap_ok "$1"; }
-fail() { tap_not_ok "$1"; }
-skip() { tap_skip "$1" "(the reason is in its name)"; }
-
-# expect_eq WHAT EXPECTED GOT
-expect_eq() {
-	if [ "$2" = "$3" ]; then
-		pass "$1"
-	else
-		fail "$1: expected '$2', got '$3'"
-	fi
-}
-
-# expect_match WHAT PATTERN TEXT: TEXT has a line matching the grep -E PATTERN
-expect_match() {
-	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
-		pass "$1"
-	else
-		fail "$1: expected a line matching /$2/, got: $(printf '%s' "$3" | head -c 400 | tr '\n' '|')"
-	fi
-}
-
-# expect_no_match WHAT PATTERN TEXT
-expect_no_match() {
-	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
-		fail "$1: expected no line matching /$2/, got: $(printf '%s\n' "$3" | grep -E -- "$2" | head -n 3 | tr '\n' '|')"
-	else
-		pass "$1"
-	fi
-}
-
-# expect_file WHAT FILE EXPECTED-CONTENT
-expect_file() {
-	if [ ! -e "$2" ]; then
-		fail "$1: expected $2 to exist, got no such file"
-	else
-		expect_eq "$1" "$3" "$(cat "$2")"
-	fi
-}
-
 summary() { tap_end; }
 
 # tracked_copy: a private copy of the checkout's tracked files, in a new

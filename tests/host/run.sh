@@ -41,7 +41,7 @@ for t in "$@"; do
 	if [ -f "$f" ]; then
 		tap_run "test-$t" sh "$f"
 	else
-		tap_not_ok "no such test file: $f"
+		fail "no such test file: $f"
 	fi
 done
 tap_end > /dev/null

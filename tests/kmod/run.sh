@@ -17,8 +17,6 @@ KDIR=${KDIR:-$(scripts/kdir.sh)}
 CHECKPATCH=${CHECKPATCH:-/var/cache/cyclebench/checkpatch/checkpatch.pl}
 . tests/tap/tap.sh
 tap_lane kmod "$top/build/tap-kmod"
-ok() { tap_ok "$*"; }
-bad() { tap_not_ok "$*"; }
 finish() {
 	tap_end > /dev/null
 	tests/tap/count "$TAP_DIR"
@@ -40,8 +38,8 @@ done < <(python3 tests/callgraph.py --tap)
 # cyclestat: where the two sides' types differ they are named apart.
 twice=$(grep -rhoE '^[[:space:]]*struct [A-Za-z_0-9]+ [{]' kmod runner userspace \
 	--include='*.c' --include='*.h' | sed 's/^[[:space:]]*//; s/ [{]$//' | sort | uniq -d)
-if [ -z "$twice" ]; then ok "no struct defined twice under one name (kmod/ runner/ userspace/)"
-else bad "structs defined twice under one name: $(echo $twice | sed 's/struct //g'); name each side's apart or share one definition"; fi
+if [ -z "$twice" ]; then pass "no struct defined twice under one name (kmod/ runner/ userspace/)"
+else fail "structs defined twice under one name: $(echo $twice | sed 's/struct //g'); name each side's apart or share one definition"; fi
 
 # the kernel's sources: all of kmod/ but portable.h, the stand-in for the
 # kernel's headers that only builds outside the kernel use (userspace C)
@@ -59,11 +57,11 @@ build_clean() {
 	find kmod -name '*.o' -delete
 	rm -f cyclebench.o cyclebench.mod.o cyclebench.ko
 	if ! make -C "$KDIR" M="$top" -j"$(nproc)" "$@" modules > "$log" 2>&1; then
-		bad "$name build: failed: $(grep -m3 -E 'error|Error' "$log")"
+		fail "$name build: failed: $(grep -m3 -E 'error|Error' "$log")"
 	elif grep -qE 'warning:|error:' "$log"; then
-		bad "$name build: $(grep -cE 'warning:|error:' "$log") warnings, first: $(grep -m1 -E 'warning:|error:' "$log")"
+		fail "$name build: $(grep -cE 'warning:|error:' "$log") warnings, first: $(grep -m1 -E 'warning:|error:' "$log")"
 	else
-		ok "$name build: no warnings"
+		pass "$name build: no warnings"
 	fi
 }
 # one build does both: W=1's warnings from the compiler, sparse's from
@@ -73,11 +71,11 @@ build_clean "W=1 and sparse" W=1 C=2 CHECK=sparse
 # whose headers are KDIR's was just built).
 for k in ${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}; do
 	if [ "$(scripts/kdir.sh --kernel "$k" 2>/dev/null)" = "$KDIR" ]; then
-		ok "W=1 build for $k: the build above (the same headers, $KDIR)"
+		pass "W=1 build for $k: the build above (the same headers, $KDIR)"
 	elif scripts/build-ko.sh --clean --strict "$k" > build/kmod-ko-$k.out 2> build/kmod-ko-$k.err; then
-		ok "W=1 build for $k: no warnings"
+		pass "W=1 build for $k: no warnings"
 	else
-		bad "W=1 build for $k: $(tail -n3 build/kmod-ko-$k.err)"
+		fail "W=1 build for $k: $(tail -n3 build/kmod-ko-$k.err)"
 	fi
 done
 
@@ -90,33 +88,33 @@ if [ -x "$CHECKPATCH" ] || [ -r "$CHECKPATCH" ]; then
 		# a fragment that sleeps is the object-code check's error, with
 		# its fix; checkpatch's msleep() advice would only repeat it
 		case $f in kmod/fragments/*) out=$(printf '%s\n' "$out" | grep -v ':MSLEEP:' || true) ;; esac
-		if [ -z "$out" ]; then ok "checkpatch --strict: $f"
-		else bad "checkpatch --strict: $f: $(echo "$out" | head -n3)"; fi
+		if [ -z "$out" ]; then pass "checkpatch --strict: $f"
+		else fail "checkpatch --strict: $f: $(echo "$out" | head -n3)"; fi
 	done
 else
-	bad "checkpatch: $CHECKPATCH missing; try: sudo scripts/deps.sh --check"
+	fail "checkpatch: $CHECKPATCH missing; try: sudo scripts/deps.sh --check"
 fi
 
 if [ ! -e cyclebench.ko ]; then
-	bad "cyclebench.ko was not built"
+	fail "cyclebench.ko was not built"
 	finish
 	exit 1
 fi
 
 mi=$(modinfo cyclebench.ko 2>&1)
 for k in description license version; do
-	if echo "$mi" | grep -qE "^$k: +[^ ]"; then ok "modinfo shows $k"
-	else bad "modinfo shows $k: missing"; fi
+	if echo "$mi" | grep -qE "^$k: +[^ ]"; then pass "modinfo shows $k"
+	else fail "modinfo shows $k: missing"; fi
 done
 # one version, kmod/contract.h's: the module's, cyclebench-user's,
 # cyclestat's and dkms.conf's package
 v=$(sed -n 's/^#define CB_VERSION "\(.*\)"$/\1/p' kmod/contract.h)
 got="module $(echo "$mi" | sed -n 's/^version: *//p'), dkms.conf $(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)"
-if [ "$got" = "module $v, dkms.conf $v" ]; then ok "one version, $v: modinfo and dkms.conf say it"
-else bad "one version, $v (kmod/contract.h): got $got"; fi
+if [ "$got" = "module $v, dkms.conf $v" ]; then pass "one version, $v: modinfo and dkms.conf say it"
+else fail "one version, $v (kmod/contract.h): got $got"; fi
 for p in samples ensembles warmup method cpu only run_on_load max_mb; do
-	if echo "$mi" | grep -qE "^parm: +$p:.*default"; then ok "modinfo: parameter $p described with its default"
-	else bad "modinfo: parameter $p: no description with a default"; fi
+	if echo "$mi" | grep -qE "^parm: +$p:.*default"; then pass "modinfo: parameter $p described with its default"
+	else fail "modinfo: parameter $p: no description with a default"; fi
 done
 
 # The timed regions, from the object code: one line per problem, naming
@@ -124,7 +122,7 @@ done
 cp cyclebench.ko build/cyclebench-check.ko
 if problems=$(python3 tests/kmod/regions.py --table build/cyclebench.regions \
 		build/cyclebench-check.ko kmod/fragments/*.c 2>&1); then
-	ok "object code: $(grep -vc '^#' build/cyclebench.regions) regions, each the body's own code: the short region the body alone, the long one 16 copies of it, nothing of the harness (table: build/cyclebench.regions)"
+	pass "object code: $(grep -vc '^#' build/cyclebench.regions) regions, each the body's own code: the short region the body alone, the long one 16 copies of it, nothing of the harness (table: build/cyclebench.regions)"
 	# what is not a problem but timed with a body (a kernel option's calls)
 	echo "$problems" | grep '^note: ' | sed 's/^/# /'
 	# the fragments checked, a line per group: a new one shows here
@@ -137,7 +135,7 @@ else
 	# the point, then a line per problem under it
 	mapfile -t lines <<< "$problems"
 	n=$(echo "$problems" | grep -vc '^note: ')
-	tap_not_ok "object code: $n problem$([ "$n" = 1 ] || echo s) (columns of build/cyclebench.regions: tests/kmod/regions.py --help)" \
+	fail "object code: $n problem$([ "$n" = 1 ] || echo s) (columns of build/cyclebench.regions: tests/kmod/regions.py --help)" \
 		"${lines[@]}"
 fi
 empty=$(awk '$1 == "base:empty" && $3 == "short" { print $5 }' build/cyclebench.regions | sort -u | tr '\n' ' ')
@@ -146,14 +144,14 @@ check_regions() { check_regions_in build/cyclebench.regions "$1"; }
 # every method's two regions: the methods regions.py knows (its TAGS)
 methods=$(python3 -B -c 'import sys; sys.path.insert(0, "tests/kmod"); import regions; print(len(regions.TAGS))')
 if [ "$empty" = "0 " ] && [ "$(check_regions base:empty)" -eq $((2 * methods)) ]; then
-	ok "object code: base:empty: $methods methods, nothing between the marks"
+	pass "object code: base:empty: $methods methods, nothing between the marks"
 else
-	bad "object code: base:empty: expected $((2 * methods)) clean regions with no body, got '$empty'"
+	fail "object code: base:empty: expected $((2 * methods)) clean regions with no body, got '$empty'"
 fi
 if [ "$(check_regions time:ktime_get_ns)" -eq $((2 * methods)) ]; then
-	ok "object code: a body that calls the kernel (time:ktime_get_ns) passes: $((2 * methods)) clean regions"
+	pass "object code: a body that calls the kernel (time:ktime_get_ns) passes: $((2 * methods)) clean regions"
 else
-	bad "object code: time:ktime_get_ns: expected $((2 * methods)) clean regions ($methods short, $methods long)"
+	fail "object code: time:ktime_get_ns: expected $((2 * methods)) clean regions ($methods short, $methods long)"
 fi
 
 # The checker's own tests, on their own bodies only (the base group and
@@ -211,9 +209,9 @@ if [ "$copies_rc" = 0 ]; then
 	for f in copies:mul_state copies:mul_const copies:load_state; do
 		got=$(awk -v f=$f '$1 == f && $6 == "clean" { n[$3] += $5 } END { print n["short"] + 0, n["long"] + 0 }' $st-copies.regions)
 		if [ "$(check_regions_in $st-copies.regions $f)" = $((2 * methods)) ] && [ "${got#* }" -eq $((16 * ${got% *})) ] && [ "${got% *}" -gt 0 ]; then
-			ok "object code check: $f is clean, the long region 16 times the short ($got instructions over $methods methods)"
+			pass "object code check: $f is clean, the long region 16 times the short ($got instructions over $methods methods)"
 		else
-			bad "object code check: $f: expected $((2 * methods)) clean regions, long = 16 x short; got $got: $(head -n3 $st-copies.out)"
+			fail "object code check: $f: expected $((2 * methods)) clean regions, long = 16 x short; got $got: $(head -n3 $st-copies.out)"
 		fi
 	done
 	# a second group's body of the same C name: named, both of them
@@ -221,12 +219,12 @@ if [ "$copies_rc" = 0 ]; then
 	python3 tests/kmod/regions.py $st-copies/fragments.o $st-copies/kmod/fragments/*.c $st-twin.c > $st-twin.out 2>&1
 	twin_rc=$?
 	if [ $twin_rc = 1 ] && grep -q '^copies:mul_state: its name: copies:mul_state (.*copies.c) and twin:mul_state (.*twin.c) share the C name mul_state; ' $st-twin.out; then
-		ok "object code check: two bodies of one C name in two groups are named, both: $(cat $st-twin.out)"
+		pass "object code check: two bodies of one C name in two groups are named, both: $(cat $st-twin.out)"
 	else
-		bad "object code check: copies:mul_state and twin:mul_state share a C name: expected exit 1 and both named, got exit $twin_rc: $(head -n3 $st-twin.out)"
+		fail "object code check: copies:mul_state and twin:mul_state share a C name: expected exit 1 and both named, got exit $twin_rc: $(head -n3 $st-twin.out)"
 	fi
 else
-	bad "checker self-test objects do not build: $(grep -m2 error $st-copies.log)"
+	fail "checker self-test objects do not build: $(grep -m2 error $st-copies.log)"
 fi
 # broken NAME: what its report must say besides the bodies' names
 for broken in pointer spill merge hoist folded clobber sleepy; do
@@ -245,17 +243,17 @@ for broken in pointer spill merge hoist folded clobber sleepy; do
 	*) want="base:empty copies:load_state copies:mul_const copies:mul_state" ;;
 	esac
 	if [ ! -e $st-$broken/fragments.o ]; then
-		bad "broken harness '$broken': does not build: $(grep -m2 error $st-$broken.log)"
+		fail "broken harness '$broken': does not build: $(grep -m2 error $st-$broken.log)"
 		continue
 	fi
 	python3 tests/kmod/regions.py $st-$broken/fragments.o $st-$broken/kmod/fragments/*.c > $st-$broken.out 2>&1
 	got=$(grep -oE '^[a-z0-9_]+:[a-z0-9_]+' $st-$broken.out | sort -u | tr '\n' ' ')
 	if [ "$got" != "$want " ]; then
-		bad "object code check with '$broken': expected [$want], reported [$got]"
+		fail "object code check with '$broken': expected [$want], reported [$got]"
 	elif [ -n "$why" ] && ! grep -qE "$why" $st-$broken.out; then
-		bad "object code check with '$broken': no line matches /$why/: $(head -n3 $st-$broken.out)"
+		fail "object code check with '$broken': no line matches /$why/: $(head -n3 $st-$broken.out)"
 	else
-		ok "object code check bites: '$broken' is reported for exactly the bodies it breaks ($want): $(grep -m1 -E "${why:-.}" $st-$broken.out)"
+		pass "object code check bites: '$broken' is reported for exactly the bodies it breaks ($want): $(grep -m1 -E "${why:-.}" $st-$broken.out)"
 	fi
 done
 
@@ -275,9 +273,9 @@ args_table() {	# ARRAY: a group whose one entry's arguments are CB_ARGS(ARRAY)
 if args_table sizes | cc -std=gnu11 -fsyntax-only -Ikmod -x c - 2> build/kmod-args.log &&
    ! args_table sizes_ptr | cc -std=gnu11 -fsyntax-only -Ikmod -x c - >> build/kmod-args.log 2>&1 &&
    grep -q 'negative width' build/kmod-args.log; then
-	ok "CB_ARGS(): an array compiles, a pointer does not (it would give one argument)"
+	pass "CB_ARGS(): an array compiles, a pointer does not (it would give one argument)"
 else
-	bad "CB_ARGS(): expected an array to compile and a pointer to fail (negative width): $(grep -m2 -E 'error|warning' build/kmod-args.log)"
+	fail "CB_ARGS(): expected an array to compile and a pointer to fail (negative width): $(grep -m2 -E 'error|warning' build/kmod-args.log)"
 fi
 
 # The PMU counter arithmetic (kmod/timing.h), natively: the RDPMC path
@@ -285,7 +283,7 @@ fi
 if cc -Wall -Wextra -Werror -O2 -o build/kmod-pmc tests/kmod/pmc.c 2> build/kmod-pmc.log; then
 	tap_run pmc build/kmod-pmc
 else
-	bad "tests/kmod/pmc.c builds: $(head -n3 build/kmod-pmc.log)"
+	fail "tests/kmod/pmc.c builds: $(head -n3 build/kmod-pmc.log)"
 fi
 
 finish

@@ -5,17 +5,31 @@
 # what they print.  Sourced, never run; POSIX sh (bash, dash, and busybox
 # ash in the QEMU guest, where it is /tap.sh).
 #
-#	tap_ok NAME		ok N - NAME
-#	tap_not_ok NAME [WHY...]	not ok N - NAME (NAME or WHY says what
-#				was expected and what came), each WHY as a
-#				comment line
-#	tap_check NAME CMD...	a point: CMD exits 0 (else its output says why)
-#	tap_expect NAME RC PATTERN -- CMD...
-#				a point: CMD exits RC and, PATTERN given,
-#				prints a line matching it (grep; stdout and
-#				stderr together); both kept in $TAP_TMP/out
-#				and $TAP_TMP/err for the checks after it
-#	tap_skip NAME WHY	ok N - NAME # SKIP WHY
+# The assertions, one vocabulary for every suite (a point each; a failed
+# one says what was expected and what came):
+#
+#	pass NAME		ok N - NAME
+#	fail NAME [WHY...]	not ok N - NAME, each WHY a comment line
+#	skip NAME [WHY]		ok N - NAME # SKIP WHY
+#	expect_eq NAME EXPECTED GOT
+#	expect_le NAME LIMIT GOT	GOT an integer <= LIMIT
+#	expect_ge NAME LIMIT GOT	GOT an integer >= LIMIT
+#	expect_match NAME PATTERN TEXT	TEXT has a line matching the grep -E
+#				PATTERN
+#	expect_no_match NAME PATTERN TEXT
+#	expect_file NAME FILE CONTENT	FILE exists and holds CONTENT
+#	expect_ok NAME CMD...	CMD exits 0 (else its output says why)
+#	expect_exit NAME RC PATTERN -- CMD...
+#				CMD exits RC and, PATTERN given, prints a
+#				line matching it (grep; stdout and stderr
+#				together); both kept in $TAP_TMP/out and
+#				$TAP_TMP/err for the checks after it
+#
+# A suite may redefine pass and fail to do more (the guest's note each
+# point's time); the expect_ functions report through them.  Beneath
+# them, the harness's own:
+#
+#	tap_ok NAME, tap_not_ok NAME [WHY...], tap_skip NAME WHY
 #	tap_diag TEXT		# TEXT
 #	tap_end			the plan, 1..N, last; then "# N passed, N
 #				failed, N skipped"; status 1 on a failure
@@ -74,27 +88,78 @@ tap_not_ok() {
 	done
 }
 
-# (TAP_TMP: a folder of the suite's own, for the output of the commands)
-tap_check() {
-	_tap_name=$1
-	shift
-	if "$@" > "$TAP_TMP/check" 2>&1; then
-		tap_ok "$_tap_name"
+pass() { tap_ok "$*"; }
+fail() { tap_not_ok "$@"; }
+skip() { tap_skip "$1" "${2:-(the reason is in its name)}"; }
+
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: expected '$2', got '$3'"; fi
+}
+
+expect_le() {
+	if [ -n "$3" ] && [ "$3" -le "$2" ] 2>/dev/null; then pass "$1 ($3 <= $2)"
+	else fail "$1: expected <= $2, got '$3'"; fi
+}
+
+expect_ge() {
+	if [ -n "$3" ] && [ "$3" -ge "$2" ] 2>/dev/null; then pass "$1 ($3 >= $2)"
+	else fail "$1: expected >= $2, got '$3'"; fi
+}
+
+expect_match() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		pass "$1"
 	else
-		tap_not_ok "$_tap_name" "$(head -c 600 "$TAP_TMP/check" | tr '\n' '|')"
+		fail "$1: expected a line matching /$2/, got: $(printf '%s' "$3" | head -c 400 | tr '\n' '|')"
 	fi
 }
 
-tap_expect() {
+expect_no_match() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		fail "$1: expected no line matching /$2/, got: $(printf '%s\n' "$3" | grep -E -- "$2" | head -n 3 | tr '\n' '|')"
+	else
+		pass "$1"
+	fi
+}
+
+expect_file() {
+	if [ ! -e "$2" ]; then
+		fail "$1: expected $2 to exist, got no such file"
+	else
+		expect_eq "$1" "$3" "$(cat "$2")"
+	fi
+}
+
+# (TAP_TMP: a folder of the suite's own, for the output of the command;
+# without one, expect_ok runs CMD in a subshell)
+expect_ok() {
+	_tap_name=$1
+	shift
+	if [ -n "${TAP_TMP:-}" ]; then
+		"$@" > "$TAP_TMP/check" 2>&1
+		_tap_got=$?
+		_tap_out=$(head -c 600 "$TAP_TMP/check")
+	else
+		_tap_out=$("$@" 2>&1)
+		_tap_got=$?
+	fi
+	if [ "$_tap_got" = 0 ]; then
+		pass "$_tap_name"
+	else
+		fail "$_tap_name" "'$*' failed: $(printf '%s' "$_tap_out" | head -c 600 | tr '\n' '|')"
+	fi
+}
+
+expect_exit() {
 	_tap_name=$1 _tap_rc=$2 _tap_pat=$3
 	shift 4
 	"$@" > "$TAP_TMP/out" 2> "$TAP_TMP/err"
 	_tap_got=$?
 	if [ "$_tap_got" = "$_tap_rc" ] &&
 	   { [ -z "$_tap_pat" ] || cat "$TAP_TMP/out" "$TAP_TMP/err" | grep -q -- "$_tap_pat"; }; then
-		tap_ok "$_tap_name"
+		pass "$_tap_name"
 	else
-		tap_not_ok "$_tap_name" "expected exit $_tap_rc and '$_tap_pat'; got exit $_tap_got:" \
+		fail "$_tap_name" "expected exit $_tap_rc and '$_tap_pat'; got exit $_tap_got:" \
 			"$(head -c 600 "$TAP_TMP/out" "$TAP_TMP/err" | tr '\n' '|')"
 	fi
 }

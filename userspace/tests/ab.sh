@@ -56,22 +56,22 @@ for k in 1 2; do
 	tree "$T/s$k" 4 only_a
 done
 
-tap_expect ab_icount_a_a_exit_0 0 '^ab:adds  *icount  *insns/op  *1\.000  *1\.000  *+0\.000  *+0  *+0\.00%  *same$' -- \
+expect_exit ab_icount_a_a_exit_0 0 '^ab:adds  *icount  *insns/op  *1\.000  *1\.000  *+0\.000  *+0  *+0\.00%  *same$' -- \
 	"$CS" ab --clock icount "$T/a1" "$T/a2" -- "$T/s1" "$T/s2"
-tap_check ab_icount_a_a_every_row_same sh -c "[ \$(grep -cE ' same\$' '$T/out') = 4 ] && [ \$(grep -cE '^(base|ab):' '$T/out') = 4 ]"
-tap_check ab_icount_a_a_every_difference_zero sh -c "! grep -E '^(base|ab):' '$T/out' | grep -vq ' +0\\.000 '"
-tap_check ab_icount_says_the_clock grep -q '^A: 2 runs, B: 2 runs; clock icount: instructions, exact' "$T/out"
-tap_check ab_icount_raw_row_of_a_fragment_timed_once grep -qE '^base:empty  *icount  *insns  *25\.000  *25\.000  *\+0\.000' "$T/out"
+expect_ok ab_icount_a_a_every_row_same sh -c "[ \$(grep -cE ' same\$' '$T/out') = 4 ] && [ \$(grep -cE '^(base|ab):' '$T/out') = 4 ]"
+expect_ok ab_icount_a_a_every_difference_zero sh -c "! grep -E '^(base|ab):' '$T/out' | grep -vq ' +0\\.000 '"
+expect_ok ab_icount_says_the_clock grep -q '^A: 2 runs, B: 2 runs; clock icount: instructions, exact' "$T/out"
+expect_ok ab_icount_raw_row_of_a_fragment_timed_once grep -qE '^base:empty  *icount  *insns  *25\.000  *25\.000  *\+0\.000' "$T/out"
 
 # one add more a copy of ab:adds (4 ops): +1/4 instruction an op, exactly
-tap_expect ab_icount_one_instruction_more_exit_1 1 '^ab:adds  *icount  *insns/op  *1\.000  *1\.250  *+0\.250  *+1  *+25\.00%  *slower$' -- \
+expect_exit ab_icount_one_instruction_more_exit_1 1 '^ab:adds  *icount  *insns/op  *1\.000  *1\.250  *+0\.250  *+1  *+25\.00%  *slower$' -- \
 	"$CS" ab --clock icount "$T/a1" "$T/a2" -- "$T/b1" "$T/b2"
-tap_check ab_icount_one_instruction_only_that_row_slower sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && grep -qE '^ab:same .* \+0\\.000 .* same\$' '$T/out'"
-tap_check ab_fragment_only_in_b_is_new grep -qE '^ab:only_b  *-  *-  .* new$' "$T/out"
-tap_check ab_fragment_only_in_a_is_gone grep -qE '^ab:only_a  *-  *-  .* gone$' "$T/out"
+expect_ok ab_icount_one_instruction_only_that_row_slower sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && grep -qE '^ab:same .* \+0\\.000 .* same\$' '$T/out'"
+expect_ok ab_fragment_only_in_b_is_new grep -qE '^ab:only_b  *-  *-  .* new$' "$T/out"
+expect_ok ab_fragment_only_in_a_is_gone grep -qE '^ab:only_a  *-  *-  .* gone$' "$T/out"
 
 # the other way round: one fewer, faster, exit 0
-tap_expect ab_icount_one_instruction_fewer_exit_0 0 '^ab:adds .* 1\.250  *1\.000  *-0\.250  *-1  *-20\.00%  *faster$' -- \
+expect_exit ab_icount_one_instruction_fewer_exit_0 0 '^ab:adds .* 1\.250  *1\.000  *-0\.250  *-1  *-20\.00%  *faster$' -- \
 	"$CS" ab --clock icount "$T/b1" "$T/b2" -- "$T/a1" "$T/a2"
 
 # one instruction more in a copy of 4096 ops: +0.000 an op to three
@@ -80,24 +80,24 @@ mkdir -p "$T/c1" "$T/c2"
 for c in c1 c2; do cp "$T/a1/info" "$T/$c/"; : > "$T/$c/fragments"; done
 frag "$T/c1" misc crc 4096 40 14360
 frag "$T/c2" misc crc 4096 40 14361
-tap_expect ab_icount_one_instruction_in_4096_ops 1 '^misc:crc  *icount  *insns/op  *3\.506  *3\.506  *+0\.000  *+1  *+0\.01%  *slower$' -- \
+expect_exit ab_icount_one_instruction_in_4096_ops 1 '^misc:crc  *icount  *insns/op  *3\.506  *3\.506  *+0\.000  *+1  *+0\.01%  *slower$' -- \
 	"$CS" ab --clock icount "$T/c1" -- "$T/c2"
 
 # a side whose two runs disagree is no exact count: varies, exit 2
 tree "$T/v2" 5
-tap_expect ab_icount_runs_that_disagree_vary_exit_2 2 '^ab:adds .* 1\.000\.\.1\.250  *1\.000  .* varies$' -- \
+expect_exit ab_icount_runs_that_disagree_vary_exit_2 2 '^ab:adds .* 1\.000\.\.1\.250  *1\.000  .* varies$' -- \
 	"$CS" ab --clock icount "$T/a1" "$T/v2" -- "$T/s1" "$T/s2"
-tap_check ab_icount_varies_says_why grep -q 'differ between the runs of one side' "$T/err"
+expect_ok ab_icount_varies_says_why grep -q 'differ between the runs of one side' "$T/err"
 
 # a filter picks rows
-tap_expect ab_filter_picks_rows 1 '^ab:adds ' -- "$CS" ab --clock icount "$T/a1" -- "$T/b1" ab:adds
-tap_check ab_filter_leaves_the_others sh -c "! grep -q '^ab:same' '$T/out'"
+expect_exit ab_filter_picks_rows 1 '^ab:adds ' -- "$CS" ab --clock icount "$T/a1" -- "$T/b1" ab:adds
+expect_ok ab_filter_leaves_the_others sh -c "! grep -q '^ab:same' '$T/out'"
 
 # usage
-tap_expect ab_needs_two_sides 2 'ab: expected A\.\.\. -- B\.\.\.' -- "$CS" ab "$T/a1" "$T/b1"
-tap_expect ab_clock_is_icount_or_time 2 "\-\-clock: 'tsc' is not icount or time" -- "$CS" ab --clock tsc "$T/a1" -- "$T/b1"
-tap_expect ab_clock_is_for_ab_only 2 '\-\-clock is for ab only' -- "$CS" --clock icount compare "$T/a1" "$T/b1"
-tap_expect ab_prints_a_table_only 2 'ab prints a table' -- "$CS" ab --format json "$T/a1" -- "$T/b1"
+expect_exit ab_needs_two_sides 2 'ab: expected A\.\.\. -- B\.\.\.' -- "$CS" ab "$T/a1" "$T/b1"
+expect_exit ab_clock_is_icount_or_time 2 "\-\-clock: 'tsc' is not icount or time" -- "$CS" ab --clock tsc "$T/a1" -- "$T/b1"
+expect_exit ab_clock_is_for_ab_only 2 '\-\-clock is for ab only' -- "$CS" --clock icount compare "$T/a1" "$T/b1"
+expect_exit ab_prints_a_table_only 2 'ab prints a table' -- "$CS" ab --format json "$T/a1" -- "$T/b1"
 
 # --clock time: compare's rows, runs as repetitions
 for k in 1 2 3 4 5; do
@@ -105,13 +105,13 @@ for k in 1 2 3 4 5; do
 	python3 "$here/tree2.py" gen "$T/tb$k" --seed $((k + 10)) --scale 1.1
 	python3 "$here/tree2.py" gen "$T/tc$k" --seed $((k + 20))
 done
-tap_expect ab_time_finds_a_10pct_slowdown 1 '^loop:dec_jnz/110  *time  .* slower$' -- \
+expect_exit ab_time_finds_a_10pct_slowdown 1 '^loop:dec_jnz/110  *time  .* slower$' -- \
 	"$CS" ab -q "$T/ta1" "$T/ta2" "$T/ta3" "$T/ta4" "$T/ta5" -- "$T/tb1" "$T/tb2" "$T/tb3" "$T/tb4" "$T/tb5"
-tap_check ab_time_nothing_else_slower sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ]"
-tap_check ab_time_says_the_clock grep -q 'clock time: medians of the runs' "$T/out"
-tap_expect ab_time_a_a_no_alarm 0 '^alu:add_dep  *time  ' -- \
+expect_ok ab_time_nothing_else_slower sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ]"
+expect_ok ab_time_says_the_clock grep -q 'clock time: medians of the runs' "$T/out"
+expect_exit ab_time_a_a_no_alarm 0 '^alu:add_dep  *time  ' -- \
 	"$CS" ab -q "$T/ta1" "$T/ta2" "$T/ta3" "$T/ta4" "$T/ta5" -- "$T/tc1" "$T/tc2" "$T/tc3" "$T/tc4" "$T/tc5" base calib alu loop mem
-tap_check ab_time_a_a_nothing_slower_or_faster sh -c "! grep -qE ' (slower|faster)\$' '$T/out'"
-tap_expect ab_time_too_few_runs_exit_2 2 'not enough runs' -- "$CS" ab -q "$T/ta1" -- "$T/tc1"
+expect_ok ab_time_a_a_nothing_slower_or_faster sh -c "! grep -qE ' (slower|faster)\$' '$T/out'"
+expect_exit ab_time_too_few_runs_exit_2 2 'not enough runs' -- "$CS" ab -q "$T/ta1" -- "$T/tc1"
 
 tap_end

@@ -24,9 +24,9 @@ while read -r line; do
 		cp "$T/out" "$want"
 	fi
 	if cmp -s "$want" "$T/out"; then
-		tap_ok "$(printf %02d $k) cyclestat $line"
+		pass "$(printf %02d $k) cyclestat $line"
 	else
-		tap_not_ok "$(printf %02d $k) cyclestat $line"
+		fail "$(printf %02d $k) cyclestat $line"
 		diff "$want" "$T/out" | head -n 10 | sed 's/^/#   /'
 	fi
 done < "$T/cmds"

@@ -50,9 +50,9 @@ rm -f fuzz/crash-* fuzz/leak-* fuzz/timeout-*
 if ${MAKE:-make} -s fuzz/fuzz_parse > tests/out/fuzz.log 2>&1 &&
    ${MAKE:-make} -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS" >> tests/out/fuzz.log 2>&1; then
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' tests/out/fuzz.log)
-	tap_ok "fuzz/parse_${FUZZ_SECONDS}s_no_crash ($runs inputs)"
+	pass "fuzz/parse_${FUZZ_SECONDS}s_no_crash ($runs inputs)"
 else
-	tap_not_ok "fuzz/parse_${FUZZ_SECONDS}s_no_crash"
+	fail "fuzz/parse_${FUZZ_SECONDS}s_no_crash"
 	grep -E 'ERROR|SUMMARY|make:|crash-|Test unit written' tests/out/fuzz.log | head -n 20 | sed 's/^/#   /'
 	tap_diag "  reproduce: ./fuzz/fuzz_parse fuzz/crash-*; then copy it to tests/crashes/"
 fi
