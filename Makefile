@@ -11,7 +11,7 @@
 #                     warnings: one kernel (CHECK_KERNELS, default 6.1)
 #   make ab           A against B: BASE=REV [NEW=REV] (two builds, one boot),
 #                     KERNEL_A=K KERNEL_B=K or CMDLINE_A/B (a boot each);
-#                     CLOCK=icount (exact instructions) or time, PARAMS, RUNS
+#                     CLOCK=icount (exact instructions), time or both, PARAMS, RUNS
 #   make bench        cyclestat against ministat and datamash, side by side
 #   make stress       the long reliability soak in QEMU
 #   make fuzz         cyclestat's parser fuzzer, bounded

@@ -23,19 +23,22 @@
 #   CLOCK=icount  exact instructions per op: the guest boots with -icount
 #                 shift=0, where the TSC counts instructions (the default
 #                 under emulation); CLOCK=time: ticks, each run over its own
-#                 calib:add_chain (the default natively)
+#                 calib:add_chain (the default natively); CLOCK=both:
+#                 under QEMU, an icount boot and a time boot (each its own
+#                 table, each row naming its clock; the worse exit status)
 #   PARAMS="only=alu,loop"   module parameters, as make run takes them
 #                 (under icount samples=20 ensembles=2 warmup=2 come first:
 #                 every sample is the same there; PARAMS' own win)
 #   RUNS=N        runs a side (default 2 under icount, where the second
-#                 proves the first exact; 5 under time)
+#                 proves the first exact; 5 under time), on each clock
 #   OPTS="-t 5"   cyclestat's options (cyclestat ab, as compare's)
 #   KCFLAGS_A=, KCFLAGS_B=   compiler flags of one side's build
 #   KERNEL=K      both sides' kernel where they share one (default 6.1)
 #
 # Both sides' results stay in build/ab/results/{A,B}/runN (CB_AB_OUT moves
 # build/ab, CB_AB_RESULTS the results), with ab.txt saying what each side
-# was; compare them again with
+# was (CLOCK=both: results/icount/{A,B} and results/time/{A,B}); compare
+# them again with
 #   userspace/cyclestat ab --clock icount build/ab/results/A/run* -- build/ab/results/B/run*
 # or with cyclestat compare.  CB_AB_ADD="FILE..." adds fragment groups
 # (tests/kmod/ab.c: the tests') to both sides' builds.
@@ -78,29 +81,38 @@ if [ $native = 1 ] && { [ -n "${KERNEL_A:-}${KERNEL_B:-}" ] || [ $one_boot = 0 ]
 fi
 CLOCK=${CLOCK:-$([ $native = 1 ] && echo time || echo icount)}
 case $CLOCK in
-icount) [ $native = 0 ] || die "CLOCK=icount counts instructions in QEMU's emulator: CB_QEMU=1 make ab CLOCK=icount ..., or CLOCK=time here" ;;
+icount | both)
+	[ $native = 0 ] || die "CLOCK=$CLOCK counts instructions in QEMU's emulator: CB_QEMU=1 make ab CLOCK=$CLOCK ..., or CLOCK=time here" ;;
 time) ;;
-*) die "CLOCK=$CLOCK: want icount or time" ;;
+*) die "CLOCK=$CLOCK: want icount, time or both" ;;
 esac
-RUNS=${RUNS:-$([ "$CLOCK" = icount ] && echo 2 || echo 5)}
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS=$RUNS: want a number of runs a side, >= 1"
+clocks=$([ "$CLOCK" = both ] && echo "icount time" || echo "$CLOCK")
+[[ ${RUNS:-1} =~ ^[1-9][0-9]*$ ]] || die "RUNS=$RUNS: want a number of runs a side, >= 1"
 
-# The parameters: under icount a few samples (each one the same count);
-# under time a selection with only= also runs calib:add_chain, which
-# divides each run's clock out of its figures.
-params=$PARAMS
-if [ "$CLOCK" = icount ]; then
-	params="samples=20 ensembles=2 warmup=2${PARAMS:+ $PARAMS}"
-else
-	sel=
+# runs CLOCK: runs a side on CLOCK
+runs() { echo "${RUNS:-$([ "$1" = icount ] && echo 2 || echo 5)}"; }
+
+# params CLOCK: the module parameters on CLOCK.  Under icount a few
+# samples (each one the same count); under time a selection with only=
+# also runs calib:add_chain, which divides each run's clock out of its
+# figures.
+params() {
+	local sel='' w
+	if [ "$1" = icount ]; then
+		echo "samples=20 ensembles=2 warmup=2${PARAMS:+ $PARAMS}"
+		return
+	fi
 	for w in $PARAMS; do
 		case $w in only=*) sel=${w#only=} ;; esac
 	done
 	if [ -n "$sel" ] && [[ ,$sel, != *,calib,* ]] && [[ ,$sel, != *,calib:add_chain,* ]]; then
-		params=${PARAMS/only=$sel/only=$sel,calib:add_chain}
-		echo "ab: CLOCK=time: only=$sel runs calib:add_chain too (each run's clock divided out)"
+		echo "${PARAMS/only=$sel/only=$sel,calib:add_chain}"
+	else
+		echo "$PARAMS"
 	fi
-fi
+}
+[ "$(params time)" = "$PARAMS" ] || [[ " $clocks " != *" time "* ]] ||
+	echo "ab: CLOCK=time: its only= runs calib:add_chain too (each run's clock divided out)"
 
 # PARAMS' keys: the module's (run.sh's check, one definition)
 eval "$(sed -n '/^check_params() {/,/^}/p' "$top/scripts/run.sh")"
@@ -193,20 +205,24 @@ t0=$SECONDS
 echo "ab: building A (${rev_a:-working tree}, kernel $ker_a${KCFLAGS_A:+, KCFLAGS=$KCFLAGS_A}) and B (${rev_b:-working tree}, kernel $ker_b${KCFLAGS_B:+, KCFLAGS=$KCFLAGS_B})"
 build A "$rev_a" "$ker_a" "${KCFLAGS_A:-}"
 build B "$rev_b" "$ker_b" "${KCFLAGS_B:-}"
-PARAMS=$params check_params "$out/ko/A.ko"
-PARAMS=$params check_params "$out/ko/B.ko"
+for clk in $clocks; do
+	PARAMS=$(params "$clk") check_params "$out/ko/A.ko"
+	PARAMS=$(params "$clk") check_params "$out/ko/B.ko"
+done
 if ! make -s -C "$top" userspace cyclestat-static > "$out/make.log" 2>&1; then
 	cat "$out/make.log" >&2
 	die "cyclestat does not build (above)"
 fi
 
-res=${CB_AB_RESULTS:-$out/results}
-rm -rf "$res"
-mkdir -p "$res"
-{
-	echo "clock: $CLOCK"
-	echo "runs: $RUNS"
-	echo "params: $params"
+top_res=${CB_AB_RESULTS:-$out/results}
+rm -rf "$top_res"
+
+# about CLOCK RES: RES/ab.txt, what the two sides were
+about() {
+	local s r k c f
+	echo "clock: $1"
+	echo "runs: $(runs "$1")"
+	echo "params: $(params "$1")"
 	echo "interleaved: $([ $one_boot = 1 ] && echo "yes, one boot" || echo "no, a boot a side")"
 	for s in A B; do
 		r=rev_$s k=ker_$s c=cmd_$s f=KCFLAGS_$s
@@ -215,16 +231,18 @@ mkdir -p "$res"
 	done
 	echo "host: $(uname -n), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-} > "$res/ab.txt"
+}
 
-# guest SIDES KERNEL CMDLINE DIR: one boot that runs SIDES in turn
+# guest CLOCK RES SIDES KERNEL CMDLINE DIR: one boot that runs SIDES in
+# turn on CLOCK, their results into RES
 guest() {
-	local sides=$1 ker=$2 cl=$3 dir=$4 s rc try
+	local clock=$1 res=$2 sides=$3 ker=$4 cl=$5 dir=$6 s rc try params
+	params=$(params "$clock")
 	# (the guest keeps every run's results in its RAM until the end:
 	# CB_AB_MEM MiB, for many runs)
 	local -a opt=(--quiet --kernel "$ker" --ko "$out/ko/${sides%% *}.ko" --timeout "${CB_AB_TIMEOUT:-1800}"
 		--mem "${CB_AB_MEM:-512}")
-	[ "$CLOCK" = icount ] && opt+=(--icount)
+	[ "$clock" = icount ] && opt+=(--icount)
 	[ -n "$cl" ] && opt+=(--append "$cl")
 	for s in $sides; do opt+=(--add "$out/ko/$s.ko"); done
 	# a kernel that died or hung booting, before /init, ran nothing of
@@ -234,7 +252,7 @@ guest() {
 		rm -rf "$dir"
 		rc=0
 		# shellcheck disable=SC2086 # params is a list of key=value words
-		scripts/qemu-run.sh "${opt[@]}" --out "$dir" scripts/ab-guest.sh "$sides" "$RUNS" $params || rc=$?
+		scripts/qemu-run.sh "${opt[@]}" --out "$dir" scripts/ab-guest.sh "$sides" "$(runs "$clock")" $params || rc=$?
 		[ $rc = 3 ] && [ $try = 1 ] || break
 		mv "$dir/console.log" "$dir.boot-crash.log"
 		echo "ab: the kernel died or hung while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again" >&2
@@ -247,13 +265,14 @@ guest() {
 	for s in $sides; do cp -r "$dir/results/$s" "$res/"; done
 }
 
-# natively: A, B, A, B ... insmod/rmmod here
+# native_runs RES: A, B, A, B ... insmod/rmmod here (CLOCK=time)
 native_runs() {
-	local k s
+	local res=$1 k s params
+	params=$(params time)
 	check_loaded() { ! grep -q '^cyclebench ' /proc/modules; }
 	check_loaded || die "cyclebench is already loaded; unload it first: sudo rmmod cyclebench"
 	trap 'rmmod cyclebench 2>/dev/null || true' EXIT INT TERM
-	for k in $(seq 1 "$RUNS"); do
+	for k in $(seq 1 "$(runs time)"); do
 		for s in A B; do
 			# shellcheck disable=SC2086 # params is a list of key=value words
 			insmod "$out/ko/$s.ko" $params || die "side $s, run $k: insmod failed (dmesg says why)"
@@ -264,19 +283,37 @@ native_runs() {
 	trap - EXIT INT TERM
 }
 
+# res CLOCK: where CLOCK's results go (CLOCK=both: a folder each)
+res() { if [ "$CLOCK" = both ]; then echo "$top_res/$1"; else echo "$top_res"; fi; }
+
 t1=$SECONDS
-if [ $native = 1 ]; then
-	native_runs
-elif [ $one_boot = 1 ]; then
-	echo "ab: one boot of $ker_a${cmd_a:+ ($cmd_a)}, CLOCK=$CLOCK: A and B in turn, $RUNS runs each"
-	guest "A B" "$ker_a" "$cmd_a" "$out/boot"
-else
-	echo "ab: a boot a side, CLOCK=$CLOCK: A on $ker_a${cmd_a:+ ($cmd_a)}, B on $ker_b${cmd_b:+ ($cmd_b)}, $RUNS runs each"
-	guest A "$ker_a" "$cmd_a" "$out/boot-A"
-	guest B "$ker_b" "$cmd_b" "$out/boot-B"
-fi
-echo "ab: built in $((t1 - t0)) s, measured in $((SECONDS - t1)) s; results in $res"
-sed -n 's/^\([AB]\): /ab: \1 = /p' "$res/ab.txt"
-echo
-# shellcheck disable=SC2086 # OPTS is a list of options
-exec userspace/cyclestat ab --clock "$CLOCK" $OPTS "$res"/A/run* -- "$res"/B/run*
+for clk in $clocks; do
+	r=$(res "$clk")
+	mkdir -p "$r"
+	about "$clk" > "$r/ab.txt"
+	if [ $native = 1 ]; then
+		native_runs "$r"
+	elif [ $one_boot = 1 ]; then
+		echo "ab: one boot of $ker_a${cmd_a:+ ($cmd_a)}, CLOCK=$clk: A and B in turn, $(runs "$clk") runs each"
+		guest "$clk" "$r" "A B" "$ker_a" "$cmd_a" "$out/boot"
+	else
+		echo "ab: a boot a side, CLOCK=$clk: A on $ker_a${cmd_a:+ ($cmd_a)}, B on $ker_b${cmd_b:+ ($cmd_b)}, $(runs "$clk") runs each"
+		guest "$clk" "$r" A "$ker_a" "$cmd_a" "$out/boot-A"
+		guest "$clk" "$r" B "$ker_b" "$cmd_b" "$out/boot-B"
+	fi
+done
+echo "ab: built in $((t1 - t0)) s, measured in $((SECONDS - t1)) s; results in $top_res"
+sed -n 's/^\([AB]\): /ab: \1 = /p' "$(res "${clocks%% *}")/ab.txt"
+# a table a clock; the exit status the worse: 2 (could not compare)
+# over 1 (slower) over 0
+worst=0
+for clk in $clocks; do
+	r=$(res "$clk")
+	echo
+	rc=0
+	# shellcheck disable=SC2086 # OPTS is a list of options
+	userspace/cyclestat ab --clock "$clk" $OPTS "$r"/A/run* -- "$r"/B/run* || rc=$?
+	[ $rc -gt 2 ] && rc=2
+	[ $rc -gt $worst ] && worst=$rc
+done
+exit $worst

@@ -10,6 +10,10 @@
 #     ab:adds and ab:ten_plus run one add more a copy): each exactly 1/ops
 #     instructions an op dearer, slower, exit 1; every other row the same;
 #     ab:only_b (B's alone) new
+#   - CLOCK=both: A/A on both clocks, an icount boot and a time boot: a
+#     table each, every row naming its clock (icount's +0.000, same), the
+#     results in results/{icount,time}/{A,B}, and the time half compared
+#     (exit 0 or 1: its verdict is TCG's clock's, not this test's)
 #   - two kernels: KERNEL_A=SERIES KERNEL_B=OTHER twice (a boot a side):
 #     the same table both times (where OTHER's headers are set up), SERIES
 #     given the first time as a kernel of one's own: KERNEL_A=its image's
@@ -87,6 +91,22 @@ if [ $crc != 2 ] && grep -q '^ab:adds ' "$out/ab-one-compare.txt"; then
 else
 	fail "the results stay in one tree compare reads (results/{A,B}/runN)" "$(tail -n 3 "$out/ab-one-compare.txt")"
 fi
+
+# both clocks, a small selection (the time half: 5 runs a side, its calib:add_chain added)
+ab both BASE=HEAD NEW=HEAD KERNEL="$series" CLOCK=both PARAMS="only=alu:add_dep,alu:imul_dep samples=1000 ensembles=5"
+f=$out/ab-both.txt
+if [ $rc = 0 ] || [ $rc = 1 ]; then pass "CLOCK=both: both halves compared (exit $rc)"
+else fail "CLOCK=both: both halves compared, exit 0 or 1, got $rc"; fi
+got=$(rows "$f" | awk '{ print $1, $2 }' | LC_ALL=C sort | tr '\n' ' ')
+want="alu:add_dep icount alu:add_dep time alu:imul_dep icount alu:imul_dep time calib:add_chain time "
+if [ "$got" = "$want" ]; then pass "CLOCK=both: a row a fragment on each clock, each naming it"
+else fail "CLOCK=both: a row a fragment on each clock, each naming it" "expected '$want', got '$got'"; fi
+bad=$(rows "$f" | awk '$2 == "icount" && ($6 != "+0.000" || $NF != "same")')
+if [ -z "$bad" ]; then pass "CLOCK=both: the icount half, A/A: +0.000, same"
+else fail "CLOCK=both: the icount half, A/A: +0.000, same" "$bad"; fi
+n=$(ls -d "$out"/ab-both/icount/A/run* "$out"/ab-both/icount/B/run* "$out"/ab-both/time/A/run* "$out"/ab-both/time/B/run* 2>/dev/null | wc -l)
+if [ "$n" = 14 ]; then pass "CLOCK=both: results/icount/{A,B}: 2 runs each, results/time/{A,B}: 5"
+else fail "CLOCK=both: results/icount/{A,B}: 2 runs each, results/time/{A,B}: 5" "$n run folders, want 14"; fi
 
 if ! "$top/scripts/kdir.sh" --kernel "$other" > /dev/null 2>&1; then
 	tap_skip "$series against $other: the same table twice" "no $other headers (scripts/deps.sh --kernel $other)"

@@ -25,7 +25,7 @@ expect_match "BASE=no-such-rev: names it, and where the commits are" \
 	"'no-such-rev' is no commit of this repository \\(git log" "$out"
 ab BASE=HEAD CLOCK=tsc
 expect_eq "CLOCK=tsc: exit 2" 2 "$rc"
-expect_match "CLOCK=tsc: says the clocks" 'CLOCK=tsc: want icount or time' "$out"
+expect_match "CLOCK=tsc: says the clocks" 'CLOCK=tsc: want icount, time or both' "$out"
 ab BASE=HEAD RUNS=0
 expect_eq "RUNS=0: exit 2" 2 "$rc"
 expect_match "RUNS=0: says what it wants" 'RUNS=0: want a number of runs a side, >= 1' "$out"
