@@ -245,12 +245,6 @@ double cs_cost(const struct cs_frag *fr, double *lo, double *hi)
 	return (double)(cs_q_ld(e->value) / c);
 }
 
-/* ticks per core cycle, where that means something: 0 under an emulator */
-long double cs_core_calib(const struct cs_frag *fr)
-{
-	return fr->emulated ? 0 : fr->calib;
-}
-
 /* ticks, core cycles where the tree calibrated its clock, or an emulator's */
 const char *cs_unit(const struct cs_frag *fr)
 {

@@ -5,7 +5,6 @@
  *
  * Calls export.c and fmt.c.
  */
-#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -789,24 +788,4 @@ void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin)
 		print_table(o, in, nin);
 		break;
 	}
-}
-
-/*
- * Is NAME selected by the filter? A pattern selects its exact name, a
- * group (alu), every argument of a fragment (mem:chase), or a glob.
- */
-int cs_match(const struct cs_opts *o, const char *name)
-{
-	if (!o->nfilter)
-		return 1;
-	for (size_t i = 0; i < o->nfilter; i++) {
-		const char *p = o->filter[i];
-		size_t l = strlen(p);
-
-		if (!fnmatch(p, name, 0) ||
-		    (!strncmp(name, p, l) && (name[l] == ':' || name[l] == '/') && !strchr(p, '/') &&
-		     (name[l] == '/' || !strchr(p, ':'))))
-			return 1;
-	}
-	return 0;
 }
