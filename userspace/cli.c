@@ -27,7 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "read.h"
+#include "report.h"
+#include "commands.h"
 
 static const char usage_text[] =
 	"usage: cyclestat [options] [DIR|FILE|-]...   summary of each input\n"

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
+#include "report.h"
 #include "compare.h"
 
 static const char *pct(char *b, double v)

@@ -7,13 +7,17 @@
  * the printed digits match numpy's wherever numpy's double is exact.
  * Figures meant for machines (JSON, CSV, gbench) print as the shortest text
  * that reads back to the same double: exact fractions as their nearest
- * double, long doubles rounded to double once. The bottom layer, with numparse.c.
+ * double, long doubles rounded to double once. The bottom of the printing
+ * layer: calls stats.c (exact fractions) and fragment.c only.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "report.h"
 
 
 char *cs_u128_str(char *end, u128 v)

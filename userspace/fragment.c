@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
 
 /* ---- loading: read, validate, reduce to figures ---- */
 

@@ -15,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
 
 /* the same info value in both, or absent from either (older trees) */
 static int same_key(const struct cs_frag *a, const struct cs_frag *b, enum cb_info_key key)

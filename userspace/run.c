@@ -17,7 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "read.h"
+#include "report.h"
+#include "commands.h"
 
 /* a malformed request: the message and where to read more; exit status 2 */
 static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
