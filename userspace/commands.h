@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * commands.h - cyclestat's subcommands, each called from cli.c with
- * the options parsed once; each returns its exit status.
+ * commands.h - cyclestat's subcommands, each run from a row of cli.c's
+ * commands[] with the options parsed once; each returns its exit status.
  *
  * The top of cyclestat's headers: it may include any below it, and needs
  * only model.h (struct cs_opts).  What compare.c shares with its helpers
