@@ -418,8 +418,10 @@ static int check_memory(int c2c, u64 *bytes)
 		*bytes = cb_life_bytes(&parsed, req.nr_cpus, CB_LIFE_FLAG_BYTES_RUNNER);
 	}
 	if (*bytes > (u64)req.max_mb << 20) {
+		u64 mib = *bytes / (1 << 20) + !!(*bytes % (1 << 20));
+
 		fprintf(stderr, "cyclebench-user: the run needs %llu MiB, over max_mb=%u: lower samples=, ensembles= or the arguments, or raise max_mb=\n",
-			(unsigned long long)(*bytes / (1 << 20) + !!(*bytes % (1 << 20))), req.max_mb);
+			(unsigned long long)mib, req.max_mb);
 		return 2;
 	}
 	return 0;

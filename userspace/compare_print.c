@@ -286,7 +286,8 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 /* compare's rows as cells, their widths, and what the notes must say */
 struct cmp_cells {
 	char (*cell)[5][40];	/* base, change, interval, p, new */
-	size_t cnt[6];		/* slower, faster, same, inconclusive, missing, too few runs */
+	/* slower, faster, same, inconclusive, missing, too few runs */
+	size_t cnt[6];
 	int wn, wv, wb, wnw, wi;	/* name, verdict, base, new, interval */
 	int reps_note, low;
 	const char *bases[3];

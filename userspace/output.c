@@ -460,7 +460,8 @@ static void print_sample_table(FILE *f, const struct cs_input *in, const struct 
 		const struct cs_frag *fr = &in->frag[j];
 		int mark = fr->smi || fr->stale;
 
-		fprintf(f, "%s%-*s%s", mark ? co->red : "", t->w[0], t->cell[j][0], mark ? co->off : "");
+		fprintf(f, "%s%-*s%s", mark ? co->red : "", t->w[0], t->cell[j][0],
+			mark ? co->off : "");
 		for (int c = 1; c < NCOL; c++)
 			if (!t->hide[c])
 				fprintf(f, "%s%*s", t->sep, t->w[c], t->cell[j][c]);
