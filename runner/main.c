@@ -255,7 +255,11 @@ static int sweep_main(struct cb_run *run, const struct cb_machine *m)
 	return failed;
 }
 
-int main(int argc, char **argv)
+/*
+ * The options: the output directory into req, --c2c returned; --list,
+ * --help and --version exit here, as does a usage error.
+ */
+static int parse_options(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "out",	required_argument,	NULL, 'o' },
@@ -267,12 +271,7 @@ int main(int argc, char **argv)
 		{ "c2c",	no_argument,		NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cb_catalog cat = catalog;
-	struct cb_machine m;
-	char why[256], *cmd;
-	int c, method_given, ret, named_out = 0, force = 0, c2c = 0;
-	u64 bytes;
-	cpu_set_t set;
+	int c, named_out = 0, force = 0, c2c = 0;
 
 	req.out = "cyclebench-user.out";
 	opterr = 0;	/* usage() says it, once */
@@ -290,13 +289,13 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			list();
-			return 0;
+			exit(0);
 		case 'h':
 			usage(NULL);
 			break;
 		case 'V':
 			printf("cyclebench-user %s\n", CB_VERSION);
-			return 0;
+			exit(0);
 		case 'c':
 			c2c = 1;
 			break;
@@ -314,6 +313,15 @@ int main(int argc, char **argv)
 	if (named_out && !force && cb_is_tree(req.out))
 		die("%s holds results already; replace them with --force, or name another directory with -o",
 		    req.out);
+	return c2c;
+}
+
+/* the words after the options parsed into parsed (kmod/grammar.c); dies on an error */
+static void parse_request(int argc, char **argv)
+{
+	struct cb_catalog cat = catalog;
+	char why[256], *cmd;
+
 	/* the request, with the defaults the module's parameters start at */
 	parsed.samples = CB_DEF_SAMPLES;
 	parsed.ensembles = CB_DEF_ENSEMBLES;
@@ -343,6 +351,13 @@ int main(int argc, char **argv)
 		if (cb_req_select(refs, NULL, 0, &cat, &parsed, why, sizeof(why)))
 			die("%s", why);
 	}
+}
+
+/* cpu= and cpus= usable, cpus= the run's (its first the run's own); dies where not */
+static void take_cpus(int c2c)
+{
+	char why[256];
+
 	if (cb_cpu_usable(parsed.cpu, why, sizeof(why)))
 		die("%s", why);
 	/* cpus=: every CPU usable, the first one the run's own */
@@ -360,11 +375,15 @@ int main(int argc, char **argv)
 	if (c2c && req.nr_cpus * (req.nr_cpus - 1) / 2 > CB_MAX_SLOTS)
 		die("--c2c: %u CPUs make more than %u pairs; name fewer with cpus=", req.nr_cpus,
 		    CB_MAX_SLOTS);
+}
+
+/* the parsed request becomes the run's: its keys and one result per slot */
+static void fill_run(void)
+{
 	req.samples = parsed.samples;
 	req.ensembles = parsed.ensembles;
 	req.warmup = parsed.warmup;
 	req.method_requested = parsed.method;
-	method_given = !!(parsed.given & (1u << CB_KEY_METHOD));
 	req.cpu = parsed.cpu;
 	req.max_mb = parsed.max_mb;
 	req.long_repeat = parsed.long_repeat;
@@ -380,55 +399,75 @@ int main(int argc, char **argv)
 		r->ops = result_ops(r->frag, r->arg);
 	}
 	req.nr = parsed.nr;
+}
 
-	/* the module's memory check, and its estimate (kmod/lifecycle.c) */
+/*
+ * The module's memory check, and its estimate (kmod/lifecycle.c): the
+ * bytes the run needs in *bytes, 0; 2 where that is over max_mb= (said).
+ */
+static int check_memory(int c2c, u64 *bytes)
+{
 	if (c2c) {
 		/* a pair's round trips each, not the selection's results */
 		if (strcmp(req.selection, "all"))
 			die("--c2c times no fragment: drop '%s' (its keys: samples=, ensembles=, warmup=, cpus=)",
 			    req.selection);
 		req.nr = 0;
-		bytes = (u64)req.samples * req.ensembles * 8 * req.nr_cpus * (req.nr_cpus - 1) / 2;
+		*bytes = (u64)req.samples * req.ensembles * 8 * req.nr_cpus * (req.nr_cpus - 1) / 2;
 	} else {
-		bytes = cb_life_bytes(&parsed, req.nr_cpus, CB_LIFE_FLAG_BYTES_RUNNER);
+		*bytes = cb_life_bytes(&parsed, req.nr_cpus, CB_LIFE_FLAG_BYTES_RUNNER);
 	}
-	if (bytes > (u64)req.max_mb << 20) {
+	if (*bytes > (u64)req.max_mb << 20) {
+		u64 mib = *bytes / (1 << 20) + !!(*bytes % (1 << 20));
+
 		fprintf(stderr, "cyclebench-user: the run needs %llu MiB, over max_mb=%u: lower samples=, ensembles= or the arguments, or raise max_mb=\n",
-			(unsigned long long)(bytes / (1 << 20) + !!(bytes % (1 << 20))), req.max_mb);
+			(unsigned long long)mib, req.max_mb);
 		return 2;
 	}
+	return 0;
+}
+
+/*
+ * Pinned before anything is measured (the TSC calibration included), the
+ * machine read, the method chosen, the memory locked: 0, else the exit
+ * status (2: cannot pin, 1: no TSC frequency).
+ */
+static int prepare(struct cb_machine *m, u64 bytes)
+{
+	int method_given = !!(parsed.given & (1u << CB_KEY_METHOD));
+	cpu_set_t set;
 
 	cb_catch_signals();
-	/* pinned before anything is measured, the TSC calibration included */
 	CPU_ZERO(&set);
 	CPU_SET(req.cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
 		fprintf(stderr, "cyclebench-user: cannot pin to cpu %u: %s\n", req.cpu, strerror(errno));
 		return 2;
 	}
-	if (cb_machine_read(&m)) {
+	if (cb_machine_read(m)) {
 		fprintf(stderr, "cyclebench-user: cannot tell the TSC frequency\n");
 		return 1;
 	}
 	if (!method_given)
-		req.method_requested = m.hypervisor ? CB_LFENCE : CB_PAOLONI;
+		req.method_requested = m->hypervisor ? CB_LFENCE : CB_PAOLONI;
 	req.method = req.method_requested;
-	if (!m.rdtscp)	/* RDTSCP would be an invalid opcode */
+	if (!m->rdtscp)	/* RDTSCP would be an invalid opcode */
 		req.method = req.method == CB_LFENCE ? CB_LFENCE_NORDTSCP : CB_PAOLONI_NORDTSCP;
 	lock_memory(bytes);
 	req.tty = isatty(2);
+	return 0;
+}
 
-	cb_spin_warm(200);
-	if (c2c)
-		return c2c_main(&req, &m);
-	if (parsed.sweep_cpus)
-		return sweep_main(&req, &m);
-	ret = cb_run_all(&req, &m);
+/* the selection run and its tree written; 1 where a result failed */
+static int run_main(const struct cb_machine *m)
+{
+	int ret = cb_run_all(&req, m);
+
 	if (ret == -EINTR)
 		return 130;
 	if (ret)
 		return 1;
-	if (cb_write_tree(&req, &m))
+	if (cb_write_tree(&req, m))
 		return 1;
 	ret = 0;
 	for (unsigned int i = 0; i < req.nr; i++)
@@ -438,4 +477,28 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cyclebench-user: %u result%s in %s%s; summary: cyclestat %s\n", req.nr,
 			req.nr == 1 ? "" : "s", req.out, ret ? " (some failed: see above)" : "", req.out);
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct cb_machine m;
+	int c2c, ret;
+	u64 bytes;
+
+	c2c = parse_options(argc, argv);
+	parse_request(argc, argv);
+	take_cpus(c2c);
+	fill_run();
+	ret = check_memory(c2c, &bytes);
+	if (ret)
+		return ret;
+	ret = prepare(&m, bytes);
+	if (ret)
+		return ret;
+	cb_spin_warm(200);
+	if (c2c)
+		return c2c_main(&req, &m);
+	if (parsed.sweep_cpus)
+		return sweep_main(&req, &m);
+	return run_main(&m);
 }

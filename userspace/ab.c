@@ -27,7 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "commands.h"
 
 #include "compare.h"
 

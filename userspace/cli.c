@@ -27,20 +27,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "read.h"
+#include "report.h"
+#include "commands.h"
 
-static const char usage_text[] =
+/* the help: this head, each command's lines (commands[]), then the options */
+static const char usage_head[] =
 	"usage: cyclestat [options] [DIR|FILE|-]...   summary of each input\n"
-	"       (the default input: " CS_DEFAULT_TREE ")\n"
-	"       cyclestat [options] save DIR           copy the tree's results to DIR\n"
-	"       cyclestat [options] compare BASE NEW   exit 1 if something got slower\n"
-	"       cyclestat [options] compare BASE... -- NEW...   several runs a side\n"
-	"       cyclestat [options] ab [--clock icount|time] A... -- B...   make ab's\n"
-	"                       table: exact instructions per op under icount\n"
-	"       cyclestat [options] run [SPEC] [key=value]...   run, then summarise\n"
-	"       cyclestat [options] doctor             check this machine\n"
-	"       cyclestat [options] plot [DIR|FILE]... the summary drawn (SVG)\n"
-	"       cyclestat help                         this text\n"
+	"       (the default input: " CS_DEFAULT_TREE ")\n";
+
+static const char usage_options[] =
 	"  After the inputs, fragment names, groups or globs (alu:add_dep, alu,\n"
 	"  'loop:*') select what is shown.\n"
 	"\n"
@@ -294,55 +291,6 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 	return ret;
 }
 
-static const char *const commands[] = { "save", "compare", "ab", "run", "doctor", "plot", "help" };
-
-/* Damerau-Levenshtein distance of two short words (at most 31 bytes) */
-static int distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b), d[32][32];
-
-	if (la > 31 || lb > 31)
-		return 99;
-	for (int i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (int j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (int i = 1; i <= la; i++)
-		for (int j = 1; j <= lb; j++) {
-			int c = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + c;
-
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	return d[la][lb];
-}
-
-/* a word that is no path and nearly a command: say which one */
-static int is_typo(const char *w)
-{
-	struct stat st;
-
-	if (strpbrk(w, ":/.*?[") || !stat(w, &st))
-		return 0;
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(w, commands[i]))
-			return 0;
-		/* (a two-letter command, ab, is near any short word: one edit) */
-		if (distance(w, commands[i]) <= (strlen(commands[i]) < 3 ? 1 : 2)) {
-			fprintf(stderr, "cyclestat: unknown command '%s' (did you mean %s?)\n", w,
-				commands[i]);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /* an option the command would ignore is an error, not silence */
 static int check_options(const struct cs_opts *o, const char *cmd, const char *const *set,
 			 int dashdash)
@@ -422,62 +370,281 @@ static int no_color(void)
 	return v && *v;
 }
 
-int main(int argc, char **argv)
+/* ---- the commands ---- */
+
+/*
+ * The words after the options: argv[0] is the command (or the first
+ * input), and what followed "--" stands apart in tail.
+ */
+struct words {
+	int argc;
+	char **argv;
+	char **tail;
+	int ntail;
+	int dashdash;
+	int misused;	/* misuse(): main returns at once */
+};
+
+/*
+ * A command's usage error returns from main() at once, as it always has:
+ * -o's file stays as it was opened (an input error's is removed).
+ */
+static int misuse(struct words *w, int ret)
 {
-	struct cs_opts o = {
-		.format = CS_TABLE,
-		.threshold = 0.02,
-		.alpha = 0.01,
-		.tree = CS_DEFAULT_TREE,
-		.out = stdout,
-	};
-	const char *outfile = NULL, *color = "auto", *set[10] = { 0 };
-	char **tail = NULL;
-	int ntail = 0, dashdash = 0;
+	w->misused = 1;
+	return ret;
+}
+
+static int cmd_save(struct cs_opts *o, struct words *w)
+{
+	if (w->argc != 2)
+		return misuse(w, usage("save: expected one directory, got %s",
+				       w->argc < 2 ? "none" : "more"));
+	return cs_save(o, w->argv[1]);
+}
+
+static int cmd_compare(struct cs_opts *o, struct words *w)
+{
+	int argc = take_filters(o, w->argc, w->argv);
+
+	if (w->dashdash && (argc < 2 || w->ntail < 1))
+		return misuse(w, usage("compare: expected BASE... -- NEW..."));
+	if (w->dashdash)
+		return cs_compare(o, w->argv + 1, (size_t)argc - 1, w->tail,
+				  (size_t)take_filters(o, w->ntail + 1, w->tail - 1) - 1);
+	if (argc != 3 && o->nfilter && argc < 3)
+		return misuse(w, usage("compare: expected BASE and NEW; '%s' is no file or directory (a word that names none is a fragment filter)",
+			     o->filter[0]));
+	if (argc != 3)
+		return misuse(w, usage("compare: expected BASE and NEW (or BASE... -- NEW...)"));
+	return cs_compare(o, w->argv + 1, 1, w->argv + 2, 1);
+}
+
+static int cmd_ab(struct cs_opts *o, struct words *w)
+{
+	int argc = take_filters(o, w->argc, w->argv);
+
+	if (!w->dashdash || argc < 2 || w->ntail < 1)
+		return misuse(w, usage("ab: expected A... -- B... (each side's runs)"));
+	return cs_ab(o, w->argv + 1, (size_t)argc - 1, w->tail,
+		     (size_t)take_filters(o, w->ntail + 1, w->tail - 1) - 1);
+}
+
+static int cmd_run(struct cs_opts *o, struct words *w)
+{
+	return cs_run(o, w->argc - 1, w->argv + 1);
+}
+
+static int cmd_doctor(struct cs_opts *o, struct words *w)
+{
+	if (w->argc != 1)
+		return misuse(w, usage("doctor: unexpected '%s' (use --cpu N)", w->argv[1]));
+	return cs_doctor(o);
+}
+
+/* no command: a summary of the inputs, or of the tree */
+static int cmd_summary(struct cs_opts *o, struct words *w)
+{
+	char *def[] = { (char *)o->tree };
+	char **all;
+	int argc, ret;
+
+	if (!w->argc && !w->ntail)
+		return summary(o, def, 1);
+	/* "--" ends the options only: what follows is more inputs */
+	all = calloc((size_t)(w->argc + w->ntail) + 1, sizeof(*all));
+	if (!all)
+		return misuse(w, 2);
+	all[0] = "summary";
+	memcpy(all + 1, w->argv, (size_t)w->argc * sizeof(*all));
+	if (w->ntail)
+		memcpy(all + 1 + w->argc, w->tail, (size_t)w->ntail * sizeof(*all));
+	argc = take_filters(o, w->argc + w->ntail + 1, all);
+	ret = argc > 1 ? summary(o, all + 1, argc - 1) : summary(o, def, 1);
+	free(all);
+	return ret;
+}
+
+/*
+ * Each command: its name, what runs it, its lines of the help.  plot and
+ * help are main()'s own (before the options are checked and the output
+ * opened): no handler.  The order is the typo check's.
+ */
+static const struct command {
+	const char *name;
+	int (*run)(struct cs_opts *o, struct words *w);
+	const char *usage;
+} commands[] = {
+	{ "save",	cmd_save,
+	  "       cyclestat [options] save DIR           copy the tree's results to DIR\n" },
+	{ "compare",	cmd_compare,
+	  "       cyclestat [options] compare BASE NEW   exit 1 if something got slower\n"
+	  "       cyclestat [options] compare BASE... -- NEW...   several runs a side\n" },
+	{ "ab",		cmd_ab,
+	  "       cyclestat [options] ab [--clock icount|time] A... -- B...   make ab's\n"
+	  "                       table: exact instructions per op under icount\n" },
+	{ "run",	cmd_run,
+	  "       cyclestat [options] run [SPEC] [key=value]...   run, then summarise\n" },
+	{ "doctor",	cmd_doctor,
+	  "       cyclestat [options] doctor             check this machine\n" },
+	{ "plot",	NULL,
+	  "       cyclestat [options] plot [DIR|FILE]... the summary drawn (SVG)\n" },
+	{ "help",	NULL,
+	  "       cyclestat help                         this text\n" },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* the command a handler runs, by name; NULL: the words are inputs */
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (commands[i].run && !strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+static int help(void)
+{
+	fputs(usage_head, stdout);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fputs(commands[i].usage, stdout);
+	fputs(usage_options, stdout);
+	return 0;
+}
+
+/* Damerau-Levenshtein distance of two short words (at most 31 bytes) */
+static int distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), d[32][32];
+
+	if (la > 31 || lb > 31)
+		return 99;
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int c = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + c;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/* a word that is no path and nearly a command: say which one */
+static int is_typo(const char *w)
+{
+	struct stat st;
+
+	if (strpbrk(w, ":/.*?[") || !stat(w, &st))
+		return 0;
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (!strcmp(w, commands[i].name))
+			return 0;
+		/* (a two-letter command, ab, is near any short word: one edit) */
+		if (distance(w, commands[i].name) <= (strlen(commands[i].name) < 3 ? 1 : 2)) {
+			fprintf(stderr, "cyclestat: unknown command '%s' (did you mean %s?)\n", w,
+				commands[i].name);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- options ---- */
+
+/*
+ * What main() needs beyond struct cs_opts: -o's file, --color, and which
+ * command-bound options were given (check_options()'s set[]).
+ */
+struct cli {
+	const char *outfile;
+	const char *color;
+	const char *set[10];
+};
+
+static const struct {
+	const char *name;
+	enum cs_format format;
+} formats[] = {
+	{ "table", CS_TABLE }, { "json", CS_JSON }, { "csv", CS_CSV }, { "gbench", CS_GBENCH },
+	{ "tap", CS_TAP }, { "svg", CS_SVG }, { "markdown", CS_MARKDOWN }, { "md", CS_MARKDOWN },
+};
+
+static int parse_format(const char *name, enum cs_format *format)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(name, formats[i].name)) {
+			*format = formats[i].format;
+			return 0;
+		}
+	return usage("--format: '%s' is not table, json, csv, gbench, svg or markdown (or tap, for compare)",
+		     name);
+}
+
+/* -t, -a, -c: a number checked and stored; 2 where it is none */
+static int parse_number(struct cs_opts *o, struct cli *c, int opt)
+{
 	unsigned long long u;
 	double d;
-	int c, ret;
 
-	/* "BASE... -- NEW...": getopt would swallow the "--"; split first */
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			tail = argv + i + 1;
-			ntail = argc - i - 1;
-			argc = i;
-			dashdash = 1;
-			break;
-		}
-	o.sysroot = getenv("CYCLESTAT_SYSROOT");
+	switch (opt) {
+	case 't':
+		c->set[0] = "--threshold";
+		if (parse_double("--threshold", optarg, 0, 1e6, &d))
+			return 2;
+		o->threshold = d / 100;
+		return 0;
+	case 'a':
+		c->set[1] = "--alpha";
+		if (parse_double("--alpha", optarg, 0, 1, &d))
+			return 2;
+		/* at 0 nothing is ever significant, at 1 everything is */
+		if (d <= 0 || d >= 1)
+			return usage("--alpha: '%s' must lie strictly between 0 and 1 (e.g. 0.01)", optarg);
+		o->alpha = d;
+		return 0;
+	case 'c':
+		c->set[2] = "--cpu";
+		if (parse_uint("--cpu", optarg, 65535, &u))
+			return 2;
+		o->cpu = (unsigned int)u;
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * The options into @o and @c: -1 to go on, else the exit status (2 for a
+ * bad option, 0 after --help or --version).
+ */
+static int parse_options(struct cs_opts *o, struct cli *c, int argc, char **argv)
+{
+	int opt;
+
 	opterr = 0;	/* getopt's own messages would not start with "cyclestat:" */
-	while ((c = getopt_long(argc, argv, ":f:o:d:t:a:c:qhV", long_options, NULL)) != -1) {
-		switch (c) {
+	while ((opt = getopt_long(argc, argv, ":f:o:d:t:a:c:qhV", long_options, NULL)) != -1) {
+		switch (opt) {
 		case 'f':
-			if (!strcmp(optarg, "table"))
-				o.format = CS_TABLE;
-			else if (!strcmp(optarg, "json"))
-				o.format = CS_JSON;
-			else if (!strcmp(optarg, "csv"))
-				o.format = CS_CSV;
-			else if (!strcmp(optarg, "gbench"))
-				o.format = CS_GBENCH;
-			else if (!strcmp(optarg, "tap"))
-				o.format = CS_TAP;
-			else if (!strcmp(optarg, "svg"))
-				o.format = CS_SVG;
-			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md"))
-				o.format = CS_MARKDOWN;
-			else
-				return usage("--format: '%s' is not table, json, csv, gbench, svg or markdown (or tap, for compare)",
-					     optarg);
+			if (parse_format(optarg, &o->format))
+				return 2;
 			break;
 		case OPT_HIST:
-			o.hist = 1;
+			o->hist = 1;
 			break;
 		case OPT_BRIEF:
-			o.brief = 1;
+			o->brief = 1;
 			break;
 		case OPT_SWEEP:
-			o.sweep = 1;
+			o->sweep = 1;
 			break;
 		case OPT_UNDISTURBED:
 			if (optarg && strcmp(optarg, "all"))
@@ -485,76 +652,60 @@ int main(int argc, char **argv)
 			cs_drop_mask = optarg ? CS_DROP_ALL : CS_DROP_DEFAULT;
 			break;
 		case 'o':
-			outfile = optarg;
+			c->outfile = optarg;
 			break;
 		case 'd':
-			o.tree = optarg;
+			o->tree = optarg;
 			break;
 		case 't':
-			set[0] = "--threshold";
-			if (parse_double("--threshold", optarg, 0, 1e6, &d))
-				return 2;
-			o.threshold = d / 100;
-			break;
 		case 'a':
-			set[1] = "--alpha";
-			if (parse_double("--alpha", optarg, 0, 1, &d))
-				return 2;
-			/* at 0 nothing is ever significant, at 1 everything is */
-			if (d <= 0 || d >= 1)
-				return usage("--alpha: '%s' must lie strictly between 0 and 1 (e.g. 0.01)", optarg);
-			o.alpha = d;
-			break;
 		case 'c':
-			set[2] = "--cpu";
-			if (parse_uint("--cpu", optarg, 65535, &u))
+			if (parse_number(o, c, opt))
 				return 2;
-			o.cpu = (unsigned int)u;
 			break;
 		case OPT_STRICT:
-			o.strict = 1;
-			set[3] = "--strict";
+			o->strict = 1;
+			c->set[3] = "--strict";
 			break;
 		case OPT_ALLOW_MISSING:
-			o.allow_missing = 1;
-			set[4] = "--allow-missing";
+			o->allow_missing = 1;
+			c->set[4] = "--allow-missing";
 			break;
 		case OPT_ENSEMBLES:
-			o.ensembles = 1;
-			set[7] = "--ensembles";
+			o->ensembles = 1;
+			c->set[7] = "--ensembles";
 			break;
 		case OPT_PER_SAMPLE:
-			o.per_sample = 1;
-			set[6] = "--per-sample";
+			o->per_sample = 1;
+			c->set[6] = "--per-sample";
 			break;
 		case OPT_TICKS:
-			o.ticks = 1;
-			set[8] = "--ticks";
+			o->ticks = 1;
+			c->set[8] = "--ticks";
 			break;
 		case OPT_PAIRED:
-			o.paired = 1;
-			set[9] = "--paired";
+			o->paired = 1;
+			c->set[9] = "--paired";
 			break;
 		case OPT_CLOCK:
 			if (strcmp(optarg, "icount") && strcmp(optarg, "time"))
 				return usage("--clock: '%s' is not icount or time", optarg);
-			o.clock = optarg;
+			o->clock = optarg;
 			break;
 		case OPT_SYSROOT:
-			set[5] = "--sysroot";
-			o.sysroot = optarg;
+			c->set[5] = "--sysroot";
+			o->sysroot = optarg;
 			break;
 		case OPT_COLOR:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never"))
 				return usage("--color: '%s' is not auto, always or never", optarg);
-			color = optarg;
+			c->color = optarg;
 			break;
 		case 'q':
-			o.quiet = 1;
+			o->quiet = 1;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
+			return help();
 		case 'V':
 			printf("cyclestat " CS_VERSION "\n");
 			return 0;
@@ -568,97 +719,97 @@ int main(int argc, char **argv)
 			return usage("unknown option %s (or an ambiguous abbreviation)", argv[optind - 1]);
 		}
 	}
-	if (o.sysroot && !*o.sysroot)
-		o.sysroot = NULL;
-	argv += optind;
-	argc -= optind;
-	if (argc && !strcmp(argv[0], "help")) {
-		fputs(usage_text, stdout);
-		return 0;
-	}
-	if (argc && is_typo(argv[0]))
-		return 2;
-	/* plot: the summary drawn, --format svg */
-	if (argc && !strcmp(argv[0], "plot")) {
-		if (o.format != CS_TABLE && o.format != CS_SVG)
-			return usage("plot draws SVG: no --format with it");
-		o.format = CS_SVG;
-		argv++;
-		argc--;
-	}
-	ret = check_options(&o, argc ? argv[0] : "", set, dashdash);
-	if (ret)
-		return ret;
-	o.tty = isatty(2);
-	o.color = !strcmp(color, "always") ||
-		  (!strcmp(color, "auto") && !outfile && isatty(1) && !no_color());
-	if (outfile) {
-		o.out = fopen(outfile, "w");
-		if (!o.out) {
-			fprintf(stderr, "cyclestat: %s: cannot create: %s\n", outfile, strerror(errno));
+	if (o->sysroot && !*o->sysroot)
+		o->sysroot = NULL;
+	return -1;
+}
+
+/* ---- output ---- */
+
+/* colour, the progress bar's TTY and -o's file: 0, or 2 where it cannot be created */
+static int open_output(struct cs_opts *o, const struct cli *c)
+{
+	o->tty = isatty(2);
+	o->color = !strcmp(c->color, "always") ||
+		   (!strcmp(c->color, "auto") && !c->outfile && isatty(1) && !no_color());
+	if (c->outfile) {
+		o->out = fopen(c->outfile, "w");
+		if (!o->out) {
+			fprintf(stderr, "cyclestat: %s: cannot create: %s\n", c->outfile, strerror(errno));
 			return 2;
 		}
 	}
-	if (argc && !strcmp(argv[0], "save")) {
-		if (argc != 2)
-			return usage("save: expected one directory, got %s", argc < 2 ? "none" : "more");
-		ret = cs_save(&o, argv[1]);
-	} else if (argc && !strcmp(argv[0], "compare")) {
-		argc = take_filters(&o, argc, argv);
-		if (dashdash && (argc < 2 || ntail < 1))
-			return usage("compare: expected BASE... -- NEW...");
-		if (dashdash)
-			ret = cs_compare(&o, argv + 1, (size_t)argc - 1, tail,
-					 (size_t)take_filters(&o, ntail + 1, tail - 1) - 1);
-		else if (argc != 3 && o.nfilter && argc < 3)
-			return usage("compare: expected BASE and NEW; '%s' is no file or directory (a word that names none is a fragment filter)",
-				     o.filter[0]);
-		else if (argc != 3)
-			return usage("compare: expected BASE and NEW (or BASE... -- NEW...)");
-		else
-			ret = cs_compare(&o, argv + 1, 1, argv + 2, 1);
-	} else if (argc && !strcmp(argv[0], "ab")) {
-		argc = take_filters(&o, argc, argv);
-		if (!dashdash || argc < 2 || ntail < 1)
-			return usage("ab: expected A... -- B... (each side's runs)");
-		ret = cs_ab(&o, argv + 1, (size_t)argc - 1, tail,
-			    (size_t)take_filters(&o, ntail + 1, tail - 1) - 1);
-	} else if (argc && !strcmp(argv[0], "run")) {
-		ret = cs_run(&o, argc - 1, argv + 1);
-	} else if (argc && !strcmp(argv[0], "doctor")) {
-		if (argc != 1)
-			return usage("doctor: unexpected '%s' (use --cpu N)", argv[1]);
-		ret = cs_doctor(&o);
-	} else if (argc || ntail) {
-		/* "--" ends the options only: what follows is more inputs */
-		char **all = calloc((size_t)(argc + ntail) + 1, sizeof(*all));
-		char *def[] = { (char *)o.tree };
+	return 0;
+}
 
-		if (!all)
-			return 2;
-		all[0] = "summary";
-		memcpy(all + 1, argv, (size_t)argc * sizeof(*all));
-		if (ntail)
-			memcpy(all + 1 + argc, tail, (size_t)ntail * sizeof(*all));
-		argc = take_filters(&o, argc + ntail + 1, all);
-		ret = argc > 1 ? summary(&o, all + 1, argc - 1) : summary(&o, def, 1);
-		free(all);
-	} else {
-		char *def[] = { (char *)o.tree };
-
-		ret = summary(&o, def, 1);
-	}
-	free(o.filter);
-	if (outfile && ret == 2) {
+/* the output flushed and closed; an input error (@ret 2) leaves no file behind */
+static int close_output(const struct cs_opts *o, const struct cli *c, int ret)
+{
+	if (c->outfile && ret == 2) {
 		/* nothing half-written: an input error leaves no output file */
-		fclose(o.out);
-		unlink(outfile);
+		fclose(o->out);
+		unlink(c->outfile);
 		return ret;
 	}
-	if (fflush(o.out) || ferror(o.out) || (outfile && fclose(o.out))) {
-		fprintf(stderr, "cyclestat: %s: write error: %s\n", outfile ? outfile : "stdout",
+	if (fflush(o->out) || ferror(o->out) || (c->outfile && fclose(o->out))) {
+		fprintf(stderr, "cyclestat: %s: write error: %s\n", c->outfile ? c->outfile : "stdout",
 			strerror(errno));
 		return 2;
 	}
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct cs_opts o = {
+		.format = CS_TABLE,
+		.threshold = 0.02,
+		.alpha = 0.01,
+		.tree = CS_DEFAULT_TREE,
+		.out = stdout,
+	};
+	struct cli c = { .color = "auto" };
+	struct words w = { 0 };
+	const struct command *cmd;
+	int ret;
+
+	/* "BASE... -- NEW...": getopt would swallow the "--"; split first */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			w.tail = argv + i + 1;
+			w.ntail = argc - i - 1;
+			argc = i;
+			w.dashdash = 1;
+			break;
+		}
+	o.sysroot = getenv("CYCLESTAT_SYSROOT");
+	ret = parse_options(&o, &c, argc, argv);
+	if (ret >= 0)
+		return ret;
+	w.argv = argv + optind;
+	w.argc = argc - optind;
+	if (w.argc && !strcmp(w.argv[0], "help"))
+		return help();
+	if (w.argc && is_typo(w.argv[0]))
+		return 2;
+	/* plot: the summary drawn, --format svg */
+	if (w.argc && !strcmp(w.argv[0], "plot")) {
+		if (o.format != CS_TABLE && o.format != CS_SVG)
+			return usage("plot draws SVG: no --format with it");
+		o.format = CS_SVG;
+		w.argv++;
+		w.argc--;
+	}
+	ret = check_options(&o, w.argc ? w.argv[0] : "", c.set, w.dashdash);
+	if (ret)
+		return ret;
+	ret = open_output(&o, &c);
+	if (ret)
+		return ret;
+	cmd = w.argc ? find_command(w.argv[0]) : NULL;
+	ret = cmd ? cmd->run(&o, &w) : cmd_summary(&o, &w);
+	if (w.misused)
+		return ret;
+	free(o.filter);
+	return close_output(&o, &c, ret);
 }

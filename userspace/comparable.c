@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
+#include "read.h"
 #include "compare.h"
 
 static const enum cb_info_key top_keys[] = {

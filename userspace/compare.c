@@ -36,7 +36,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "commands.h"
 
 #include "compare.h"
 
@@ -478,63 +481,35 @@ static int other_names(const struct cs_opts *o, const struct side *s)
 	return found;
 }
 
-int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, size_t nnew)
+/*
+ * What an input left out that was asked for, and filter words that select
+ * nothing: said; 1 where compare stops there (exit 2)
+ */
+static int inputs_refused(const struct cs_opts *o, const struct side *s)
 {
-	struct side s[2] = { { base, nbase, NULL }, { new, nnew, NULL } };
-	struct cmp *c = NULL;
-	struct cs_err err = { 0 };
-	size_t n = 0, cap;
-	int ret = 2, any = 1;
-	unsigned int need = o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha);
+	unsigned char *hit = calloc(o->nfilter + 1, 1);
+	int warned = 0, refused;
 
-	if (o->format == CS_GBENCH) {
-		fprintf(stderr, "cyclestat: compare: --format gbench is for summaries; use table, json, csv or tap (google/benchmark's compare.py compares two 'cyclestat --format gbench' files itself)\n");
-		return 2;
-	}
-	if (o->hist) {
-		fprintf(stderr, "cyclestat: compare: --hist has no meaning here; draw the histograms with cyclestat --hist BASE NEW\n");
-		return 2;
-	}
-	for (int sd = 0; sd < 2; sd++) {
-		s[sd].in = calloc(s[sd].n, sizeof(*s[sd].in));
-		if (!s[sd].in)
-			goto nomem;
-		for (size_t i = 0; i < s[sd].n; i++)
-			if (cs_load_input(s[sd].path[i], &s[sd].in[i], &err))
-				goto fail;
-	}
-	{
-		unsigned char *hit = calloc(o->nfilter + 1, 1);
-		int warned = 0;
-
-		for (int sd = 0; sd < 2; sd++)
-			for (size_t i = 0; i < s[sd].n; i++) {
-				warned += cs_input_warn(o, &s[sd].in[i]);
-				if (hit)
-					cs_filter_hits(o, &s[sd].in[i], hit);
-			}
-		if (!hit || cs_filter_misses(o, hit) || (warned && o->strict)) {
-			free(hit);
-			goto out;
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++) {
+			warned += cs_input_warn(o, &s[sd].in[i]);
+			if (hit)
+				cs_filter_hits(o, &s[sd].in[i], hit);
 		}
-		free(hit);
-	}
-	/* inputs that are each one fragment pair whatever their names */
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++)
-			any &= s[sd].in[i].nfrag == 1 && !s[sd].in[i].nabsent;
-	if ((cs_cmp_mismatches(o, s) + (any ? other_names(o, s) : 0)) && o->strict) {
-		ret = 2;
-		goto out;
-	}
-	cap = 0;
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++)
-			cap += s[sd].in[i].nfrag + s[sd].in[i].nabsent;
-	c = calloc(cap + 1, sizeof(*c));
-	if (!c)
-		goto nomem;
-	/* every name of BASE, in its order, then NEW's own */
+	refused = !hit || cs_filter_misses(o, hit) || (warned && o->strict);
+	free(hit);
+	return refused;
+}
+
+/*
+ * One row per name, every name of BASE in its order, then NEW's own (@any:
+ * inputs of one fragment each pair whatever their names): how many
+ */
+static size_t fill_rows(const struct cs_opts *o, struct side *s, int any, struct cmp *c,
+			unsigned int need)
+{
+	size_t n = 0;
+
 	for (int sd = 0; sd < 2; sd++)
 		for (size_t i = 0; i < s[sd].n; i++)
 			for (size_t j = 0; j < s[sd].in[i].nfrag; j++) {
@@ -562,6 +537,52 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 				}
 				n++;
 			}
+	return n;
+}
+
+int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, size_t nnew)
+{
+	struct side s[2] = { { base, nbase, NULL }, { new, nnew, NULL } };
+	struct cmp *c = NULL;
+	struct cs_err err = { 0 };
+	size_t n = 0, cap;
+	int ret = 2, any = 1;
+	unsigned int need = o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha);
+
+	if (o->format == CS_GBENCH) {
+		fprintf(stderr, "cyclestat: compare: --format gbench is for summaries; use table, json, csv or tap (google/benchmark's compare.py compares two 'cyclestat --format gbench' files itself)\n");
+		return 2;
+	}
+	if (o->hist) {
+		fprintf(stderr, "cyclestat: compare: --hist has no meaning here; draw the histograms with cyclestat --hist BASE NEW\n");
+		return 2;
+	}
+	for (int sd = 0; sd < 2; sd++) {
+		s[sd].in = calloc(s[sd].n, sizeof(*s[sd].in));
+		if (!s[sd].in)
+			goto nomem;
+		for (size_t i = 0; i < s[sd].n; i++)
+			if (cs_load_input(s[sd].path[i], &s[sd].in[i], &err))
+				goto fail;
+	}
+	if (inputs_refused(o, s))
+		goto out;
+	/* inputs that are each one fragment pair whatever their names */
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++)
+			any &= s[sd].in[i].nfrag == 1 && !s[sd].in[i].nabsent;
+	if ((cs_cmp_mismatches(o, s) + (any ? other_names(o, s) : 0)) && o->strict) {
+		ret = 2;
+		goto out;
+	}
+	cap = 0;
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++)
+			cap += s[sd].in[i].nfrag + s[sd].in[i].nabsent;
+	c = calloc(cap + 1, sizeof(*c));
+	if (!c)
+		goto nomem;
+	n = fill_rows(o, s, any, c, need);
 	if (!n) {
 		cs_seterr(&err, NULL, 0, "compare: no fragment to compare%s",
 			  o->filter ? " (none matches the filter)" : "");

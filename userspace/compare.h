@@ -7,7 +7,7 @@
 #ifndef CS_COMPARE_H
 #define CS_COMPARE_H
 
-#include "cyclestat.h"
+#include "model.h"
 
 /* the level every interval of compare aims at; each says the level it has */
 #define CONF 0.95

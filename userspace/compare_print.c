@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
+#include "report.h"
 #include "compare.h"
 
 static const char *pct(char *b, double v)
@@ -46,7 +48,7 @@ static void json_num(FILE *f, double v)
 }
 
 /* the verdict as the table shows it: the reason shortened to fit */
-static const char *short_verdict(struct cmp *c)
+static const char *short_verdict(const struct cmp *c)
 {
 	static char b[80];
 	const char *need = strstr(c->reason, "need");
@@ -281,117 +283,104 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 		"\"not_enough_runs\": %zu, \"missing\": %zu}\n", cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4]);
 }
 
-void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
-		  unsigned int need)
-{
-	FILE *f = o->out;
-	size_t cnt[6] = { 0 };
-	int wn = 8, wv = 7, wb = 4, wnw = 3, ww = 3, wi = 12, reps_note = 0, show_p, show_base, low = 0;
-	int wide;
-	char (*cell)[5][40] = calloc(n, sizeof(*cell));
-	const char *unit;
-	const char *bases[3] = { 0 };
+/* compare's rows as cells, their widths, and what the notes must say */
+struct cmp_cells {
+	char (*cell)[5][40];	/* base, change, interval, p, new */
+	/* slower, faster, same, inconclusive, missing, too few runs */
+	size_t cnt[6];
+	int wn, wv, wb, wnw, wi;	/* name, verdict, base, new, interval */
+	int reps_note, low;
+	const char *bases[3];
+};
 
-	if (!cell)
-		return;
+static void fill_cmp_cells(const struct cmp *c, size_t n, struct cmp_cells *t)
+{
 	for (size_t i = 0; i < n; i++) {
 		const char *v = c[i].verdict;
 		char l[16], h[16], lv[16] = "";
+		int ww;
 
-		cnt[!strcmp(v, "slower") ? 0 : !strcmp(v, "faster") ? 1 : !strcmp(v, "same") ? 2 :
-		    !strcmp(v, "inconclusive") ? 3 : !strcmp(v, "not enough runs") ? 5 : 4] +=
+		t->cnt[!strcmp(v, "slower") ? 0 : !strcmp(v, "faster") ? 1 : !strcmp(v, "same") ? 2 :
+		       !strcmp(v, "inconclusive") ? 3 : !strcmp(v, "not enough runs") ? 5 : 4] +=
 			strcmp(v, "new") != 0;
 		if (c[i].basis) {
-			fig(cell[i][0], c[i].mb);
-			fig(cell[i][4], c[i].mn);
-			pct(cell[i][1], c[i].change);
+			fig(t->cell[i][0], c[i].mb);
+			fig(t->cell[i][4], c[i].mn);
+			pct(t->cell[i][1], c[i].change);
 			if (isnan(c[i].lo))
-				snprintf(cell[i][2], 40, "-");
+				snprintf(t->cell[i][2], 40, "-");
 			else if (*short_level(lv, &c[i]))
-				snprintf(cell[i][2], 40, "%s..%s%% (%s)", pct_bare(l, c[i].lo),
+				snprintf(t->cell[i][2], 40, "%s..%s%% (%s)", pct_bare(l, c[i].lo),
 					 pct_bare(h, c[i].hi), lv);
 			else
-				snprintf(cell[i][2], 40, "%s..%s%%", pct_bare(l, c[i].lo),
+				snprintf(t->cell[i][2], 40, "%s..%s%%", pct_bare(l, c[i].lo),
 					 pct_bare(h, c[i].hi));
-			low |= *lv != 0;
-			cs_fmt_p(cell[i][3], 40, c[i].t.p);
+			t->low |= *lv != 0;
+			cs_fmt_p(t->cell[i][3], 40, c[i].t.p);
 			if (isnan(c[i].t.p))
-				snprintf(cell[i][3], 40, "-");
-			else if (strlen(cell[i][3]) > 6)
-				snprintf(cell[i][3], 40, "%.2g", c[i].t.p);
+				snprintf(t->cell[i][3], 40, "-");
+			else if (strlen(t->cell[i][3]) > 6)
+				snprintf(t->cell[i][3], 40, "%.2g", c[i].t.p);
 			for (int k = 0; k < 3; k++)
-				if (!bases[k] || bases[k] == c[i].basis) {
-					bases[k] = c[i].basis;
+				if (!t->bases[k] || t->bases[k] == c[i].basis) {
+					t->bases[k] = c[i].basis;
 					break;
 				}
-			reps_note |= strstr(c[i].reps, "ensembles") != NULL;
+			t->reps_note |= strstr(c[i].reps, "ensembles") != NULL;
 		}
-		if ((int)strlen(cell[i][0]) > wb)
-			wb = (int)strlen(cell[i][0]);
-		if ((int)strlen(cell[i][4]) > wnw)
-			wnw = (int)strlen(cell[i][4]);
-		if ((int)strlen(cell[i][2]) > wi)
-			wi = (int)strlen(cell[i][2]);
-		if ((int)strlen(c[i].name) > wn)
-			wn = (int)strlen(c[i].name);
+		if ((int)strlen(t->cell[i][0]) > t->wb)
+			t->wb = (int)strlen(t->cell[i][0]);
+		if ((int)strlen(t->cell[i][4]) > t->wnw)
+			t->wnw = (int)strlen(t->cell[i][4]);
+		if ((int)strlen(t->cell[i][2]) > t->wi)
+			t->wi = (int)strlen(t->cell[i][2]);
+		if ((int)strlen(c[i].name) > t->wn)
+			t->wn = (int)strlen(c[i].name);
 		ww = (int)strlen(short_verdict(&c[i]));
-		if (ww > wv)
-			wv = ww;
+		if (ww > t->wv)
+			t->wv = ww;
 	}
-	if (o->format == CS_JSON) {
-		print_json(o, s, c, n, need, cnt);
-		free(cell);
-		return;
-	}
-	if (o->format == CS_TAP) {
-		print_tap(o, c, n);
-		free(cell);
-		return;
-	}
-	unit = unit_of(c, n);
-	if (o->format == CS_MARKDOWN) {
-		print_markdown(o, s, c, n, need, cnt, cell, unit);
-		free(cell);
-		return;
-	}
-	if (o->format == CS_CSV) {
-		fputs("fragment,verdict,reason,basis,base_n,new_n,base_median,new_median,change,change_lo,change_hi,p_value,confidence\n", f);
-		for (size_t i = 0; i < n; i++) {
-			fprintf(f, "%s,%s,%s,%s,%zu,%zu,", c[i].name, c[i].verdict, c[i].reason,
-				c[i].basis ? c[i].basis : "", c[i].nb, c[i].nn);
-			if (c[i].basis) {
-				char b[7][40];
+}
 
-				fprintf(f, "%s,%s,%s,%s,%s,%s,%s\n", cs_fmt_d(b[0], 40, (double)c[i].mb),
-					cs_fmt_d(b[1], 40, (double)c[i].mn), cs_fmt_d(b[2], 40, c[i].change),
-					cs_fmt_d(b[3], 40, c[i].lo), cs_fmt_d(b[4], 40, c[i].hi),
-					cs_fmt_p(b[5], 40, c[i].t.p),
-					isnan(c[i].lo) ? "" : cs_fmt_d(b[6], 40, c[i].t.level));
-			} else {
-				fputs(",,,,,,\n", f);
-			}
+static void print_cmp_csv(FILE *f, const struct cmp *c, size_t n)
+{
+	fputs("fragment,verdict,reason,basis,base_n,new_n,base_median,new_median,change,change_lo,change_hi,p_value,confidence\n", f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s,%s,%s,%s,%zu,%zu,", c[i].name, c[i].verdict, c[i].reason,
+			c[i].basis ? c[i].basis : "", c[i].nb, c[i].nn);
+		if (c[i].basis) {
+			char b[7][40];
+
+			fprintf(f, "%s,%s,%s,%s,%s,%s,%s\n", cs_fmt_d(b[0], 40, (double)c[i].mb),
+				cs_fmt_d(b[1], 40, (double)c[i].mn), cs_fmt_d(b[2], 40, c[i].change),
+				cs_fmt_d(b[3], 40, c[i].lo), cs_fmt_d(b[4], 40, c[i].hi),
+				cs_fmt_p(b[5], 40, c[i].t.p),
+				isnan(c[i].lo) ? "" : cs_fmt_d(b[6], 40, c[i].t.level));
+		} else {
+			fputs(",,,,,,\n", f);
 		}
-		free(cell);
-		return;
 	}
-	/*
-	 * 80 columns: p, then the base and new medians give way (the verdict
-	 * already says what p decided; the change and its interval are the
-	 * statistics); never the name
-	 */
-	{
-		int rest = 2 + 5 + 2 + wb + 2 + wnw + 2 + 7 + 2 + wi + 2 + 6 + 2 + wv;
+}
 
-		show_p = wn + rest <= 80;
-		show_base = wn + rest - 8 <= 80;
-		wide = wn + rest - (show_base ? 0 : 2 + wb + 2 + wnw) - (show_p ? 0 : 8);
-	}
+/*
+ * The table: 80 columns: p, then the base and new medians give way (the
+ * verdict already says what p decided; the change and its interval are
+ * the statistics); never the name
+ */
+static void print_cmp_table(const struct cs_opts *o, const struct side *s, const struct cmp *c,
+			    size_t n, const struct cmp_cells *t, const char *unit)
+{
+	FILE *f = o->out;
+	int rest = 2 + 5 + 2 + t->wb + 2 + t->wnw + 2 + 7 + 2 + t->wi + 2 + 6 + 2 + t->wv;
+	int show_p = t->wn + rest <= 80, show_base = t->wn + rest - 8 <= 80;
+	int wide = t->wn + rest - (show_base ? 0 : 2 + t->wb + 2 + t->wnw) - (show_p ? 0 : 8);
+
 	fprintf(f, "# base: %zu %s, new: %zu %s; base, new = median of each side's repetitions,\n# %s per body run\n",
 		s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees", unit);
-	fprintf(f, "%-*s  %5s%s%*s%s%*s  %7s  %-*s%s%*s  %s\n", wn, "fragment", "n",
-		show_base ? "  " : "", show_base ? wb : 0, show_base ? "base" : "",
-		show_base ? "  " : "", show_base ? wnw : 0, show_base ? "new" : "",
-		"change", wi, "95% interval", show_p ? "  " : "", show_p ? 6 : 0, show_p ? "p" : "",
+	fprintf(f, "%-*s  %5s%s%*s%s%*s  %7s  %-*s%s%*s  %s\n", t->wn, "fragment", "n",
+		show_base ? "  " : "", show_base ? t->wb : 0, show_base ? "base" : "",
+		show_base ? "  " : "", show_base ? t->wnw : 0, show_base ? "new" : "",
+		"change", t->wi, "95% interval", show_p ? "  " : "", show_p ? 6 : 0, show_p ? "p" : "",
 		"verdict");
 	for (size_t i = 0; i < n; i++) {
 		const char *col = "", *off = "";
@@ -403,12 +392,12 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 		}
 		snprintf(nn, sizeof(nn), "%zu/%zu", c[i].nb, c[i].nn);
 		fprintf(f, "%-*s  %5s%s%*s%s%*s  %7s  %-*s%s%*s  %s%s%s\n",
-			wn, c[i].name, c[i].basis ? nn : "-", show_base ? "  " : "",
-			show_base ? wb : 0, !show_base ? "" : c[i].basis ? cell[i][0] : "-",
-			show_base ? "  " : "", show_base ? wnw : 0,
-			!show_base ? "" : c[i].basis ? cell[i][4] : "-",
-			c[i].basis ? cell[i][1] : "-", wi, c[i].basis ? cell[i][2] : "-",
-			show_p ? "  " : "", show_p ? 6 : 0, !show_p ? "" : c[i].basis ? cell[i][3] : "-",
+			t->wn, c[i].name, c[i].basis ? nn : "-", show_base ? "  " : "",
+			show_base ? t->wb : 0, !show_base ? "" : c[i].basis ? t->cell[i][0] : "-",
+			show_base ? "  " : "", show_base ? t->wnw : 0,
+			!show_base ? "" : c[i].basis ? t->cell[i][4] : "-",
+			c[i].basis ? t->cell[i][1] : "-", t->wi, c[i].basis ? t->cell[i][2] : "-",
+			show_p ? "  " : "", show_p ? 6 : 0, !show_p ? "" : c[i].basis ? t->cell[i][3] : "-",
 			col, short_verdict(&c[i]), off);
 	}
 	if (!show_p || !show_base)
@@ -417,13 +406,21 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			show_base ? "" : " base, new");
 	if (wide > 80)
 		fprintf(f, "(the table is %d columns wide: a fragment's name is never cut)\n", wide);
+}
+
+/* under the table: the ratios, the counts, and what each figure is */
+static void print_cmp_notes(const struct cs_opts *o, const struct cmp *c, size_t n,
+			    const struct cmp_cells *t, unsigned int need)
+{
+	FILE *f = o->out;
+
 	ratios(f, c, n, 0);
 	fprintf(f, "%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing%s\n",
-		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4],
+		t->cnt[0], t->cnt[1], t->cnt[2], t->cnt[3], t->cnt[5], t->cnt[4],
 		o->paired ? " or unpaired" : "");
 	fprintf(f, "same: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
 		o->threshold * 100, need);
-	if (low)
+	if (t->low)
 		fprintf(f, "(N%%): that interval's level; too few repetitions for a 95%% one, it is the\nwidest the rank test has (3 v 3: min..max of the nine differences, 90%%)\n");
 	for (size_t i = 0; i < n; i++)
 		if (c[i].cal && c[i].emul) {
@@ -433,10 +430,10 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			fprintf(f, "in core cycles: each run's figure over its own calib:add_chain (ticks per\ncore cycle, same run and method), so a run's clock speed cancels out\n");
 			break;
 		}
-	for (int k = 0; k < 3 && bases[k]; k++)
-		fprintf(f, "%s\n", !strcmp(bases[k], "per-op") ?
+	for (int k = 0; k < 3 && t->bases[k]; k++)
+		fprintf(f, "%s\n", !strcmp(t->bases[k], "per-op") ?
 			"compared: the two-length cost (cycles_long): (long - short) / (R - 1)" :
-			!strcmp(bases[k], "net") ?
+			!strcmp(t->bases[k], "net") ?
 			"compared: median less base:empty's (same run and method)" :
 			"compared: the raw median (no overhead of the same run)");
 	if (o->paired)
@@ -450,12 +447,39 @@ void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, 
 			o->alpha);
 	if (o->per_sample)
 		fprintf(f, "--per-sample: the replaced test, U over samples as if independent (each\nsample's long - short where every tree has cycles_long); it calls reruns\nsignificant (kept to measure that, not to gate on)\n");
-	else if (reps_note)
+	else if (t->reps_note)
 		fprintf(f, "repetitions include ensembles of one run (setup: ensemble, or --ensembles):\nthey cannot show the spread between runs, nor between boots\n");
 	for (size_t i = 0; i < n; i++)
 		if (c[i].smi) {
 			fprintf(f, "* SMIs occurred during one of these runs: rerun before trusting the verdict\n");
 			break;
 		}
-	free(cell);
+}
+
+void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
+		  unsigned int need)
+{
+	struct cmp_cells t = { .wn = 8, .wv = 7, .wb = 4, .wnw = 3, .wi = 12 };
+	const char *unit;
+
+	t.cell = calloc(n, sizeof(*t.cell));
+	if (!t.cell)
+		return;
+	fill_cmp_cells(c, n, &t);
+	if (o->format == CS_JSON) {
+		print_json(o, s, c, n, need, t.cnt);
+	} else if (o->format == CS_TAP) {
+		print_tap(o, c, n);
+	} else {
+		unit = unit_of(c, n);
+		if (o->format == CS_MARKDOWN) {
+			print_markdown(o, s, c, n, need, t.cnt, t.cell, unit);
+		} else if (o->format == CS_CSV) {
+			print_cmp_csv(o->out, c, n);
+		} else {
+			print_cmp_table(o, s, c, n, &t, unit);
+			print_cmp_notes(o, c, n, &t, need);
+		}
+	}
+	free(t.cell);
 }

@@ -23,7 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "report.h"
 
 /* CPU columns the table shows; more go to --format csv */
 #define COLS 8

@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
 
 #define CS_TALLY_SLOTS0 (1u << 10)
 #define CS_TALLY_SPILL (1u << 16)

@@ -26,7 +26,9 @@
 #include <unistd.h>
 
 #include "cpuflags.h"
-#include "cyclestat.h"
+#include "model.h"
+#include "read.h"
+#include "commands.h"
 
 struct doc {
 	const struct cs_opts *o;

@@ -12,7 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "report.h"
 
 /* ---- JSON ---- */
 

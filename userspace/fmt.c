@@ -7,13 +7,17 @@
  * the printed digits match numpy's wherever numpy's double is exact.
  * Figures meant for machines (JSON, CSV, gbench) print as the shortest text
  * that reads back to the same double: exact fractions as their nearest
- * double, long doubles rounded to double once. The bottom layer, with numparse.c.
+ * double, long doubles rounded to double once. The bottom of the printing
+ * layer: calls stats.c (exact fractions) and fragment.c only.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "report.h"
 
 
 char *cs_u128_str(char *end, u128 v)
@@ -243,12 +247,6 @@ double cs_cost(const struct cs_frag *fr, double *lo, double *hi)
 	*lo = (double)(e->lo / c);
 	*hi = (double)(e->hi / c);
 	return (double)(cs_q_ld(e->value) / c);
-}
-
-/* ticks per core cycle, where that means something: 0 under an emulator */
-long double cs_core_calib(const struct cs_frag *fr)
-{
-	return fr->emulated ? 0 : fr->calib;
 }
 
 /* ticks, core cycles where the tree calibrated its clock, or an emulator's */

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
 
 /* ---- loading: read, validate, reduce to figures ---- */
 
@@ -312,6 +314,12 @@ int cs_data_file_expected(const struct cs_info *info, const char *file)
 	return 1;
 }
 
+/* ticks per core cycle, where that means something: 0 under an emulator */
+long double cs_core_calib(const struct cs_frag *fr)
+{
+	return fr->emulated ? 0 : fr->calib;
+}
+
 int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v)
 {
 	const struct cs_counter *c = &fr->cnt[k];
@@ -425,18 +433,104 @@ static int has_counters(const struct cs_loc *loc, const struct cs_info *info)
  * ensembles, or samples left out by --undisturbed. A run of one ensemble
  * (and any bare file) is read straight into its value -> count table.
  */
+/* a result's keys: its name and path, ops, argument, SMIs, flagged counts */
+static int frag_keys(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *err)
+{
+	const char *name, *slash;
+	int rb, ra, rg;
+
+	name = cs_info_get(&fr->info, CB_INFO_name);
+	fr->name = strdup(name ? name : loc->name);
+	fr->path = strdup(strcmp(loc->cycles, "-") ? loc->cycles : "<stdin>");
+	if (!fr->name || !fr->path) {
+		cs_seterr(err, loc->cycles, 0, "out of memory");
+		return -1;
+	}
+	if (cs_info_u64(&fr->info, loc->info, CB_INFO_ops, &fr->ops, err) < 0)
+		return -1;
+	if (!fr->ops) {
+		cs_seterr(err, loc->info, 0, "'ops: 0'; ops counts operations per sample, at least 1");
+		return -1;
+	}
+	rg = cs_info_u64(&fr->info, loc->info, CB_INFO_arg, &fr->arg, err);
+	if (rg < 0)
+		return -1;
+	slash = strchr(fr->name, '/');
+	fr->has_arg = !rg || (slash && slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1));
+	if (rg && fr->has_arg)
+		fr->arg = strtoull(slash + 1, NULL, 10);
+	rb = cs_info_u64(&fr->info, loc->info, CB_INFO_smi_before, &fr->smi_before, err);
+	ra = cs_info_u64(&fr->info, loc->info, CB_INFO_smi_after, &fr->smi_after, err);
+	if (rb < 0 || ra < 0)
+		return -1;
+	fr->smi = !rb && !ra && fr->smi_after != fr->smi_before;
+	if (cs_info_u64(&fr->info, loc->info, CB_INFO_flagged_timeout, &fr->flagged_timeout, err) < 0 ||
+	    cs_info_u64(&fr->info, loc->info, CB_INFO_flagged_pmcreset, &fr->flagged_pmcreset, err) < 0 ||
+	    cs_info_u64(&fr->info, loc->info, CB_INFO_flagged_nopmc, &fr->flagged_nopmc, err) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * ensembles x samples as the info says (@known), checked against the @n
+ * samples read; else one ensemble of them all
+ */
+static int frag_shape(const struct cs_loc *loc, size_t n, int known, uint64_t *ens,
+		      uint64_t *size, struct cs_err *err)
+{
+	if (!known) {
+		*ens = 1;
+		*size = n;
+		return 0;
+	}
+	if (!*ens || !*size || *ens > n / *size || *ens * *size != n) {
+		cs_seterr(err, loc->cycles, 0,
+			  "%zu samples, but %s says ensembles x samples = %llu x %llu; the file is truncated or belongs to another run (read it again, or cyclestat save it once more)",
+			  n, loc->info, (unsigned long long)*ens, (unsigned long long)*size);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The figures of the samples @s, read into the table @c: raw figures,
+ * the TSC step, far outliers, histogram, and the one ensemble where the
+ * samples' order was not kept.
+ */
+static int frag_figures(const struct cs_loc *loc, struct cs_frag *fr, struct cs_samples *s,
+			struct cs_counts *c, int ordered, struct cs_err *err)
+{
+	uint64_t step = 1;
+	struct cs_err ignored;
+
+	if (counted(loc->cycles, s, c, err))
+		return -1;
+	cs_figures_of(c, &fr->raw);
+	/* a step the tree records (tsc_step), else the samples' (cs_step_of()) */
+	if (cs_info_u64(&fr->info, NULL, CB_INFO_tsc_step, &step, &ignored) || !step)
+		step = 1;
+	fr->step = step > 1 ? step : cs_step_of(c);
+	cs_far_of(c, &fr->raw, fr->step);
+	cs_histogram_of(c, &fr->raw, fr->step, &fr->hist);
+	if (!ordered && cs_ensemble_one(c, &fr->raw, &fr->ens)) {
+		cs_seterr(err, loc->cycles, 0, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *err)
 {
 	struct cs_tally t = { 0 };
 	struct cs_samples s = { 0 };
 	struct cs_counts c = { 0 };
-	const char *state, *name, *slash;
+	const char *state;
 	uint64_t ens = 0, size = 0;
 	struct cs_samples fl = { 0 };
 	size_t *idx = NULL, *cidx = NULL, n, kept;
 	char *flags = NULL;
 	long long m, ck;
-	int re, rs, rb, ra, rg, ordered;
+	int re, rs, ordered;
 
 	memset(fr, 0, sizeof(*fr));
 	fr->ops = 1;
@@ -452,34 +546,7 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 		cs_info_free(&fr->info);
 		return 1;
 	}
-	name = cs_info_get(&fr->info, CB_INFO_name);
-	fr->name = strdup(name ? name : loc->name);
-	fr->path = strdup(strcmp(loc->cycles, "-") ? loc->cycles : "<stdin>");
-	if (!fr->name || !fr->path) {
-		cs_seterr(err, loc->cycles, 0, "out of memory");
-		goto fail;
-	}
-	if (cs_info_u64(&fr->info, loc->info, CB_INFO_ops, &fr->ops, err) < 0)
-		goto fail;
-	if (!fr->ops) {
-		cs_seterr(err, loc->info, 0, "'ops: 0'; ops counts operations per sample, at least 1");
-		goto fail;
-	}
-	rg = cs_info_u64(&fr->info, loc->info, CB_INFO_arg, &fr->arg, err);
-	if (rg < 0)
-		goto fail;
-	slash = strchr(fr->name, '/');
-	fr->has_arg = !rg || (slash && slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1));
-	if (rg && fr->has_arg)
-		fr->arg = strtoull(slash + 1, NULL, 10);
-	rb = cs_info_u64(&fr->info, loc->info, CB_INFO_smi_before, &fr->smi_before, err);
-	ra = cs_info_u64(&fr->info, loc->info, CB_INFO_smi_after, &fr->smi_after, err);
-	if (rb < 0 || ra < 0)
-		goto fail;
-	fr->smi = !rb && !ra && fr->smi_after != fr->smi_before;
-	if (cs_info_u64(&fr->info, loc->info, CB_INFO_flagged_timeout, &fr->flagged_timeout, err) < 0 ||
-	    cs_info_u64(&fr->info, loc->info, CB_INFO_flagged_pmcreset, &fr->flagged_pmcreset, err) < 0 ||
-	    cs_info_u64(&fr->info, loc->info, CB_INFO_flagged_nopmc, &fr->flagged_nopmc, err) < 0)
+	if (frag_keys(loc, fr, err))
 		goto fail;
 	re = cs_info_u64(&fr->info, loc->info, CB_INFO_ensembles, &ens, err);
 	rs = cs_info_u64(&fr->info, loc->info, CB_INFO_samples, &size, err);
@@ -497,17 +564,8 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	}
 	if (cs_read_cycles(loc->cycles, &s, err))
 		goto fail;
-	if (re == 0 && rs == 0) {
-		if (!ens || !size || ens > s.n / size || ens * size != s.n) {
-			cs_seterr(err, loc->cycles, 0,
-				  "%zu samples, but %s says ensembles x samples = %llu x %llu; the file is truncated or belongs to another run (read it again, or cyclestat save it once more)",
-				  s.n, loc->info, (unsigned long long)ens, (unsigned long long)size);
-			goto fail;
-		}
-	} else {
-		ens = 1;
-		size = s.n;
-	}
+	if (frag_shape(loc, s.n, re == 0 && rs == 0, &ens, &size, err))
+		goto fail;
 	n = s.n;
 	fr->measured = n;
 	if (flags && read_paired(flags, n, &fl, err))
@@ -530,24 +588,8 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 			goto fail;
 		}
 	}
-	if (counted(loc->cycles, &s, &c, err))
+	if (frag_figures(loc, fr, &s, &c, ordered, err))
 		goto fail;
-	cs_figures_of(&c, &fr->raw);
-	{
-		uint64_t step = 1;
-		struct cs_err ignored;
-
-		/* a step the tree records (tsc_step), else the samples' (cs_step_of()) */
-		if (cs_info_u64(&fr->info, NULL, CB_INFO_tsc_step, &step, &ignored) || !step)
-			step = 1;
-		fr->step = step > 1 ? step : cs_step_of(&c);
-		cs_far_of(&c, &fr->raw, fr->step);
-		cs_histogram_of(&c, &fr->raw, fr->step, &fr->hist);
-	}
-	if (!ordered && cs_ensemble_one(&c, &fr->raw, &fr->ens)) {
-		cs_seterr(err, loc->cycles, 0, "out of memory");
-		goto fail;
-	}
 	kept = c.n;
 	cs_counts_free(&c);
 	if (load_long(loc, fr, ordered, n, idx, kept, err))

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
 
 /* ---- per-ensemble aggregates, on samples in run order ---- */
 

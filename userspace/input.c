@@ -5,16 +5,19 @@
  * run: net of base:empty, per-op net cost, ticks per core cycle from
  * calib:add_chain (also from beside a single result given by its path).
  *
- * Calls fragment.c, tree.c, numparse.c and infer.c.
+ * Calls fragment.c, tree.c, numparse.c, stats.c and infer.c.
  */
 #define _GNU_SOURCE
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
 
 /* the same info value in both, or absent from either (older trees) */
 static int same_key(const struct cs_frag *a, const struct cs_frag *b, enum cb_info_key key)
@@ -465,6 +468,26 @@ int cs_input_warn(const struct cs_opts *o, const struct cs_input *in)
 				o->strict ? " (--strict)" : "");
 	}
 	return found;
+}
+
+/*
+ * Is NAME selected by the filter? A pattern selects its exact name, a
+ * group (alu), every argument of a fragment (mem:chase), or a glob.
+ */
+int cs_match(const struct cs_opts *o, const char *name)
+{
+	if (!o->nfilter)
+		return 1;
+	for (size_t i = 0; i < o->nfilter; i++) {
+		const char *p = o->filter[i];
+		size_t l = strlen(p);
+
+		if (!fnmatch(p, name, 0) ||
+		    (!strncmp(name, p, l) && (name[l] == ':' || name[l] == '/') && !strchr(p, '/') &&
+		     (name[l] == '/' || !strchr(p, ':'))))
+			return 1;
+	}
+	return 0;
 }
 
 /* hit[k] set where filter word k selects a fragment of @in, with data or not */

@@ -31,7 +31,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
 
 #define CS_CHUNK (256u << 10)
 

@@ -5,12 +5,14 @@
  *
  * Calls export.c and fmt.c.
  */
-#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "report.h"
 
 /* ---- table ---- */
 
@@ -315,29 +317,35 @@ static const char *op_unit(const struct cs_frag *fr)
 	return u && strcmp(u, CB_UNIT_DEFAULT) ? u : NULL;
 }
 
-static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
-{
-	FILE *f = o->out;
-	const char *bold = o->color ? "\033[1m" : "", *red = o->color ? "\033[31m" : "";
-	const char *off = o->color ? "\033[0m" : "";
-	size_t n = in->nfrag;
-	char (*cell)[NCOL][CELL] = calloc(n ? n : 1, sizeof(*cell));
-	long double *v = calloc(n ? n : 1, sizeof(*v));
-	int w[NCOL] = { 0 }, smi = 0, stale = 0, ens = 0, skew = 0, calib = 0, rest = 0;
-	int emul = 0, hide[NCOL] = { 0 }, dropped = 0, show_ens, show_basis;
-	static const int drop_order[] = { 6, 5, 4 };	/* p99, sd, mean */
-	const char *sep = "  ";
-	const char *model = cs_info_get(&in->info, CB_INFO_model_name);
-	const char *khz = cs_info_get(&in->info, CB_INFO_tsc_khz);
-	const char *method = cs_info_get(&in->info, CB_INFO_method_used);
-	const char *hyp = cs_info_get(&in->info, CB_INFO_hypervisor);
-	const char *mode = cs_info_get(&in->info, CB_INFO_mode);
-	char b[160], b2[64];
+/* the table's colours: bold headings, red marks; all "" without --color */
+struct colours {
+	const char *bold, *red, *off;
+};
 
-	if (!cell || !v) {
-		free(cell);
+/* the columns that give way when the table is too wide, in that order */
+static const int drop_order[] = { 6, 5, 4 };	/* p99, sd, mean */
+
+/* the sample table of one input: its cells, their widths, what gave way */
+struct table {
+	char (*cell)[NCOL][CELL];
+	int w[NCOL];
+	int hide[NCOL];
+	int dropped;	/* columns left out: drop_order's first ones */
+	int rest;	/* the width of every column but the name's */
+	const char *sep;
+	int smi, stale, skew, ens, calib, emul;	/* of any fragment */
+};
+
+/* every fragment's cells and marks */
+static int fill_cells(const struct cs_input *in, struct table *t)
+{
+	size_t n = in->nfrag;
+	long double *v = calloc(n ? n : 1, sizeof(*v));
+
+	t->cell = calloc(n ? n : 1, sizeof(*t->cell));
+	if (!t->cell || !v) {
 		free(v);
-		return;
+		return -1;
 	}
 	for (size_t j = 0; j < n; j++) {
 		const struct cs_frag *fr = &in->frag[j];
@@ -345,23 +353,23 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		int sk = cs_q_cmp(g->mean, cs_q_int(0)) > 0 && g->median.num > 0 &&
 			 cs_q_ld(g->mean) > 1.5L * cs_q_ld(g->median);
 
-		snprintf(cell[j][0], CELL, "%.140s%s%s%s", fr->name, fr->smi ? " *" : "",
+		snprintf(t->cell[j][0], CELL, "%.140s%s%s%s", fr->name, fr->smi ? " *" : "",
 			 fr->stale ? " ~" : "", sk ? " !" : "");
-		snprintf(cell[j][1], CELL, "%llu", (unsigned long long)g->n);
-		smi |= fr->smi;
-		stale |= fr->stale;
-		skew |= sk;
-		ens |= fr->ens.count > 1;
-		calib |= cs_core_calib(fr) > 0;
-		emul |= fr->emulated;
-		snprintf(cell[j][8], 48, "%llu", (unsigned long long)g->far);
+		snprintf(t->cell[j][1], CELL, "%llu", (unsigned long long)g->n);
+		t->smi |= fr->smi;
+		t->stale |= fr->stale;
+		t->skew |= sk;
+		t->ens |= fr->ens.count > 1;
+		t->calib |= cs_core_calib(fr) > 0;
+		t->emul |= fr->emulated;
+		snprintf(t->cell[j][8], 48, "%llu", (unsigned long long)g->far);
 	}
 #define COL(c, expr, dec) do {						\
 		for (size_t j = 0; j < n; j++) {			\
 			const struct cs_figs *g = &in->frag[j].raw;	\
 			v[j] = (expr);					\
 		}							\
-		column(cell, n, c, v, dec);				\
+		column(t->cell, n, c, v, dec);				\
 	} while (0)
 	COL(2, (long double)g->min, 0);
 	COL(3, cs_q_ld(g->median), 1);
@@ -370,30 +378,46 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 	COL(6, cs_q_ld(g->p99), 1);
 	COL(7, (long double)g->max, 0);
 #undef COL
+	free(v);
+	return 0;
+}
+
+/*
+ * The widths; too wide: one space between numbers, then columns give way
+ * (p99, sd, mean: --format csv has them), never the name's characters.
+ */
+static void fit_columns(size_t n, struct table *t)
+{
+	t->sep = "  ";
 	for (int c = 0; c < NCOL; c++) {
-		w[c] = (int)strlen(heads[c]);
+		t->w[c] = (int)strlen(heads[c]);
 		for (size_t j = 0; j < n; j++)
-			if ((int)strlen(cell[j][c]) > w[c])
-				w[c] = (int)strlen(cell[j][c]);
+			if ((int)strlen(t->cell[j][c]) > t->w[c])
+				t->w[c] = (int)strlen(t->cell[j][c]);
 		if (c)
-			rest += 2 + w[c];
+			t->rest += 2 + t->w[c];
 	}
-	/*
-	 * too wide: one space between numbers, then columns give way (p99, sd,
-	 * mean: --format csv has them), never the name's characters
-	 */
-	if (w[0] + rest > WIDTH) {
-		rest -= NCOL - 1;
-		sep = " ";
+	if (t->w[0] + t->rest > WIDTH) {
+		t->rest -= NCOL - 1;
+		t->sep = " ";
 	}
-	for (size_t k = 0; k < sizeof(drop_order) / sizeof(*drop_order) && w[0] + rest > WIDTH; k++) {
-		rest -= 1 + w[drop_order[k]];
-		hide[drop_order[k]] = 1;
-		dropped++;
+	for (size_t k = 0; k < sizeof(drop_order) / sizeof(*drop_order) &&
+			   t->w[0] + t->rest > WIDTH; k++) {
+		t->rest -= 1 + t->w[drop_order[k]];
+		t->hide[drop_order[k]] = 1;
+		t->dropped++;
 	}
-	if (!first)
-		fputc('\n', f);
-	/* the path on its own line (its end, if long), then what machine and how */
+}
+
+/* the path on its own line (its end, if long), then what machine and how */
+static void print_machine(FILE *f, const struct cs_input *in)
+{
+	const char *model = cs_info_get(&in->info, CB_INFO_model_name);
+	const char *khz = cs_info_get(&in->info, CB_INFO_tsc_khz);
+	const char *method = cs_info_get(&in->info, CB_INFO_method_used);
+	const char *hyp = cs_info_get(&in->info, CB_INFO_hypervisor);
+	const char *mode = cs_info_get(&in->info, CB_INFO_mode);
+
 	fprintf(f, "# %s\n", in->path);
 	if (model || khz || method || mode) {
 		const char *sepr = "# ";
@@ -418,36 +442,46 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		fprintf(f, "# under a hypervisor: figures are the virtual TSC's, not bare-metal ticks\n");
 	if (mode && !strcmp(mode, "user"))
 		fprintf(f, "# user mode: interrupts stay on; expect more far outliers than in kernel mode\n");
-	fprintf(f, "# per sample, in TSC ticks\n%s", bold);
+}
+
+/* the per-sample table, what gave way, and the notes on its marks */
+static void print_sample_table(FILE *f, const struct cs_input *in, const struct table *t,
+			       const struct colours *co)
+{
+	size_t n = in->nfrag;
+	char b[160], b2[64];
+
+	fprintf(f, "# per sample, in TSC ticks\n%s", co->bold);
 	for (int c = 0; c < NCOL; c++)
-		if (!hide[c])
-			fprintf(f, c ? "%s%*s" : "%s%-*s", c ? sep : "", w[c], heads[c]);
-	fprintf(f, "%s\n", off);
+		if (!t->hide[c])
+			fprintf(f, c ? "%s%*s" : "%s%-*s", c ? t->sep : "", t->w[c], heads[c]);
+	fprintf(f, "%s\n", co->off);
 	for (size_t j = 0; j < n; j++) {
 		const struct cs_frag *fr = &in->frag[j];
 		int mark = fr->smi || fr->stale;
 
-		fprintf(f, "%s%-*s%s", mark ? red : "", w[0], cell[j][0], mark ? off : "");
+		fprintf(f, "%s%-*s%s", mark ? co->red : "", t->w[0], t->cell[j][0],
+			mark ? co->off : "");
 		for (int c = 1; c < NCOL; c++)
-			if (!hide[c])
-				fprintf(f, "%s%*s", sep, w[c], cell[j][c]);
+			if (!t->hide[c])
+				fprintf(f, "%s%*s", t->sep, t->w[c], t->cell[j][c]);
 		fputc('\n', f);
 	}
-	if (dropped) {
+	if (t->dropped) {
 		fprintf(f, "(left out to fit %d columns:", WIDTH);
-		for (int k = dropped - 1; k >= 0; k--)
+		for (int k = t->dropped - 1; k >= 0; k--)
 			fprintf(f, " %s", heads[drop_order[k]]);
 		fprintf(f, "; --format csv has every column)\n");
 	}
-	if (w[0] + rest > WIDTH)
-		fprintf(f, "(the table is %d columns wide: no figure is cut to fit)\n", w[0] + rest);
-	if (smi)
+	if (t->w[0] + t->rest > WIDTH)
+		fprintf(f, "(the table is %d columns wide: no figure is cut to fit)\n", t->w[0] + t->rest);
+	if (t->smi)
 		fprintf(f, "%s* SMIs occurred during this run (smi_after != smi_before): its "
-			"figures\n  include SMI time; rerun it%s\n", red, off);
-	if (stale)
+			"figures\n  include SMI time; rerun it%s\n", co->red, co->off);
+	if (t->stale)
 		fprintf(f, "%s~ the last run of this fragment was aborted or failed; these are the\n"
-			"  previous complete run's figures%s\n", red, off);
-	if (skew)
+			"  previous complete run's figures%s\n", co->red, co->off);
+	if (t->skew)
 		fprintf(f, "! mean > 1.5 x median: far outliers pull the mean; trust the median\n");
 	for (size_t j = 0; j < n; j++)
 		print_flag_notes(f, &in->frag[j]);
@@ -458,105 +492,145 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 			fprintf(f, "%s looks bimodal: half-sample mode %s (the densest half), median %s\n",
 				in->frag[j].name, cs_fmt_q(b2, sizeof(b2), in->frag[j].raw.hsm, 1),
 				cs_fmt_q(b, sizeof(b), in->frag[j].raw.median, 1));
+}
 
-	/* the cost of one operation, each with its interval and what it is */
-	/* too wide for a whole name: the ens, then the basis column give way */
-	{
-		char (*pc)[2][112] = calloc(n ? n : 1, sizeof(*pc));
-		int wc = 6, wi = 12, line, clipped = 0;
+/*
+ * The cost of one operation, each with its interval and what it is; too
+ * wide for a whole name: the ens, then the basis column give way.  -1
+ * where there is no memory for it.
+ */
+static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
+			    const struct colours *co)
+{
+	size_t n = in->nfrag;
+	char (*pc)[2][112] = calloc(n ? n : 1, sizeof(*pc));
+	int wc = 6, wi = 12, line, clipped = 0, show_ens, show_basis;
 
-		if (!pc) {
-			free(cell);
-			free(v);
-			return;
-		}
-		for (size_t j = 0; j < n; j++) {
-			int shown = strcmp(in->frag[j].name, "base:empty") || !in->has_overhead;
+	if (!pc)
+		return -1;
+	for (size_t j = 0; j < n; j++) {
+		int shown = strcmp(in->frag[j].name, "base:empty") || !in->has_overhead;
 
-			clipped |= cost_cells(&in->frag[j], pc[j][0], pc[j][1], sizeof(pc[j][0]), 0) && shown;
-			if (cols(pc[j][0]) > wc)
-				wc = cols(pc[j][0]);
-			if (cols(pc[j][1]) > wi)
-				wi = cols(pc[j][1]);
-		}
-		/* name, basis, per op, interval, ens, unit (11) */
-		line = w[0] + 2 + 10 + 2 + wc + 2 + wi + 2 + 3 + 2 + 11;
-		show_ens = line <= WIDTH;
-		show_basis = line - 5 - 12 <= WIDTH;
-		line -= (show_ens ? 0 : 5) + (show_basis ? 0 : 12);
-		fprintf(f, "\n%s%-*s%s%-*s  %*s  %-*s%s%*s  %s%s\n", bold, w[0], "fragment",
-			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? "basis" : "", wc,
-			"per op", wi, "95% interval", show_ens ? "  " : "", show_ens ? 3 : 0,
-			show_ens ? "ens" : "", "unit", off);
-		for (size_t j = 0; j < n; j++) {
-			const struct cs_frag *fr = &in->frag[j];
-			const char *basis;
-			const struct cs_est *e = cs_headline(fr, &basis);
-			char en[24];
-
-			/* the overhead itself has no cost per op: its line below says it */
-			if (!strcmp(fr->name, "base:empty") && in->has_overhead)
-				continue;
-			snprintf(en, sizeof(en), "%llu", (unsigned long long)e->n);
-			/* (printf pads bytes: a cell with a UTF-8 character is padded by hand) */
-			fprintf(f, "%-*s%s%-*s  %*s%s  %s%*s%s%*s  %s%s%s\n", w[0], fr->name,
-				show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? basis : "",
-				wc - cols(pc[j][0]), "", pc[j][0], pc[j][1], wi - cols(pc[j][1]), "",
-				show_ens ? "  " : "", show_ens ? 3 : 0, show_ens ? en : "",
-				fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks",
-				op_unit(fr) ? "/" : "", op_unit(fr) ? op_unit(fr) : "");
-		}
-		free(pc);
-		if (!show_basis || !show_ens)
-			fprintf(f, "(left out to fit %d columns:%s%s; --format json has them)\n", WIDTH,
-				show_basis ? "" : " basis", show_ens ? "" : " ens");
-		if (line > WIDTH)
-			fprintf(f, "(the table is %d columns wide: a fragment's name is never cut)\n", line);
-		fprintf(f, "two-length: (long - short) / ((R-1) ops), medians per ensemble; net: (median -\n"
-			"base:empty's of the same run) / ops; raw: median / ops; 95%% interval: t over\n"
-			"the ensembles, widened by the TSC step and the calibration (cyclestat(1))%s\n",
-			in->has_overhead ? "" : "\nno base:empty here, so no net figures");
-		if (clipped)
-			fprintf(f, "\u22480: the interval holds 0 (<X: its upper end); <X and below resolution:\n"
-				"the whole interval lies below one TSC step per op (X): no cost is resolved\n");
+		clipped |= cost_cells(&in->frag[j], pc[j][0], pc[j][1], sizeof(pc[j][0]), 0) && shown;
+		if (cols(pc[j][0]) > wc)
+			wc = cols(pc[j][0]);
+		if (cols(pc[j][1]) > wi)
+			wi = cols(pc[j][1]);
 	}
+	/* name, basis, per op, interval, ens, unit (11) */
+	line = w0 + 2 + 10 + 2 + wc + 2 + wi + 2 + 3 + 2 + 11;
+	show_ens = line <= WIDTH;
+	show_basis = line - 5 - 12 <= WIDTH;
+	line -= (show_ens ? 0 : 5) + (show_basis ? 0 : 12);
+	fprintf(f, "\n%s%-*s%s%-*s  %*s  %-*s%s%*s  %s%s\n", co->bold, w0, "fragment",
+		show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? "basis" : "", wc,
+		"per op", wi, "95% interval", show_ens ? "  " : "", show_ens ? 3 : 0,
+		show_ens ? "ens" : "", "unit", co->off);
+	for (size_t j = 0; j < n; j++) {
+		const struct cs_frag *fr = &in->frag[j];
+		const char *basis;
+		const struct cs_est *e = cs_headline(fr, &basis);
+		char en[24];
+
+		/* the overhead itself has no cost per op: its line below says it */
+		if (!strcmp(fr->name, "base:empty") && in->has_overhead)
+			continue;
+		snprintf(en, sizeof(en), "%llu", (unsigned long long)e->n);
+		/* (printf pads bytes: a cell with a UTF-8 character is padded by hand) */
+		fprintf(f, "%-*s%s%-*s  %*s%s  %s%*s%s%*s  %s%s%s\n", w0, fr->name,
+			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? basis : "",
+			wc - cols(pc[j][0]), "", pc[j][0], pc[j][1], wi - cols(pc[j][1]), "",
+			show_ens ? "  " : "", show_ens ? 3 : 0, show_ens ? en : "",
+			fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks",
+			op_unit(fr) ? "/" : "", op_unit(fr) ? op_unit(fr) : "");
+	}
+	free(pc);
+	if (!show_basis || !show_ens)
+		fprintf(f, "(left out to fit %d columns:%s%s; --format json has them)\n", WIDTH,
+			show_basis ? "" : " basis", show_ens ? "" : " ens");
+	if (line > WIDTH)
+		fprintf(f, "(the table is %d columns wide: a fragment's name is never cut)\n", line);
+	fprintf(f, "two-length: (long - short) / ((R-1) ops), medians per ensemble; net: (median -\n"
+		"base:empty's of the same run) / ops; raw: median / ops; 95%% interval: t over\n"
+		"the ensembles, widened by the TSC step and the calibration (cyclestat(1))%s\n",
+		in->has_overhead ? "" : "\nno base:empty here, so no net figures");
+	if (clipped)
+		fprintf(f, "\u22480: the interval holds 0 (<X: its upper end); <X and below resolution:\n"
+			"the whole interval lies below one TSC step per op (X): no cost is resolved\n");
+	return 0;
+}
+
+/* what the figures are in: the overhead, the calibration, an emulator's clock */
+static void print_clock_notes(FILE *f, const struct cs_input *in, const struct table *t)
+{
+	char b2[64];
+
 	if (in->has_overhead)
 		fprintf(f, "overhead (base:empty median): %s ticks\n",
 			cs_fmt_q(b2, sizeof(b2), in->overhead, 1));
-	if (calib)
+	if (t->calib)
 		fprintf(f, "core cyc.: core cycles (calibrated), 1 core cycle = %.4Lf ticks by\n"
 			"calib:add_chain of the same run, one core cycle per add%s\n", calib_factor(in),
 			in->calib_checked && !in->calib_gap ? "; calib:imul_chain\n(3 a cycle) agrees" : "");
 	print_calib_check(f, in);
-	if (emul)
+	if (t->emul)
 		fprintf(f, "emul. ticks: measured under an emulator (QEMU TCG), whose TSC follows the\n"
 			"host's clock: not any core's cycles, so nothing is calibrated\n");
-	print_counters(f, in, n, w[0], bold, off);
-	if (ens) {
-		fprintf(f, "\n%s%-*s  %5s  %7s  %9s  %9s  %9s  %7s%s\n", bold, w[0],
-			"ensembles", "count", "samples", "total var", "var vars", "var mins",
-			"max dev", off);
-		for (size_t j = 0; j < n; j++) {
-			const struct cs_ens *e = &in->frag[j].ens;
-			char v1[64], v2[64], v3[64];
+}
 
-			if (e->count < 2)
-				continue;
-			snprintf(v1, sizeof(v1), e->total_var < 1e7L ? "%.1Lf" : "%.0Lf", e->total_var);
-			snprintf(v2, sizeof(v2), e->var_of_vars < 1e7L ? "%.1Lf" : "%.0Lf", e->var_of_vars);
-			snprintf(v3, sizeof(v3), e->var_of_mins < 1e7L ? "%.1Lf" : "%.0Lf", e->var_of_mins);
-			fprintf(f, "%-*s  %5llu  %7llu  %9s  %9s  %9s  %7llu\n", w[0], in->frag[j].name,
-				(unsigned long long)e->count, (unsigned long long)e->size, v1, v2, v3,
-				(unsigned long long)e->abs_max_dev);
-		}
-		fprintf(f, "Paoloni's ensemble metrics: mean variance, variance of the variances and of\n"
-			"the minimums across ensembles, and the largest max - min within one (ticks)\n");
+/* Paoloni's ensemble metrics of each fragment with two or more ensembles */
+static void print_ensembles(FILE *f, const struct cs_input *in, int w0, const struct colours *co)
+{
+	fprintf(f, "\n%s%-*s  %5s  %7s  %9s  %9s  %9s  %7s%s\n", co->bold, w0,
+		"ensembles", "count", "samples", "total var", "var vars", "var mins",
+		"max dev", co->off);
+	for (size_t j = 0; j < in->nfrag; j++) {
+		const struct cs_ens *e = &in->frag[j].ens;
+		char v1[64], v2[64], v3[64];
+
+		if (e->count < 2)
+			continue;
+		snprintf(v1, sizeof(v1), e->total_var < 1e7L ? "%.1Lf" : "%.0Lf", e->total_var);
+		snprintf(v2, sizeof(v2), e->var_of_vars < 1e7L ? "%.1Lf" : "%.0Lf", e->var_of_vars);
+		snprintf(v3, sizeof(v3), e->var_of_mins < 1e7L ? "%.1Lf" : "%.0Lf", e->var_of_mins);
+		fprintf(f, "%-*s  %5llu  %7llu  %9s  %9s  %9s  %7llu\n", w0, in->frag[j].name,
+			(unsigned long long)e->count, (unsigned long long)e->size, v1, v2, v3,
+			(unsigned long long)e->abs_max_dev);
 	}
+	fprintf(f, "Paoloni's ensemble metrics: mean variance, variance of the variances and of\n"
+		"the minimums across ensembles, and the largest max - min within one (ticks)\n");
+}
+
+/* one input's summary: the machine, the samples, the cost per op, the notes */
+static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
+{
+	FILE *f = o->out;
+	const struct colours co = {
+		.bold = o->color ? "\033[1m" : "",
+		.red = o->color ? "\033[31m" : "",
+		.off = o->color ? "\033[0m" : "",
+	};
+	struct table t = { 0 };
+
+	if (fill_cells(in, &t)) {
+		free(t.cell);
+		return;
+	}
+	fit_columns(in->nfrag, &t);
+	if (!first)
+		fputc('\n', f);
+	print_machine(f, in);
+	print_sample_table(f, in, &t, &co);
+	free(t.cell);
+	if (print_cost_table(f, in, t.w[0], &co))
+		return;
+	print_clock_notes(f, in, &t);
+	print_counters(f, in, in->nfrag, t.w[0], co.bold, co.off);
+	if (t.ens)
+		print_ensembles(f, in, t.w[0], &co);
 	if (o->hist)
-		for (size_t j = 0; j < n; j++)
+		for (size_t j = 0; j < in->nfrag; j++)
 			print_hist(f, &in->frag[j]);
-	free(cell);
-	free(v);
 }
 
 /*
@@ -789,24 +863,4 @@ void cs_print(const struct cs_opts *o, struct cs_input *in, size_t nin)
 		print_table(o, in, nin);
 		break;
 	}
-}
-
-/*
- * Is NAME selected by the filter? A pattern selects its exact name, a
- * group (alu), every argument of a fragment (mem:chase), or a glob.
- */
-int cs_match(const struct cs_opts *o, const char *name)
-{
-	if (!o->nfilter)
-		return 1;
-	for (size_t i = 0; i < o->nfilter; i++) {
-		const char *p = o->filter[i];
-		size_t l = strlen(p);
-
-		if (!fnmatch(p, name, 0) ||
-		    (!strncmp(name, p, l) && (name[l] == ':' || name[l] == '/') && !strchr(p, '/') &&
-		     (name[l] == '/' || !strchr(p, ':'))))
-			return 1;
-	}
-	return 0;
 }

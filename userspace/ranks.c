@@ -21,7 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
 
 /* ---- two samples: exact U distribution, Mann-Whitney, Hodges-Lehmann ---- */
 

@@ -17,7 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "read.h"
+#include "report.h"
+#include "commands.h"
 
 /* a malformed request: the message and where to read more; exit status 2 */
 static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -218,28 +221,17 @@ static int selected(const char *sel, const char *name, int slow)
 	return 0;
 }
 
-int cs_run(const struct cs_opts *o, int argc, char **argv)
+/* the line written to the run file: the selection, the references asked for, the keys */
+static char *build_request(const char *sel, int refs, int argc, char **argv)
 {
-	const char *sel = argc && !strchr(argv[0], '=') ? argv[0] : "all";
-	char *req = NULL, *path, *st;
-	size_t len = 0;
-	struct cs_input in;
-	struct cs_err err = { 0 };
-	struct stat sb;
-	int status, e, shown = 0, refs;
-	size_t k = 0;
-	pid_t pid;
+	size_t len = strlen("all") + (refs ? strlen(references) + 1 : 0);
+	char *req;
 
-	if (check_request(argc, argv, &refs))
-		return 2;
-	/* 'all' holds the references already */
-	refs &= strcmp(sel, "all") != 0;
-	len = strlen("all") + (refs ? strlen(references) + 1 : 0);
 	for (int i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
 	req = malloc(len + 2);
 	if (!req)
-		return 2;
+		return NULL;
 	strcpy(req, sel);
 	if (refs)
 		strcat(strcat(req, ","), references);
@@ -247,31 +239,39 @@ int cs_run(const struct cs_opts *o, int argc, char **argv)
 		if (!is_references(argv[i]))
 			strcat(strcat(req, " "), argv[i]);
 	}
-	if (stat(o->tree, &sb)) {
-		struct cs_info ti = { 0 };
-		struct cs_loc *l;
-		size_t n;
+	return req;
+}
 
-		/* for the diagnosis of a missing tree */
-		if (!cs_locate(o->tree, &l, &n, &ti, &err)) {
-			cs_locs_free(l, n);
-			cs_info_free(&ti);
-		}
-		cs_perror(&err);
-		free(req);
-		return 2;
+/* no tree at all: what cs_locate() says of it */
+static void no_tree(const char *tree)
+{
+	struct cs_err err = { 0 };
+	struct cs_info ti = { 0 };
+	struct cs_loc *l;
+	size_t n;
+
+	if (!cs_locate(tree, &l, &n, &ti, &err)) {
+		cs_locs_free(l, n);
+		cs_info_free(&ti);
 	}
-	if (asprintf(&path, "%s/run", o->tree) < 0) {
-		free(req);
-		return 2;
-	}
+	cs_perror(&err);
+}
+
+/*
+ * @req written to @path by a child, as the write blocks until the run
+ * ends; the parent shows the progress (*shown set when it did).  The
+ * write's errno (0: the run went through), or -1 where there is no child.
+ */
+static int write_request(const struct cs_opts *o, const char *path, char *req, int *shown)
+{
+	int status;
+	pid_t pid;
+
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		perror("cyclestat: fork");
-		free(req);
-		free(path);
-		return 2;
+		return -1;
 	}
 	if (pid == 0) {
 		/* the write blocks until the run ends: do it here, watch from the parent */
@@ -286,61 +286,104 @@ int cs_run(const struct cs_opts *o, int argc, char **argv)
 		_exit(close(fd) ? errno & 0xff : 0);
 	}
 	while (waitpid(pid, &status, o->tty && !o->quiet ? WNOHANG : 0) == 0) {
-		st = read_status(o->tree);
+		char *st = read_status(o->tree);
+
 		if (st && !strncmp(st, "running", 7)) {
 			progress(st);
-			shown = 1;
+			*shown = 1;
 		}
 		free(st);
 		nap(100);
 	}
-	if (shown)
+	if (*shown)
 		fprintf(stderr, "\r%80s\r", "");
-	e = WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
-	if (e) {
-		if (e == ENOENT)
-			cs_seterr(&err, path, 0, "no run file: is %s a cyclebench tree? (the module makes it)", o->tree), cs_perror(&err);
-		else
-			run_error(o->tree, req, e);
-		free(req);
-		free(path);
-		return 2;
-	}
-	/* the module is idle when the write returns; a stand-in may lag */
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+}
+
+/* the module is idle when the write returns; a stand-in may lag */
+static void wait_idle(const struct cs_opts *o, int shown)
+{
 	for (int i = 0; i < 600; i++) {
-		st = read_status(o->tree);
-		e = !st || strncmp(st, "running", 7);
-		if (!e && o->tty && !o->quiet) {
+		char *st = read_status(o->tree);
+		int idle = !st || strncmp(st, "running", 7);
+
+		if (!idle && o->tty && !o->quiet) {
 			progress(st);
 			shown = 1;
 		}
 		free(st);
-		if (e)
+		if (idle)
 			break;
 		nap(100);
 	}
 	if (shown)
 		fprintf(stderr, "\r%80s\r", "");
+}
+
+/* only what was asked for kept; the net figures already used base:empty */
+static void keep_selected(struct cs_input *in, const char *sel)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < in->nfrag; i++) {
+		const char *slow = cs_info_get(&in->frag[i].info, CB_INFO_slow);
+
+		if (selected(sel, in->frag[i].name, slow && !strcmp(slow, "yes"))) {
+			struct cs_frag t = in->frag[k];
+
+			in->frag[k++] = in->frag[i];
+			in->frag[i] = t;
+		}
+	}
+	for (size_t j = k; j < in->nfrag; j++)
+		cs_frag_free(&in->frag[j]);
+	in->nfrag = k;
+}
+
+int cs_run(const struct cs_opts *o, int argc, char **argv)
+{
+	const char *sel = argc && !strchr(argv[0], '=') ? argv[0] : "all";
+	char *req, *path;
+	struct cs_input in;
+	struct cs_err err = { 0 };
+	struct stat sb;
+	int e, shown = 0, refs;
+
+	if (check_request(argc, argv, &refs))
+		return 2;
+	/* 'all' holds the references already */
+	refs &= strcmp(sel, "all") != 0;
+	req = build_request(sel, refs, argc, argv);
+	if (!req)
+		return 2;
+	if (stat(o->tree, &sb)) {
+		/* for the diagnosis of a missing tree */
+		no_tree(o->tree);
+		free(req);
+		return 2;
+	}
+	if (asprintf(&path, "%s/run", o->tree) < 0) {
+		free(req);
+		return 2;
+	}
+	e = write_request(o, path, req, &shown);
+	if (e) {
+		if (e == ENOENT)
+			cs_seterr(&err, path, 0, "no run file: is %s a cyclebench tree? (the module makes it)", o->tree), cs_perror(&err);
+		else if (e > 0)
+			run_error(o->tree, req, e);
+		free(req);
+		free(path);
+		return 2;
+	}
+	wait_idle(o, shown);
 	free(path);
 	if (cs_load_input(o->tree, &in, &err)) {
 		cs_perror(&err);
 		free(req);
 		return 2;
 	}
-	/* print only what was asked for; the net figures already used base:empty */
-	for (size_t i = 0; i < in.nfrag; i++) {
-		const char *slow = cs_info_get(&in.frag[i].info, CB_INFO_slow);
-
-		if (selected(sel, in.frag[i].name, slow && !strcmp(slow, "yes"))) {
-			struct cs_frag t = in.frag[k];
-
-			in.frag[k++] = in.frag[i];
-			in.frag[i] = t;
-		}
-	}
-	for (size_t j = k; j < in.nfrag; j++)
-		cs_frag_free(&in.frag[j]);
-	in.nfrag = k;
+	keep_selected(&in, sel);
 	if (!in.nfrag) {
 		fprintf(stderr, "cyclestat: %s: the run of '%s' left no results\n", o->tree, req);
 		cs_input_free(&in);

@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "read.h"
+#include "commands.h"
 
 static int mkdirs(const char *path)
 {
@@ -139,13 +141,67 @@ out:
 	return ret;
 }
 
+/* the tree's own file @name copied into @dir, where the tree has one */
+static int copy_top(const char *tree, const char *name, const char *dir, struct cs_err *err)
+{
+	char *p;
+	int ret = 0;
+
+	if (asprintf(&p, "%s/%s", tree, name) >= 0) {
+		if (!access(p, F_OK) && copy_file(p, dir, name, err))
+			ret = -1;
+		free(p);
+	}
+	return ret;
+}
+
+/* one result's files copied into DIR/GROUP/NAME */
+static int save_result(const struct cs_loc *l, const char *dir, struct cs_err *err)
+{
+	char *colon = strchr(l->name, ':'), *fd;
+
+	if (!colon) {
+		cs_seterr(err, l->cycles, 0, "not inside a cyclebench tree; save copies a tree (--tree DIR)");
+		return -1;
+	}
+	if (asprintf(&fd, "%s/%.*s/%s", dir, (int)(colon - l->name), l->name, colon + 1) < 0)
+		return -1;
+	if (mkdirs(fd)) {
+		cs_seterr(err, fd, 0, "cannot create directory: %s", strerror(errno));
+		free(fd);
+		return -1;
+	}
+	/* the data files that exist (a skipped result has none), info last */
+	for (size_t k = 0; k < sizeof(cs_data_files) / sizeof(cs_data_files[0]); k++) {
+		char *from;
+
+		if (!l->dir || asprintf(&from, "%s/%s", l->dir, cs_data_files[k]) < 0)
+			continue;
+		if (!access(from, F_OK) && copy_file(from, fd, cs_data_files[k], err)) {
+			free(from);
+			free(fd);
+			return -1;
+		}
+		free(from);
+	}
+	if (l->dir && l->info && copy_cpus(l->dir, l->info, fd, err)) {
+		free(fd);
+		return -1;
+	}
+	if (l->info && copy_file(l->info, fd, CB_FILE_INFO, err)) {
+		free(fd);
+		return -1;
+	}
+	free(fd);
+	return 0;
+}
+
 int cs_save(const struct cs_opts *o, const char *dir)
 {
 	struct cs_loc *loc;
 	struct cs_info top = { 0 }, check = { 0 };
 	struct cs_err err = { 0 };
 	size_t n, measured = 0;
-	char *p;
 	int ret = 2;
 
 	if (cs_locate(o->tree, &loc, &n, &top, &err)) {
@@ -156,58 +212,12 @@ int cs_save(const struct cs_opts *o, const char *dir)
 		cs_seterr(&err, dir, 0, "cannot create directory: %s", strerror(errno));
 		goto fail;
 	}
-	if (asprintf(&p, "%s/info", o->tree) >= 0) {
-		if (!access(p, F_OK) && copy_file(p, dir, CB_FILE_INFO, &err)) {
-			free(p);
+	if (copy_top(o->tree, CB_FILE_INFO, dir, &err) ||
+	    copy_top(o->tree, CB_FILE_FRAGMENTS, dir, &err))
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		if (save_result(&loc[i], dir, &err))
 			goto fail;
-		}
-		free(p);
-	}
-	if (asprintf(&p, "%s/fragments", o->tree) >= 0) {
-		if (!access(p, F_OK) && copy_file(p, dir, CB_FILE_FRAGMENTS, &err)) {
-			free(p);
-			goto fail;
-		}
-		free(p);
-	}
-	for (size_t i = 0; i < n; i++) {
-		char *colon = strchr(loc[i].name, ':'), *fd;
-
-		if (!colon) {
-			cs_seterr(&err, loc[i].cycles, 0, "not inside a cyclebench tree; save copies a tree (--tree DIR)");
-			goto fail;
-		}
-		if (asprintf(&fd, "%s/%.*s/%s", dir, (int)(colon - loc[i].name), loc[i].name,
-			     colon + 1) < 0)
-			goto fail;
-		if (mkdirs(fd)) {
-			cs_seterr(&err, fd, 0, "cannot create directory: %s", strerror(errno));
-			free(fd);
-			goto fail;
-		}
-		/* the data files that exist (a skipped result has none), info last */
-		for (size_t k = 0; k < sizeof(cs_data_files) / sizeof(cs_data_files[0]); k++) {
-			char *from;
-
-			if (!loc[i].dir || asprintf(&from, "%s/%s", loc[i].dir, cs_data_files[k]) < 0)
-				continue;
-			if (!access(from, F_OK) && copy_file(from, fd, cs_data_files[k], &err)) {
-				free(from);
-				free(fd);
-				goto fail;
-			}
-			free(from);
-		}
-		if (loc[i].dir && loc[i].info && copy_cpus(loc[i].dir, loc[i].info, fd, &err)) {
-			free(fd);
-			goto fail;
-		}
-		if (loc[i].info && copy_file(loc[i].info, fd, CB_FILE_INFO, &err)) {
-			free(fd);
-			goto fail;
-		}
-		free(fd);
-	}
 	/*
 	 * Read the copy back: what was saved must be complete and consistent.
 	 * Streamed, so saving a 10^8-sample run needs no 800 MB.

@@ -26,7 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
 
 /* ---- exact rationals ---- */
 

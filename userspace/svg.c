@@ -26,7 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "report.h"
 
 #define W	720	/* a panel's width */
 #define H	320	/* and height */

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "report.h"
 
 static size_t stem_len(const char *name)
 {

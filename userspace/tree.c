@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "read.h"
 
 /* ---- locating fragments ---- */
 

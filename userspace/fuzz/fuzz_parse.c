@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "report.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

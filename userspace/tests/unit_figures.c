@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "report.h"
 #include "tap.h"
 
 #define TOP 18446744073709551615ull

@@ -9,7 +9,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cyclestat.h"
+#include "model.h"
+#include "stats.h"
+#include "read.h"
+#include "report.h"
 #include "tap.h"
 
 #define TOP 18446744073709551615ull
