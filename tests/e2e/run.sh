@@ -438,7 +438,7 @@ for s in $suites; do
 		[ "$series" = 6.1 ] && o=6.12
 		tap_run ab "$top/tests/e2e/ab.sh" "$series" "$o" | grep -E '^not ok|^# [0-9]+ passed'
 		;;
-	*) bad "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus probe gate stress debug irqsoff ab)" ;;
+	*) fail "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus probe gate stress debug irqsoff ab)" ;;
 	esac
 done
 

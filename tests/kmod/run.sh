@@ -29,8 +29,8 @@ mkdir -p build
 # cyclestat (tests/callgraph.py --help; --graph prints the arrows).
 while IFS= read -r line; do
 	case $line in
-	"ok - "*) ok "call graph: ${line#ok - }" ;;
-	"not ok - "*) bad "call graph: ${line#not ok - }" ;;
+	"ok - "*) pass "call graph: ${line#ok - }" ;;
+	"not ok - "*) fail "call graph: ${line#not ok - }" ;;
 	esac
 done < <(python3 tests/callgraph.py --tap)
 
