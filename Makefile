@@ -47,10 +47,10 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 userspace:
-	$(MAKE) -C userspace
+	$(MAKE) -C userspace/cyclestat
 
 cyclestat-static:
-	$(MAKE) -C userspace static
+	$(MAKE) -C userspace/cyclestat static
 
 build/cbpoke: tests/e2e/cbpoke.c
 	@mkdir -p build
@@ -79,24 +79,24 @@ check:
 	@scripts/deps.sh --static --kernels "$(CHECK_KERNELS)" || \
 		$(SUDO) scripts/deps.sh --static --kernels "$(CHECK_KERNELS)"
 	@KERNELS="$(CHECK_KERNELS)" tests/kmod/run.sh
-	$(MAKE) -C userspace check
+	$(MAKE) -C userspace/cyclestat check
 
 bench:
 	@scripts/deps.sh --bench >/dev/null || $(SUDO) scripts/deps.sh --bench
-	$(MAKE) -C userspace bench
-	$(MAKE) -C runner bench
+	$(MAKE) -C userspace/cyclestat bench
+	$(MAKE) -C userspace/runner bench
 
 stress: cyclestat-static build/cbpoke
 	@tests/e2e/run.sh stress
 
 fuzz:
-	$(MAKE) -C userspace fuzz
+	$(MAKE) -C userspace/cyclestat fuzz
 
 # IN: what to plot; by default what 'make run' saved, else the live tree.
 IN ?= $(if $(wildcard build/results/info),build/results)
 plot:
 	@mkdir -p build
-	$(MAKE) -C userspace plot $(if $(IN),IN=$(abspath $(IN))) \
+	$(MAKE) -C userspace/cyclestat plot $(if $(IN),IN=$(abspath $(IN))) \
 		CSV=$(CURDIR)/build/hist.csv PNG=$(CURDIR)/build/hist.png
 
 # modules_install runs depmod itself; INSTALL_MOD_PATH= stages elsewhere,
@@ -106,8 +106,8 @@ INSTALL_MOD_PATH ?= $(DESTDIR)
 export INSTALL_MOD_PATH
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	$(MAKE) -C userspace install
-	$(MAKE) -C runner install
+	$(MAKE) -C userspace/cyclestat install
+	$(MAKE) -C userspace/runner install
 
 uninstall:
 	@for ko in $(INSTALL_MOD_PATH)/lib/modules/*/updates/cyclebench.ko \
@@ -117,12 +117,12 @@ uninstall:
 		v=$${ko#$(INSTALL_MOD_PATH)/lib/modules/}; v=$${v%%/*}; \
 		depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a "$$v" || true; \
 	done
-	$(MAKE) -C userspace uninstall
-	$(MAKE) -C runner uninstall
+	$(MAKE) -C userspace/cyclestat uninstall
+	$(MAKE) -C userspace/runner uninstall
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
-	$(MAKE) -C userspace clean
-	$(MAKE) -C runner clean
+	$(MAKE) -C userspace/cyclestat clean
+	$(MAKE) -C userspace/runner clean
 	@# build/results is data (what make run measured), not a build product
 	@if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name results -exec rm -rf {} +; fi

@@ -19,7 +19,7 @@
  * teardown and an argument list (see CB_BODY_STATE() and struct
  * cb_fragment).  A new group is a new file in kmod/fragments/ plus its name
  * in kmod/fragments/groups.mk.  The same files build the userspace runner
- * (runner/) when groups.mk lists their group as portable: such a file
+ * (userspace/runner/) when groups.mk lists their group as portable: such a file
  * includes nothing but this header.
  */
 #ifndef CYCLEBENCH_H
@@ -371,7 +371,7 @@ extern const struct cb_group CB_ALL_GROUP_TABLES cb_group_end_of_list;
 
 #ifdef __KERNEL__
 /*
- * What a portable setup may call; kmod/portable.h
+ * What a portable setup may call; lib/portable.h
  * defines the same.  Allocations are vmalloc'ed, NOWARN: a failure is an
  * error code, not a splat.
  */

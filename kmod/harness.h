@@ -19,7 +19,7 @@
 #endif
 
 struct cb_job;		/* the module's run in flight (internal.h) */
-struct cb_user_job;	/* cyclebench-user's, per CPU (runner/engine.c) */
+struct cb_user_job;	/* cyclebench-user's, per CPU (userspace/runner/engine.c) */
 struct cb_disturb;
 struct cb_meet;
 
@@ -31,7 +31,7 @@ struct cb_meet;
  * it waited for.  One increment of this CPU's count, on the path that
  * gave up only; the sample compares the count before and after it, with
  * interrupts off on one CPU (sample.c).  cyclebench-user keeps the count
- * (a thread's own, kmod/portable.h) and writes no flags.
+ * (a thread's own, lib/portable.h) and writes no flags.
  */
 DECLARE_PER_CPU(u64, cb_body_timeouts);
 #define cb_body_timed_out()	this_cpu_inc(cb_body_timeouts)

@@ -97,7 +97,7 @@ static int __init cb_init(void)
 		goto free_req;
 
 	if (security_locked_down(LOCKDOWN_DEBUGFS))
-		pr_notice("kernel lockdown: debugfs refuses writes, so the run file gives EPERM; choose what to measure with only= at insmod (run_on_load), or use runner/cyclebench-user\n");
+		pr_notice("kernel lockdown: debugfs refuses writes, so the run file gives EPERM; choose what to measure with only= at insmod (run_on_load), or use userspace/runner/cyclebench-user\n");
 	if (cb_run_on_load_param())
 		pr_info("measured %u results: %u x %u samples on cpu %u, method %s\n",
 			nr, d.ensembles, d.samples, cpu,

@@ -39,7 +39,7 @@
 # build/ab, CB_AB_RESULTS the results), with ab.txt saying what each side
 # was (CLOCK=both: results/icount/{A,B} and results/time/{A,B}); compare
 # them again with
-#   userspace/cyclestat ab --clock icount build/ab/results/A/run* -- build/ab/results/B/run*
+#   userspace/cyclestat/cyclestat ab --clock icount build/ab/results/A/run* -- build/ab/results/B/run*
 # or with cyclestat compare.  CB_AB_ADD="FILE..." adds fragment groups
 # (tests/kmod/ab.c: the tests') to both sides' builds.
 . "$(dirname "$0")/help.sh"
@@ -145,26 +145,36 @@ kdir() {
 	fi
 }
 
+# srcs REV: the module's sources in REV (a commit from before lib/ and
+# include/ held some of them has only Kbuild and kmod/)
+srcs() {
+	local d
+	for d in Kbuild kmod lib include; do
+		git -C "$top" cat-file -e "$1:$d" 2>/dev/null && echo "$d"
+	done
+}
+
 # build SIDE REV KERNEL KCFLAGS: SIDE's module, from REV's
-# Kbuild and kmod/ (git archive; none: the working tree's), to
+# Kbuild, kmod/, lib/ and include/ (git archive; none: the working tree's), to
 # $out/ko/SIDE.ko.  The copy is synced file by file, so kbuild rebuilds
 # only what changed since the last make ab.
 build() {
 	local side=$1 rev=$2 ker=$3 kc=$4 dir tmp kd groups f
-	# a build directory per kernel, sources (REV's Kbuild and kmod/ trees:
-	# a commit that changed neither shares it), flags and added groups,
+	# a build directory per kernel, sources (REV's trees of them: a
+	# commit that changed none shares it), flags and added groups,
 	# kept: the next make ab of the same rebuilds only what changed
 	kd=KDIR_$side
-	dir=$out/build/${ker##*/}-$(echo "${rev:+$(git -C "$top" rev-parse "$rev:Kbuild" "$rev:kmod")}|$kc|${CB_AB_ADD:-}|$ker|${!kd:-}" |
+	dir=$out/build/${ker##*/}-$(echo "${rev:+$(srcs "$rev" | sed "s|^|$rev:|" | xargs git -C "$top" rev-parse)}|$kc|${CB_AB_ADD:-}|$ker|${!kd:-}" |
 		sha1sum | cut -c1-10)
 	tmp=$out/$side.new
 	rm -rf "$tmp"
 	mkdir -p "$tmp" "$dir" "$out/ko"
 	if [ -n "$rev" ]; then
-		git -C "$top" archive "$rev" Kbuild kmod | tar -x -C "$tmp"
+		# shellcheck disable=SC2046 # a list of paths
+		git -C "$top" archive "$rev" $(srcs "$rev") | tar -x -C "$tmp"
 	else
 		cp "$top/Kbuild" "$tmp/"
-		(cd "$top" && find kmod -type f \( -name '*.[ch]' -o -name '*.mk' \) -print0 |
+		(cd "$top" && find kmod lib include -type f \( -name '*.[ch]' -o -name '*.mk' \) -print0 |
 			cpio -0pdm --quiet "$tmp")
 	fi
 	# the groups: kmod/fragments/groups.mk's (a tree from before it: Kbuild's)
@@ -176,7 +186,7 @@ build() {
 	(cd "$tmp" && find . -type f) | while read -r f; do
 		cmp -s "$tmp/$f" "$dir/$f" || { mkdir -p "$(dirname "$dir/$f")"; cp "$tmp/$f" "$dir/$f"; }
 	done
-	(cd "$dir" && find kmod -type f \( -name '*.[ch]' -o -name '*.mk' \)) | while read -r f; do
+	(cd "$dir" && find kmod lib include -type f \( -name '*.[ch]' -o -name '*.mk' \) 2>/dev/null) | while read -r f; do
 		[ -e "$tmp/$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
 	done
 	# the same sources, kernel, groups and flags as A's: A's module
@@ -276,7 +286,7 @@ native_runs() {
 		for s in A B; do
 			# shellcheck disable=SC2086 # params is a list of key=value words
 			insmod "$out/ko/$s.ko" $params || die "side $s, run $k: insmod failed (dmesg says why)"
-			userspace/cyclestat -q save "$res/$s/run$k"
+			userspace/cyclestat/cyclestat -q save "$res/$s/run$k"
 			rmmod cyclebench
 		done
 	done
@@ -312,7 +322,7 @@ for clk in $clocks; do
 	echo
 	rc=0
 	# shellcheck disable=SC2086 # OPTS is a list of options
-	userspace/cyclestat ab --clock "$clk" $OPTS "$r"/A/run* -- "$r"/B/run* || rc=$?
+	userspace/cyclestat/cyclestat ab --clock "$clk" $OPTS "$r"/A/run* -- "$r"/B/run* || rc=$?
 	[ $rc -gt 2 ] && rc=2
 	[ $rc -gt $worst ] && worst=$rc
 done

@@ -56,7 +56,7 @@ flock 9	# one build per tree at a time
 # Bring the copy up to date: copy what differs (so kbuild sees a new
 # mtime), drop sources that are gone, and their objects with them.
 cd "$top"
-mapfile -t srcs < <(echo Kbuild; find kmod -type f \( -name '*.[ch]' -o -name '*.mk' \) | sort)
+mapfile -t srcs < <(echo Kbuild; find kmod lib include -type f \( -name '*.[ch]' -o -name '*.mk' \) | sort)
 for f in "${srcs[@]}"; do
 	if ! cmp -s "$f" "$dir/$f"; then
 		mkdir -p "$dir/$(dirname "$f")"
@@ -64,7 +64,7 @@ for f in "${srcs[@]}"; do
 	fi
 done
 if [ -d "$dir/kmod" ]; then
-	(cd "$dir" && find kmod -type f -name '*.[ch]') | while read -r f; do
+	(cd "$dir" && find kmod lib include -type f -name '*.[ch]' 2>/dev/null) | while read -r f; do
 		[ -e "$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
 	done
 fi

@@ -12,7 +12,7 @@
 #   --ko PATH            load this prebuilt cyclebench.ko instead of building
 #   --no-build           do not build; load ./cyclebench.ko from the repo top
 #   --cyclestat PATH     the cyclestat binary (default: cyclestat in PATH,
-#                        else userspace/cyclestat)
+#                        else userspace/cyclestat/cyclestat)
 #   --fragments SPEC     what to run: all, a group, group:name, or a
 #                        comma-separated list (default: all)
 #   --params "K=V ..."   module parameters, e.g. "samples=1000 ensembles=10
@@ -228,11 +228,11 @@ esac
 
 if [ -z "$cyclestat" ]; then
 	cyclestat=$(command -v cyclestat 2>/dev/null || true)
-	[ -n "$cyclestat" ] || cyclestat=$top/userspace/cyclestat
+	[ -n "$cyclestat" ] || cyclestat=$top/userspace/cyclestat/cyclestat
 fi
 [ -x "$cyclestat" ] ||
 	die "no cyclestat at $cyclestat" \
-		"build it with 'make -C $top/userspace', or pass --cyclestat PATH"
+		"build it with 'make -C $top/userspace/cyclestat', or pass --cyclestat PATH"
 
 if [ "$(id -u)" != 0 ] && [ "${CB_ALLOW_NONROOT:-0}" != 1 ]; then
 	die "must run as root (insmod, debugfs)" "try: sudo $0 ..."

@@ -5,7 +5,7 @@
 #   cyclestat --hist --format csv /sys/kernel/debug/cyclebench > hist.csv
 #   gnuplot -e "csv='hist.csv'; png='hist.png'" scripts/plot-hist.gnuplot
 #
-# or both at once: make -C userspace plot [IN=DIR] [FRAGMENT=g:n] [PNG=hist.png].
+# or both at once: make -C userspace/cyclestat plot [IN=DIR] [FRAGMENT=g:n] [PNG=hist.png].
 # The CSV is fragment,bin_lo,bin_hi,count with bin_hi exclusive; the overflow
 # bin (everything above p99, bin_hi empty) is left out of the plot and its
 # count put in the panel's title.

@@ -29,7 +29,7 @@
 #                   kernel's beside another guest): a kernel that hangs
 #                   while booting counts as one that died there (exit 3)
 #   --ko FILE       the module (default ./cyclebench.ko)
-#   --cyclestat F   a static cyclestat (default userspace/cyclestat.static)
+#   --cyclestat F   a static cyclestat (default userspace/cyclestat/cyclestat.static)
 #   --add FILE      copy FILE into the guest's / (repeatable)
 #   --kernel K      the kernel: a series deps.sh set up (6.1, 6.12,
 #                   6.12-rt), a directory under $CB_CACHE (6.12.117+deb12,
@@ -55,7 +55,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 out= append= icount=0 cpu=max smp='' mem=512 timeout=600 boot_timeout=300 accel=tcg quiet=0 monitor=
 ko=$top/cyclebench.ko
-cyclestat=$top/userspace/cyclestat.static
+cyclestat=$top/userspace/cyclestat/cyclestat.static
 abi=
 adds=()
 
@@ -136,7 +136,7 @@ cp "$ko" "$root/cyclebench.ko"
 if [ -r "$cyclestat" ]; then
 	cp "$cyclestat" "$root/bin/cyclestat"
 else
-	echo "qemu-run.sh: no $cyclestat; the guest has no cyclestat (make -C userspace static)" >&2
+	echo "qemu-run.sh: no $cyclestat; the guest has no cyclestat (make -C userspace/cyclestat static)" >&2
 fi
 cp "$script" "$root/test.sh"
 cp "$top/tests/e2e/lib.sh" "$root/lib.sh"

@@ -3,7 +3,7 @@
 #
 # 'make run': measure every fragment and print cyclestat's short table
 # (cyclestat --brief: per-op cost, interval, median, far outliers); the
-# full summary is 'userspace/cyclestat build/results'.
+# full summary is 'userspace/cyclestat/cyclestat build/results'.
 #
 # Natively when this host can load modules and we are root: build against
 # the running kernel, insmod, save the results, rmmod (also on failure or
@@ -104,11 +104,11 @@ if native_ok; then
 		exit 1
 	fi
 	rm -rf "$results"
-	userspace/cyclestat -q save "$results"
+	userspace/cyclestat/cyclestat -q save "$results"
 	rmmod cyclebench
 	trap - EXIT INT TERM
 	echo "Hardware TSC cycles measured on $(uname -n), kernel $(uname -r)."
-	exec userspace/cyclestat --brief "$results"
+	exec userspace/cyclestat/cyclestat --brief "$results"
 fi
 
 # This host's kernel loads no module, but its CPU is real: the portable
@@ -128,11 +128,11 @@ user_run() {
 		samples=* | ensembles=* | warmup=* | method=* | cpu=*) keys+=("$w") ;;
 		esac
 	done
-	quiet_make -C runner cyclebench-user
+	quiet_make -C userspace/runner cyclebench-user
 	# the items of only= whose group is portable; the others need the module
 	if [ "$sel" != "all,mem:chase" ]; then
 		local groups item mine=
-		groups=$(runner/cyclebench-user --list | sed -n 's/^\([a-z0-9_]*\):.*/\1/p' | sort -u)
+		groups=$(userspace/runner/cyclebench-user --list | sed -n 's/^\([a-z0-9_]*\):.*/\1/p' | sort -u)
 		for item in ${sel//,/ }; do
 			if [ "$item" = all ] || grep -qx "${item%%:*}" <<< "$groups"; then
 				mine=${mine:+$mine,}$item
@@ -152,10 +152,10 @@ user_run() {
 	echo
 	rc=0
 	# interleaved: calib:add_chain sees the core clocks every result saw
-	runner/cyclebench-user -q --force -o "$top/build/results-user" "$sel" interleave=1 \
+	userspace/runner/cyclebench-user -q --force -o "$top/build/results-user" "$sel" interleave=1 \
 		"${keys[@]}" || rc=$?
 	case $rc in
-	0) userspace/cyclestat --brief "$top/build/results-user" ;;
+	0) userspace/cyclestat/cyclestat --brief "$top/build/results-user" ;;
 	2) echo "run: cyclebench-user refused PARAMS (above): no userspace figures" >&2 ;;
 	*) echo "run: cyclebench-user failed: no userspace figures" >&2; return 1 ;;
 	esac
@@ -169,16 +169,16 @@ user_run() {
 # 0 alone, then on CPUs 0 and 1 at once: sweep=cpus) and the core-to-core
 # matrix.
 user_plots() {
-	local p=$top/build/plots u=runner/cyclebench-user
+	local p=$top/build/plots u=userspace/runner/cyclebench-user
 	mkdir -p "$p"
 	rm -f "$p"/*.svg
-	userspace/cyclestat -q -o "$p/staircase.svg" plot "$top/build/results-user" 'mem:chase' ||
+	userspace/cyclestat/cyclestat -q -o "$p/staircase.svg" plot "$top/build/results-user" 'mem:chase' ||
 		rm -f "$p/staircase.svg"
 	if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
 		$u -q --force -o "$top/build/results-contend" contend cpus=0-1 sweep=cpus &&
-			userspace/cyclestat -q -o "$p/contention.svg" plot "$top/build/results-contend" contend
+			userspace/cyclestat/cyclestat -q -o "$p/contention.svg" plot "$top/build/results-contend" contend
 		$u -q --force -o "$top/build/results-c2c" --c2c cpus=0-1 > /dev/null &&
-			userspace/cyclestat -q -o "$p/c2c.svg" plot "$top/build/results-c2c"
+			userspace/cyclestat/cyclestat -q -o "$p/c2c.svg" plot "$top/build/results-c2c"
 	fi
 	echo
 	echo "plots (open in a browser): $(cd "$p" && ls ./*.svg 2>/dev/null | sed "s,^\./,$p/," | tr '\n' ' ')"
@@ -249,5 +249,5 @@ else
 	echo "For cycle figures run 'sudo make run' on a machine that can load modules."
 fi
 echo
-userspace/cyclestat --brief "$results" || exit
+userspace/cyclestat/cyclestat --brief "$results" || exit
 user_run

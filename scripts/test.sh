@@ -182,8 +182,8 @@ rm -rf "$tap"
 lane() {
 	case $1 in
 	kmod) tests/kmod/run.sh ;;
-	cyclestat) make --no-print-directory -C userspace test ;;
-	runner) make --no-print-directory -C runner test ;;
+	cyclestat) make --no-print-directory -C userspace/cyclestat test ;;
+	runner) make --no-print-directory -C userspace/runner test ;;
 	scripts) tests/host/run.sh ;;
 	qemu-*) CB_KERNEL="${1#qemu-}" tests/e2e/run.sh ;;
 	esac

@@ -7,8 +7,9 @@
 A file calls another when one of its functions calls (NAME(...)) a
 function the other defines; a function pointer handed over (a callback)
 is no call.  Each program is its own graph: the module (kmod/*.c, not its
-fragments), cyclebench-user (runner/*.c and the portable files of kmod/ it
-compiles) and cyclestat (userspace/*.c).  A circle is a set of two or more
+fragments, and the files of lib/ its Kbuild compiles), cyclebench-user
+(userspace/runner/*.c and the files of lib/ its Makefile compiles) and
+cyclestat (userspace/cyclestat/*.c).  A circle is a set of two or more
 files that reach each other through such calls (a strongly connected
 component): the layers are then no layers, and a change in one file can
 come back to it.  Exit 1 when any program has one, naming its files and
@@ -29,11 +30,12 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# the files of each program (cyclebench-user's kmod/ files: runner/Makefile's SRCS)
+# the files of each program (the lib/ files: Kbuild's objects, the
+# runner's SRCS)
 PROGRAMS = {
-    "module": lambda: [f for f in sorted(glob.glob("kmod/*.c"))],
-    "cyclebench-user": lambda: sorted(glob.glob("runner/*.c")) + runner_kmod(),
-    "cyclestat": lambda: sorted(glob.glob("userspace/*.c")),
+    "module": lambda: sorted(glob.glob("kmod/*.c")) + module_lib(),
+    "cyclebench-user": lambda: sorted(glob.glob("userspace/runner/*.c")) + runner_lib(),
+    "cyclestat": lambda: sorted(glob.glob("userspace/cyclestat/*.c")),
 }
 
 KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else",
@@ -42,12 +44,18 @@ KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else",
             "volatile", "__volatile__", "goto"}
 
 
-def runner_kmod():
-    """The kmod/*.c files runner/Makefile's SRCS names."""
-    text = open(os.path.join(TOP, "runner/Makefile")).read()
+def module_lib():
+    """The lib/*.c files Kbuild compiles into the module (lib/NAME.o)."""
+    text = open(os.path.join(TOP, "Kbuild")).read()
+    return sorted(set("lib/" + m + ".c" for m in re.findall(r"\blib/(\w+)\.o\b", text)))
+
+
+def runner_lib():
+    """The lib/*.c files userspace/runner/Makefile's SRCS names."""
+    text = open(os.path.join(TOP, "userspace/runner/Makefile")).read()
     m = re.search(r"^SRCS\s*=(.*(?:\\\n.*)*)", text, re.M)
     words = m.group(1).replace("\\\n", " ").split() if m else []
-    return sorted("kmod/" + w.split("/")[-1] for w in words if w.startswith("$(KMOD)/"))
+    return sorted("lib/" + w.split("/")[-1] for w in words if w.startswith("$(LIB)/"))
 
 
 def strip(src):

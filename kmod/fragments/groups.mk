@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The fragment groups and the long region's lengths, listed once: Kbuild
-# builds the module from this file and runner/Makefile the userspace
+# builds the module from this file and userspace/runner/Makefile the userspace
 # runner.  A new group is kmod/fragments/NAME.c, ending in
 # CB_GROUP(NAME, table), and NAME here.
 #

@@ -83,7 +83,7 @@ else fail "one instruction more: ab:only_b, B's alone, is new"; fi
 # (compare: exit 1, ab:adds slower; 2 would be an input it cannot read)
 crc=2
 r=$out/ab-one
-[ -d "$r/A/run2" ] && [ -d "$r/B/run2" ] && { crc=0; "$top/userspace/cyclestat" -q compare \
+[ -d "$r/A/run2" ] && [ -d "$r/B/run2" ] && { crc=0; "$top/userspace/cyclestat/cyclestat" -q compare \
 	--allow-missing "$r/A/run1" "$r/A/run2" -- "$r/B/run1" "$r/B/run2" \
 	> "$out/ab-one-compare.txt" 2>&1 || crc=$?; }
 if [ $crc != 2 ] && grep -q '^ab:adds ' "$out/ab-one-compare.txt"; then

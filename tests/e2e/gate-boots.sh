@@ -25,7 +25,7 @@ set -u
 out=$1
 boots=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cs=${CB_CYCLESTAT:-$top/userspace/cyclestat}
+cs=${CB_CYCLESTAT:-$top/userspace/cyclestat/cyclestat}
 half=$((boots / 2))
 [ "$half" -ge 1 ] || { echo "# gate across boots: need 2 or more boots"; exit 1; }
 
@@ -72,7 +72,7 @@ counts() {
 	echo "$(grep -c '"verdict": "slower"' "$out/gate-cmp.json") $(grep -c '"verdict": "faster"' "$out/gate-cmp.json")"
 }
 
-[ -x "$cs" ] || { echo "# gate across boots: no $cs (make -C userspace)"; exit 1; }
+[ -x "$cs" ] || { echo "# gate across boots: no $cs (make -C userspace/cyclestat)"; exit 1; }
 rm -f "$out/gate-cmp.failed"
 rc=0
 for mode in runs per-sample; do

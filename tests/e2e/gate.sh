@@ -3,7 +3,7 @@
 # a TCG guest (issue 12), where the emulated clock follows host time: a
 # harsh test bed.  RUNS (default 10) runs of the same selection, each saved
 # to /out/runs/rK; the host counts the rates on them with
-# userspace/tests/gate-rates.sh and checks the issue's bounds
+# userspace/cyclestat/tests/gate-rates.sh and checks the issue's bounds
 # (tests/e2e/run.sh gate; on the host, natively: the 200-odd compares are
 # slow under TCG), and across boots with CB_GATE_BOOTS (gate-boots.sh).
 # /110 (10 % more work) is the A/B within a boot, /150 (50 % more work)

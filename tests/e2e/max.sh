@@ -108,7 +108,7 @@ contract() {	# contract DIR: ok, or the exit status and the first violations
 		echo "exit $?: $(echo "$out" | head -n 3 | tr '\n' '|')"
 	echo "$out" | head -n 1 >> /out/figures.txt
 }
-expect_eq "the live tree passes the contract (runner/tests/contract.sh)" ok "$(contract $CB)"
+expect_eq "the live tree passes the contract (userspace/runner/tests/contract.sh)" ok "$(contract $CB)"
 # (a saved copy is cyclestat's work, the same on every kernel: the debug
 # lane, whose forks are the slowest, leaves it to the others)
 if [ "$SLOW" = 1 ]; then
@@ -156,8 +156,8 @@ expect_eq "cyclestat reads the live tree" 0 "$(cyclestat > /out/cyclestat.txt 2>
 while [ "$(elapsed_ms "$refused_at")" -lt 6000 ]; do sleep 0.5; done
 refusals_logged 4 6
 expect_eq "garbage to run is EINVAL" EINVAL "$(run_write "nosuch")"
-# The request corpus cyclebench-user answers too (runner/tests/
-# run.sh): one grammar (kmod/grammar.c), the same answers on both sides.
+# The request corpus cyclebench-user answers too (userspace/runner/tests/
+# run.sh): one grammar (lib/grammar.c), the same answers on both sides.
 n=0 bad=
 while IFS='	' read -r want line; do
 	case $want in '#'* | '') continue ;; esac

@@ -24,7 +24,7 @@
 # 6.12 sets up 6.12, --kernel 6.12-rt Debian's PREEMPT_RT 6.12, --kernel
 # 6.1-debug a 6.1 built with KASAN, kmemleak, lockdep and fault injection);
 # the module is built for it by scripts/build-ko.sh.
-# Needs: scripts/deps.sh done, build/cbpoke and userspace/cyclestat.static
+# Needs: scripts/deps.sh done, build/cbpoke and userspace/cyclestat/cyclestat.static
 # built (make test does both).
 . "$(dirname "$0")/../../scripts/help.sh"
 set -u
@@ -122,7 +122,7 @@ qemu_boot() {
 }
 
 # gate_rates DIR: the regression gate's error rates over the runs one gate
-# boot left in DIR/runs (userspace/tests/gate-rates.sh, with the native
+# boot left in DIR/runs (userspace/cyclestat/tests/gate-rates.sh, with the native
 # cyclestat), into DIR/figures.txt and the console, checked against the
 # issue's bounds: at most 1 A/A alarm in 45 pairs of runs; +10 % never
 # called faster where both sides come from the same runs; paired, at most
@@ -134,8 +134,8 @@ qemu_boot() {
 # figures, not checks.
 gate_rates() {
 	local d=$1 r="$1/rates.txt" v
-	if ! sh "$top/userspace/tests/gate-rates.sh" "$top/userspace/cyclestat" "$1/runs" > "$r" 2>&1; then
-		fail "gate: the rates of $1/runs count (userspace/tests/gate-rates.sh: $(tail -n 1 "$r"))"
+	if ! sh "$top/userspace/cyclestat/tests/gate-rates.sh" "$top/userspace/cyclestat/cyclestat" "$1/runs" > "$r" 2>&1; then
+		fail "gate: the rates of $1/runs count (userspace/cyclestat/tests/gate-rates.sh: $(tail -n 1 "$r"))"
 		return
 	fi
 	grep -v '^ aa_' "$r" | sed 's/^/within one boot: /' > "$1/figures.txt"
@@ -274,7 +274,7 @@ for s in $suites; do
 	# the sizes in full on 6.1 only (tests/e2e/max.sh says why)
 	max)
 		boot max --smp 2 --mem 1024 --timeout 1800 \
-			--add "$top/runner/tests/contract.sh" \
+			--add "$top/userspace/runner/tests/contract.sh" \
 			--add "$top/tests/contract/requests.txt" "$top/tests/e2e/max.sh" $size ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
 	rt) boot rt --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
@@ -289,13 +289,13 @@ for s in $suites; do
 		tmo=600
 		case $series in *-debug) tmo=1800 ;; esac
 		boot cpus --smp 2 --mem 1024 --timeout $tmo \
-			--add "$top/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh"
+			--add "$top/userspace/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh"
 		sed "s/^/# cpus: /" "$out/cpus/figures.txt" 2>/dev/null
 		# each CPU's flags of a body that gives up its wait
 		# (tests/kmod/timeouts.c): every sample a time-out
 		test_module timeouts tests/kmod/timeouts.c || continue
 		boot cpus-timeouts --smp 2 --ko "$out/timeouts-ko/cyclebench.ko" \
-			--add "$top/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh" timeouts
+			--add "$top/userspace/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh" timeouts
 		;;
 	irqsoff)
 		boot irqsoff --icount --mem 2048 "$top/tests/e2e/irqsoff.sh"

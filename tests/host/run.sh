@@ -3,7 +3,7 @@
 #
 # run.sh - every host test of the scripts around cyclebench: prepare-host.sh
 # and restore-host.sh (fake sysfs), ci-bare-metal.sh (fake insmod/rmmod/
-# debugfs; with the real cyclestat when userspace/cyclestat is built), the
+# debugfs; with the real cyclestat when userspace/cyclestat/cyclestat is built), the
 # GitHub workflow, and dkms.conf (dkms add + build against the installed
 # headers: needs root, dkms and headers, else skipped). Each test file is one
 # TAP stream, kept in $TAP_DIR (default build/tap-host) and counted by

@@ -71,7 +71,7 @@ compare_json same true ',
     {"name": "x:y\"z", "verdict": "missing", "reason": "", "fails": true, "basis": null, "repetitions": null, "base_n": 0, "new_n": 0, "base_median": null, "new_median": null, "change": null, "change_lo": null, "change_hi": null, "p_value": null, "p_text": "", "test": "", "smi": false}' >"$tmp/smi.json"
 # ... and the same verdicts as compare --format tap prints them, which the
 # stub answers with FILE.tap beside FILE.json (the real cyclestat's wording
-# is pinned below and in userspace/tests/golden.cmds).
+# is pinned below and in userspace/cyclestat/tests/golden.cmds).
 tap_add='ok 1 - alu:add_dep same (+0.3% [-0.4%, +1.0%], p=0.55, n=5/5)'
 tap_imul='alu:imul_dep same (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)'
 printf '1..2\n%s\nok 2 - %s\n' "$tap_add" "$tap_imul" >"$tmp/same.tap"
@@ -413,7 +413,7 @@ ok 3 - alu:imul_dep baseline updated (5 runs)" "$out"
 		"$(printf '%s\n' "$out" | grep -Ev '^(1\.\.[0-9]+|(not )?ok [0-9]+ - .*|#.*|Bail out!.*)$' || true)"
 done
 
-# The same script with the real cyclestat (userspace/cyclestat, when built):
+# The same script with the real cyclestat (userspace/cyclestat/cyclestat, when built):
 # the QEMU proof in miniature. Against a baseline from the same data it
 # passes; against one doctored 30% faster for alu:imul_dep it fails and
 # names exactly that fragment; a fragment gone from this run fails it unless
@@ -422,13 +422,13 @@ done
 json_ok() {
 	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1"
 }
-real=${CB_CYCLESTAT:-$top/userspace/cyclestat}
-# A private copy: userspace/ may be rebuilt while this runs.
+real=${CB_CYCLESTAT:-$top/userspace/cyclestat/cyclestat}
+# A private copy: userspace/cyclestat/ may be rebuilt while this runs.
 [ ! -x "$real" ] || cp "$real" "$tmp/cyclestat.real"
 real=$tmp/cyclestat.real
 for sh in $(test_shells); do
 	if [ ! -x "$real" ]; then
-		skip "[$sh] with the real cyclestat (not built: make -C userspace)"
+		skip "[$sh] with the real cyclestat (not built: make -C userspace/cyclestat)"
 		continue
 	fi
 	new_case real-update

@@ -20,11 +20,11 @@ ver=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$conf")
 name=$(sed -n 's/^PACKAGE_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$conf")
 expect_eq "dkms.conf names the package cyclebench" cyclebench "$name"
 
-# The version is CB_VERSION in kmod/contract.h, which the module, the
+# The version is CB_VERSION in include/cyclebench/contract.h, which the module, the
 # runner and cyclestat print; what cannot include it says the same
-modver=$(sed -n 's/^#define CB_VERSION "\(.*\)"$/\1/p' "$top"/kmod/contract.h)
-expect_eq "dkms.conf PACKAGE_VERSION equals CB_VERSION in kmod/contract.h" "$modver" "$ver"
-for man in "$top"/userspace/cyclestat.1 "$top"/runner/cyclebench-user.1; do
+modver=$(sed -n 's/^#define CB_VERSION "\(.*\)"$/\1/p' "$top"/include/cyclebench/contract.h)
+expect_eq "dkms.conf PACKAGE_VERSION equals CB_VERSION in include/cyclebench/contract.h" "$modver" "$ver"
+for man in "$top"/userspace/cyclestat/cyclestat.1 "$top"/userspace/runner/cyclebench-user.1; do
 	expect_eq "${man#"$top"/}'s .TH names cyclebench $modver" "cyclebench $modver" \
 		"$(sed -n 's/^\.TH [^ ]* 1 [^ ]* "\([^"]*\)".*/\1/p' "$man")"
 done
@@ -53,10 +53,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The source set dkms gets: what `dkms add .` would copy, less build output.
 src=$tmp/usrsrc/$name-$ver
-mkdir -p "$src/kmod/fragments" "$tmp/tree" "$tmp/inst/$kver"
+mkdir -p "$src/kmod/fragments" "$src/lib" "$src/include" "$tmp/tree" "$tmp/inst/$kver"
 cp "$top/Kbuild" "$conf" "$src/"
 cp "$top"/kmod/*.c "$top"/kmod/*.h "$src/kmod/"
 cp "$top"/kmod/fragments/*.c "$top"/kmod/fragments/*.mk "$src/kmod/fragments/"
+cp "$top"/lib/*.[ch] "$src/lib/"
+cp -R "$top"/include/cyclebench "$src/include/"
 dk() {
 	dkms --dkmstree "$tmp/tree" --sourcetree "$tmp/usrsrc" --installtree "$tmp/inst" "$@"
 }

@@ -9,8 +9,8 @@
 copy=$(tracked_copy) || { fail "a private copy of the checkout"; summary; exit 1; }
 cd "$copy" || exit 1
 scripts=$(ls scripts/*.sh tests/e2e/run.sh tests/e2e/gate-boots.sh tests/kmod/run.sh \
-	tests/host/run.sh runner/*.sh userspace/tests/bench.sh \
-	userspace/tests/gate-rates.sh userspace/tests/golden.sh userspace/tests/run.sh .ci/run |
+	tests/host/run.sh userspace/runner/*.sh userspace/cyclestat/tests/bench.sh \
+	userspace/cyclestat/tests/gate-rates.sh userspace/cyclestat/tests/golden.sh userspace/cyclestat/tests/run.sh .ci/run |
 	grep -v -e '/help\.sh$' -e '/guest-run\.sh$')
 before=$(tree_state .)
 for s in $scripts; do

@@ -44,7 +44,7 @@ for t in $(grep -oE '(^|`|" )make [a-z][a-z_-]*' "$readme" | sed 's/.*make //' |
 	fi
 done
 # 'make -C DIR [TARGET]': a target of DIR's Makefile (none: its default)
-for dt in $(grep -oE 'make -C [a-z]+( [a-z][a-z_-]*)?' "$readme" | sed 's/^make -C //; s/ /:/' | sort -u); do
+for dt in $(grep -oE 'make -C [a-z/]+( [a-z][a-z_-]*)?' "$readme" | sed 's/^make -C //; s/ /:/' | sort -u); do
 	d=${dt%%:*} t=${dt#*:}
 	if [ "$t" = "$dt" ]; then
 		expect_eq "make -C $d: $d has a Makefile" yes "$([ -f "$top/$d/Makefile" ] && echo yes)"
@@ -71,26 +71,26 @@ done
 
 # cyclebench-user's options and keys, from its usage text (the source:
 # no build needed)
-usage=$(sed -n '/^static void usage/,/^}/p' "$top/runner/main.c")
-for o in $(grep -E '^runner/cyclebench-user|cyclebench-user -o' "$readme" | grep -oE -- ' --?[a-z][a-z0-9-]*' | sort -u); do
+usage=$(sed -n '/^static void usage/,/^}/p' "$top/userspace/runner/main.c")
+for o in $(grep -E '^userspace/runner/cyclebench-user|cyclebench-user -o' "$readme" | grep -oE -- ' --?[a-z][a-z0-9-]*' | sort -u); do
 	expect_match "cyclebench-user$o: in its usage" "[^a-z]$o[^a-z]" "$usage"
 done
-for k in $(grep -E '^runner/cyclebench-user' "$readme" | grep -oE '[a-z_]+=' | sort -u); do
+for k in $(grep -E '^userspace/runner/cyclebench-user' "$readme" | grep -oE '[a-z_]+=' | sort -u); do
 	expect_match "cyclebench-user $k: a key in its usage" "[ (]$k" "$usage"
 done
 
 # cyclestat's options, from its --help where it is built
-if [ -x "$top/userspace/cyclestat" ]; then
-	help=$("$top/userspace/cyclestat" --help 2>&1)
+if [ -x "$top/userspace/cyclestat/cyclestat" ]; then
+	help=$("$top/userspace/cyclestat/cyclestat" --help 2>&1)
 	# on a cyclestat command line, and in the prose of "Compare a change"
-	opts=$( (cmd_lines 'userspace/cyclestat ' | grep -oE -- ' --?[a-z][a-z-]*'
+	opts=$( (cmd_lines 'userspace/cyclestat/cyclestat ' | grep -oE -- ' --?[a-z][a-z-]*'
 		sed -n '/^## Compare a change/,/^## /p' "$readme" | grep -oE -- '`--[a-z][a-z-]*' |
 			tr -d '`' | sed 's/^/ /') | sort -u)
 	for o in $opts; do
 		expect_match "cyclestat$o: in its --help" "[ ,]$o[ ,=]|^ *$o" "$help"
 	done
 else
-	tap_skip "cyclestat's options in its --help" "userspace/cyclestat is not built"
+	tap_skip "cyclestat's options in its --help" "userspace/cyclestat/cyclestat is not built"
 fi
 
 # PARAMS= and insmod words are module parameters

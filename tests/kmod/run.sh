@@ -34,18 +34,38 @@ while IFS= read -r line; do
 	esac
 done < <(python3 tests/callgraph.py --tap)
 
+# Who may include what (README.md, Layout; tests/includes.py --help): on
+# this tree, and on a copy where cyclestat reaches into the runner and the
+# author's API into the module's core, which it must refuse.
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) pass "${line#ok - }" ;;
+	"not ok - "*) fail "${line#not ok - }" ;;
+	esac
+done < <(python3 tests/includes.py --tap)
+lay=build/kmod-layout
+rm -rf "$lay"
+mkdir -p "$lay"
+find include lib kmod userspace -name '*.[ch]' -not -path '*/obj/*' | cpio -pdm --quiet "$lay"
+printf '#include "runner.h"\n' >> "$lay"/userspace/cyclestat/cli.c
+printf '#include "internal.h"\n' >> "$lay"/kmod/cyclebench.h
+got=$(python3 tests/includes.py --top "$lay" | sed 's/ is .*//; s/ reaches.*//' | tr '\n' '|')
+expect_eq "includes: the check bites (cyclestat into the runner, the author's API into the core)" \
+	"kmod/cyclebench.h:$(wc -l < "$lay"/kmod/cyclebench.h): #include \"internal.h\"|userspace/cyclestat/cli.c:$(wc -l < "$lay"/userspace/cyclestat/cli.c): #include \"runner.h\"|" "$got"
+
 # One definition of each struct name across the module, the runner and
 # cyclestat: where the two sides' types differ they are named apart.
-twice=$(grep -rhoE '^[[:space:]]*struct [A-Za-z_0-9]+ [{]' kmod runner userspace \
+twice=$(grep -rhoE '^[[:space:]]*struct [A-Za-z_0-9]+ [{]' kmod lib include userspace \
 	--include='*.c' --include='*.h' | sed 's/^[[:space:]]*//; s/ [{]$//' | sort | uniq -d)
-if [ -z "$twice" ]; then pass "no struct defined twice under one name (kmod/ runner/ userspace/)"
+if [ -z "$twice" ]; then pass "no struct defined twice under one name (kmod/ lib/ include/ userspace/)"
 else fail "structs defined twice under one name: $(echo $twice | sed 's/struct //g'); name each side's apart or share one definition"; fi
 
-# the kernel's sources: all of kmod/ but portable.h, the stand-in for the
-# kernel's headers that only builds outside the kernel use (userspace C)
+# the kernel's sources: kmod/, the wire contract, and lib/ but for the
+# files only builds outside the kernel use (portable.h, the stand-in for
+# the kernel's headers; cpuflags.h, userspace's CPUID)
 srcs=()
-for f in kmod/*.c kmod/*.h kmod/fragments/*.c; do
-	[ "$f" = kmod/portable.h ] || srcs+=("$f")
+for f in kmod/*.c kmod/*.h kmod/fragments/*.c include/cyclebench/*.h lib/*.c lib/*.h; do
+	case $f in lib/portable.h | lib/cpuflags.h) ;; *) srcs+=("$f") ;; esac
 done
 
 # build_clean NAME MAKE-ARGS...: a full rebuild that must print no warning.
@@ -54,7 +74,7 @@ done
 build_clean() {
 	local name=$1 log=build/kmod-$1.log
 	shift
-	find kmod -name '*.o' -delete
+	find kmod lib -name '*.o' -delete
 	rm -f cyclebench.o cyclebench.mod.o cyclebench.ko
 	if ! make -C "$KDIR" M="$top" -j"$(nproc)" "$@" modules > "$log" 2>&1; then
 		fail "$name build: failed: $(grep -m3 -E 'error|Error' "$log")"
@@ -106,12 +126,12 @@ for k in description license version; do
 	if echo "$mi" | grep -qE "^$k: +[^ ]"; then pass "modinfo shows $k"
 	else fail "modinfo shows $k: missing"; fi
 done
-# one version, kmod/contract.h's: the module's, cyclebench-user's,
+# one version, include/cyclebench/contract.h's: the module's, cyclebench-user's,
 # cyclestat's and dkms.conf's package
-v=$(sed -n 's/^#define CB_VERSION "\(.*\)"$/\1/p' kmod/contract.h)
+v=$(sed -n 's/^#define CB_VERSION "\(.*\)"$/\1/p' include/cyclebench/contract.h)
 got="module $(echo "$mi" | sed -n 's/^version: *//p'), dkms.conf $(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)"
 if [ "$got" = "module $v, dkms.conf $v" ]; then pass "one version, $v: modinfo and dkms.conf say it"
-else fail "one version, $v (kmod/contract.h): got $got"; fi
+else fail "one version, $v (include/cyclebench/contract.h): got $got"; fi
 for p in samples ensembles warmup method cpu only run_on_load max_mb; do
 	if echo "$mi" | grep -qE "^parm: +$p:.*default"; then pass "modinfo: parameter $p described with its default"
 	else fail "modinfo: parameter $p: no description with a default"; fi
@@ -178,10 +198,13 @@ fi
 selftest() {	# NAME FILE MAKE-ARGS...: build the test's objects in build/kmod-selftest-NAME
 	local dir=build/kmod-selftest-$1 src=$2
 	shift 2
-	mkdir -p "$dir"/kmod/fragments
-	rm -f "$dir"/Kbuild "$dir"/kmod/*.[ch] "$dir"/kmod/fragments/*.c "$dir"/fragments.o "$dir"/cyclebench.ko
+	mkdir -p "$dir"/kmod/fragments "$dir"/lib "$dir"/include/cyclebench
+	rm -f "$dir"/Kbuild "$dir"/kmod/*.[ch] "$dir"/lib/*.[ch] "$dir"/include/cyclebench/*.h \
+		"$dir"/kmod/fragments/*.c "$dir"/fragments.o "$dir"/cyclebench.ko
 	cp -p Kbuild "$dir"/
 	cp -p kmod/*.[ch] "$dir"/kmod/
+	cp -p lib/*.[ch] "$dir"/lib/
+	cp -p include/cyclebench/*.h "$dir"/include/cyclebench/
 	cp -p kmod/fragments/base.c kmod/fragments/groups.mk "$src" "$dir"/kmod/fragments/
 	local objs
 	objs="kmod/fragments/base.o kmod/fragments/$(basename "$src" .c).o"
@@ -270,8 +293,8 @@ args_table() {	# ARRAY: a group whose one entry's arguments are CB_ARGS(ARRAY)
 		"	{ CB_FRAGMENT_FIELDS(nothing, 1, \"x\"), CB_ARGS($1) }," '};' \
 		'CB_GROUP(t, t_fragments);'
 }
-if args_table sizes | cc -std=gnu11 -fsyntax-only -Ikmod -x c - 2> build/kmod-args.log &&
-   ! args_table sizes_ptr | cc -std=gnu11 -fsyntax-only -Ikmod -x c - >> build/kmod-args.log 2>&1 &&
+if args_table sizes | cc -std=gnu11 -fsyntax-only -Ikmod -Ilib -Iinclude/cyclebench -x c - 2> build/kmod-args.log &&
+   ! args_table sizes_ptr | cc -std=gnu11 -fsyntax-only -Ikmod -Ilib -Iinclude/cyclebench -x c - >> build/kmod-args.log 2>&1 &&
    grep -q 'negative width' build/kmod-args.log; then
 	pass "CB_ARGS(): an array compiles, a pointer does not (it would give one argument)"
 else

@@ -173,6 +173,14 @@ tap_skip() {
 
 tap_diag() { tap_line "# $*"; }
 
+# A suite under bash that calls what is no command (a typo, a helper
+# renamed away) gets a failed point for it, not a silence that drops the
+# points that call meant to make.
+command_not_found_handle() {
+	tap_not_ok "the suite calls '$1', which is no command (a typo, or a helper gone)"
+	return 127
+}
+
 tap_end() {
 	tap_line "1..$tap_n"
 	tap_line "# $((tap_n - tap_failed - tap_skipped)) passed, $tap_failed failed, $tap_skipped skipped"

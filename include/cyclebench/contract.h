@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * contract.h - what the module, cyclebench-user and cyclestat agree on,
+ * written once: the version, the run request's keys with their bounds,
+ * defaults and help, the timing methods' names, the per-sample flags and
+ * the setup names of a result's info.  Plain C, no include:
+ * the module, both programs and the tests compile it as it is.
+ *
+ * A run request is "SELECTION [key=value ...]" (docs/debugfs-contract.md);
+ * lib/grammar.c parses it for the module and for cyclebench-user alike.
+ * The tables are initializers: each program makes its own static copy.
+ */
+#ifndef CYCLEBENCH_CONTRACT_H
+#define CYCLEBENCH_CONTRACT_H
+
+#define CB_VERSION "0.2.0"
+
+/* Longest line accepted by the run file and the only= parameter. */
+#define CB_CMD_MAX 256
+/* Results (a fragment, or one argument of one) in one run. */
+#define CB_MAX_SLOTS 1024
+/* CPUs one cpus= run may name: 0 .. CB_MAX_CPUS - 1. */
+#define CB_MAX_CPUS 64
+/* Values in one args= list. */
+#define CB_MAX_ARGS 64
+
+/* Bounds of the module's parameters and of the run keys. */
+#define CB_MAX_SAMPLES 100000000U
+#define CB_MAX_ENSEMBLES 100000U
+#define CB_MAX_WARMUP 10000000U
+#define CB_MAX_MB 65536U
+
+/* The defaults: the module's parameters start at them, the runner uses them. */
+#define CB_DEF_SAMPLES 1000U
+#define CB_DEF_ENSEMBLES 10U
+#define CB_DEF_WARMUP 100U
+#define CB_DEF_MAX_MB 256U
+/*
+ * Ensemble by ensemble across the results: calib:add_chain's ensemble e
+ * runs beside every other result's, so a clock that a busy host moves is
+ * divided out ensemble by ensemble (cyclestat pairs them).
+ */
+#define CB_DEF_INTERLEAVE true
+
+/*
+ * The references every figure leans on, which cyclebench-user's and
+ * cyclestat run's references=1 (the default) add to any selection: the
+ * timing protocol's cost (net figures), and the core clock measured twice,
+ * by chains of two latencies on two ports (core cycles, and whether a
+ * busy host disturbed that measure).
+ */
+#define CB_REFERENCES "base:empty,calib:add_chain,calib:imul_chain"
+
+/*
+ * The long region's lengths cyclebench-user builds and long_repeat= may
+ * name (the module's is its CB_LONG_REPEAT), CB_LONG_REPEATS, come with
+ * the groups from kmod/fragments/groups.mk, as a -D flag of the build.
+ */
+#define __CB_STR(...) #__VA_ARGS__
+#define CB_STR(...) __CB_STR(__VA_ARGS__)
+
+/*
+ * What may have disturbed a sample, one byte per sample in the flags file
+ * (the module writes them, cyclestat --undisturbed leaves them out):
+ * @CB_SAMPLE_NMI: an NMI arrived while the sample had interrupts off
+ *	(NMIs ignore that); its time is in the sample.
+ * @CB_SAMPLE_IRQ: an interrupt was handled since the previous sample, so
+ *	this one may start with cold caches and predictors.
+ * @CB_SAMPLE_SWITCH: the run's thread was switched out since the previous
+ *	sample (the same, and worse).
+ * @CB_SAMPLE_CPU: no longer set (it was: TSC_AUX named another CPU; with
+ *	interrupts and preemption off the thread cannot move, so it never
+ *	could); the bit stays reserved.
+ * @CB_SAMPLE_NOPMC: the run counts with the PMU, but a counter was not
+ *	active on this CPU for this sample: its counter values are 0.
+ * @CB_SAMPLE_TIMEOUT: the body gave up a bounded wait in this sample
+ *	(cb_body_timed_out(): contend:token_ring's turn did not come), so
+ *	it timed the time-out, not the thing waited for.
+ * @CB_SAMPLE_PMCRESET: perf rewrote a counter inside this sample (its
+ *	overflow interrupt came, or a counter went backwards): the
+ *	sample's counter values are 0.
+ */
+#define CB_SAMPLE_NMI		0x01
+#define CB_SAMPLE_IRQ		0x02
+#define CB_SAMPLE_SWITCH	0x04
+#define CB_SAMPLE_CPU		0x08
+#define CB_SAMPLE_NOPMC		0x10
+#define CB_SAMPLE_TIMEOUT	0x20
+#define CB_SAMPLE_PMCRESET	0x40
+#define CB_NR_SAMPLE_FLAGS	7
+
+/* A result's info "setup:": none, once for the run, or before each ensemble. */
+#define CB_SETUP_NONE "none"
+#define CB_SETUP_RUN "run"
+#define CB_SETUP_ENSEMBLE "ensemble"
+
+/* A result's info "unit:", what one of its ops is, where its table line names none. */
+#define CB_UNIT_DEFAULT "op"
+
+/* Who takes a run key: the module's run file, cyclebench-user, or both. */
+#define CB_SIDE_MODULE 1U
+#define CB_SIDE_RUNNER 2U
+#define CB_SIDE_BOTH (CB_SIDE_MODULE | CB_SIDE_RUNNER)
+
+/* The run keys, in the order messages and documents list them. */
+enum cb_run_key {
+	CB_KEY_SAMPLES,
+	CB_KEY_ENSEMBLES,
+	CB_KEY_WARMUP,
+	CB_KEY_METHOD,
+	CB_KEY_CPU,
+	CB_KEY_CPUS,
+	CB_KEY_ARGS,
+	CB_KEY_PMU,
+	CB_KEY_INTERLEAVE,
+	CB_KEY_MAX_MB,
+	CB_KEY_LONG_REPEAT,
+	CB_KEY_REFERENCES,
+	CB_KEY_SWEEP,
+	CB_NR_KEYS
+};
+
+/**
+ * struct cb_key_def - one run key.
+ * @name: as written, name=value.
+ * @lo: the least value of a number.
+ * @hi: the largest value of a number.
+ * @sides: CB_SIDE_*: who takes it.
+ * @help: for a key whose value is a word (or a CPU): the words it takes,
+ *	which the parser knows; NULL for a decimal number in @lo..@hi.
+ */
+struct cb_key_def {
+	const char *name;
+	unsigned int lo;
+	unsigned int hi;
+	unsigned int sides;
+	const char *help;
+};
+
+/* Every run key, by enum cb_run_key: static const struct cb_key_def k[] = CB_KEY_DEFS; */
+#define CB_KEY_DEFS {							\
+	[CB_KEY_SAMPLES] = { "samples", 1, CB_MAX_SAMPLES, CB_SIDE_BOTH, NULL }, \
+	[CB_KEY_ENSEMBLES] = { "ensembles", 1, CB_MAX_ENSEMBLES, CB_SIDE_BOTH, NULL }, \
+	[CB_KEY_WARMUP] = { "warmup", 0, CB_MAX_WARMUP, CB_SIDE_BOTH, NULL }, \
+	[CB_KEY_METHOD] = { "method", 0, 0, CB_SIDE_BOTH, "paoloni or lfence" }, \
+	[CB_KEY_CPU] = { "cpu", 0, 0, CB_SIDE_BOTH, "an online CPU" },	\
+	[CB_KEY_CPUS] = { "cpus", 0, 0, CB_SIDE_BOTH,			\
+			  "online CPUs below " CB_STR(CB_MAX_CPUS) ", e.g. 0-3 or 0,2" }, \
+	[CB_KEY_ARGS] = { "args", 0, 0, CB_SIDE_BOTH,			\
+			  "decimal numbers, comma-separated" },		\
+	[CB_KEY_PMU] = { "pmu", 0, 0, CB_SIDE_MODULE, "on or off" },	\
+	[CB_KEY_INTERLEAVE] = { "interleave", 0, 1, CB_SIDE_BOTH, NULL }, \
+	[CB_KEY_MAX_MB] = { "max_mb", 1, CB_MAX_MB, CB_SIDE_RUNNER, NULL }, \
+	[CB_KEY_LONG_REPEAT] = { "long_repeat", 0, 0, CB_SIDE_RUNNER,	\
+				 "auto or one of " CB_STR(CB_LONG_REPEATS) }, \
+	[CB_KEY_REFERENCES] = { "references", 0, 1, CB_SIDE_RUNNER, NULL }, \
+	[CB_KEY_SWEEP] = { "sweep", 0, 0, CB_SIDE_RUNNER,		\
+			   "cpus: k = 1, 2, 4 ... of cpus= in turn" },	\
+}
+
+/*
+ * The result format: a tree (the module's debugfs directory, or what
+ * cyclebench-user writes) holds these files (docs/debugfs-contract.md).
+ * The top level: CB_FILE_INFO, CB_FILE_FRAGMENTS, CB_FILE_STATUS and
+ * CB_FILE_RUN (the module's only).  A result's directory,
+ * GROUP/NAME[/ARG]/: CB_FILE_INFO, CB_FILE_CYCLES, CB_FILE_CYCLES_LONG,
+ * CB_FILE_FLAGS, each counter's (CB_PMC_NAMES, and NAME CB_FILE_LONG for
+ * the long region), and a cpus= result's CB_FILE_CPU_DIR (cpuN/: its
+ * cycles, cycles_long and flags).
+ */
+#define CB_FILE_INFO "info"
+#define CB_FILE_FRAGMENTS "fragments"
+#define CB_FILE_STATUS "status"
+#define CB_FILE_RUN "run"
+#define CB_FILE_CYCLES "cycles"
+#define CB_FILE_CYCLES_LONG "cycles_long"
+#define CB_FILE_FLAGS "flags"
+#define CB_FILE_LONG "_long"
+#define CB_FILE_CPU_DIR "cpu%u"
+/* The counters' files, in the order of the pmu key's list. */
+#define CB_PMC_NAMES { "core_cycles", "instructions", "ref_cycles" }
+
+/*
+ * Who writes an info key in a scope: nobody, the module, cyclebench-user,
+ * both, or both in a cpus= result's info only (the CPU scope: a run on
+ * two CPUs or more).
+ */
+#define CB_W_NONE	0U
+#define CB_W_MODULE	CB_SIDE_MODULE
+#define CB_W_RUNNER	CB_SIDE_RUNNER
+#define CB_W_BOTH	CB_SIDE_BOTH
+#define CB_W_CPUS	(CB_SIDE_BOTH | 4U)
+
+/*
+ * An info value's form, "KEY: value": CB_T_U32 and CB_T_U64 unsigned
+ * decimals, CB_T_INT a signed one (an errno), CB_T_YESNO yes or no,
+ * CB_T_WORD one word, CB_T_TEXT the rest of the line, CB_T_LIST what
+ * follows "KEY:" is the writer's (" 0,2", " core_cycles instructions"),
+ * CB_T_REPEAT a number, or auto (cyclebench-user's top level, where each
+ * result has its own).
+ */
+enum cb_info_type {
+	CB_T_U32, CB_T_U64, CB_T_INT, CB_T_YESNO, CB_T_WORD, CB_T_TEXT,
+	CB_T_LIST, CB_T_REPEAT, CB_NR_INFO_TYPES
+};
+
+#define CB_INFO_TYPE_NAMES { "u32", "u64", "int", "yes/no", "word", "text", \
+			     "list", "u32/auto" }
+
+/*
+ * Every info key, by its line in contract-info.h: CB_INFO_KEY (cyclestat
+ * reads a key by it, its name made from the same line).
+ */
+#define CB_INFO(k, t, tree, result) CB_INFO_##k,
+enum cb_info_key {
+#include "contract-info.h"
+	CB_NR_INFO_KEYS
+};
+
+#undef CB_INFO
+
+/*
+ * A writer's emitters, made from contract-info.h where CB_INFO() expands
+ * a key's TREE or RESULT word with CB_IF_MODULE_##WORD(...) or
+ * CB_IF_RUNNER_##WORD(...): its arguments where that writer writes the
+ * key there, nothing where it does not (so a writer that calls an emitter
+ * for a key the table does not give it there does not compile).
+ */
+#define CB_IF_MODULE_NONE(...)
+#define CB_IF_MODULE_MODULE(...) __VA_ARGS__
+#define CB_IF_MODULE_RUNNER(...)
+#define CB_IF_MODULE_BOTH(...) __VA_ARGS__
+#define CB_IF_MODULE_CPUS(...) __VA_ARGS__
+#define CB_IF_RUNNER_NONE(...)
+#define CB_IF_RUNNER_MODULE(...)
+#define CB_IF_RUNNER_RUNNER(...) __VA_ARGS__
+#define CB_IF_RUNNER_BOTH(...) __VA_ARGS__
+#define CB_IF_RUNNER_CPUS(...) __VA_ARGS__
+
+/*
+ * Each key's row, by enum cb_info_key, for a program's own copy:
+ *
+ *	static const struct cb_info_def defs[] = {
+ *	#define CB_INFO(k, t, tree, result) CB_INFO_DEF(k, t, tree, result)
+ *	#include "contract-info.h"
+ *	#undef CB_INFO
+ *	};
+ */
+struct cb_info_def {
+	const char *name;
+	enum cb_info_type type;
+	unsigned int tree;
+	unsigned int result;
+};
+
+#define CB_INFO_DEF(k, t, tree, result)					\
+	[CB_INFO_##k] = { #k, CB_T_##t, CB_W_##tree, CB_W_##result },
+
+/* The methods' names, in enum cb_method's order (timing.h). */
+#define CB_METHOD_NAMES { "paoloni", "lfence", "paoloni-nordtscp", "lfence-nordtscp", \
+			  "cpuid-nordtscp" }
+
+#endif /* CYCLEBENCH_CONTRACT_H */

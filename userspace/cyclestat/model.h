@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - cyclestat's data: options, exact fractions, samples, info
+ * files, a fragment's figures, an input (a tree, a file, stdin).
+ *
+ * The bottom of cyclestat's headers, each including only those below it:
+ * model.h <- stats.h (figures) <- read.h (trees, files) <- report.h
+ * (tables, JSON, SVG) <- commands.h (the subcommands).  This one includes
+ * only contract.h, the wire contract; it declares no function but the
+ * sample array's own upkeep, which the counting code below reading needs.
+ * The flow is ministat's: options (cli.c) -> read (numparse.c, tree.c,
+ * fragment.c, input.c) -> compute (stats.c) -> print (output.c).
+ *
+ * Every figure that is a rational function of the samples (mean, median,
+ * percentiles, MAD, half-sample mode, and their net and per-op variants) is
+ * kept as an exact fraction (struct cs_q) and rounded only when printed, so
+ * values near 2^64 print exactly. Standard deviation and variances are
+ * irrational or too wide for 128 bits; they are computed from exact integer
+ * sums and carried as long double.
+ */
+#ifndef CS_MODEL_H
+#define CS_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "contract.h"	/* CB_VERSION, the run keys: one contract */
+
+#define CS_VERSION CB_VERSION
+#define CS_DEFAULT_TREE "/sys/kernel/debug/cyclebench"
+#define CS_INFO_MAX (1u << 20)	/* largest info or fragments file read */
+
+typedef unsigned __int128 u128;
+typedef __int128 s128;
+
+enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH, CS_TAP, CS_SVG, CS_MARKDOWN };	/* CS_TAP: compare only */
+
+/**
+ * struct cs_opts - every option of every subcommand, parsed once in main().
+ * @format:	output format (--format)
+ * @hist:	also print a histogram per fragment (--hist)
+ * @sweep:	Paoloni's resolution table of each argument sweep (--sweep)
+ * @quiet:	no warnings, no progress (-q)
+ * @color:	ANSI colours in the table (stdout is a TTY, not -o)
+ * @tty:	stderr is a TTY (progress bar for run)
+ * @strict:	doctor: exit 1 when a problem is found; compare: mismatched runs are an error
+ * @allow_missing: compare: a fragment missing from NEW does not fail
+ * @filter:	fragments to show (names, groups, globs), from the command line
+ * @cpu:	doctor: the CPU to check
+ * @threshold:	compare: relative change (fraction) below which a change is "same"
+ * @alpha:	compare: significance level of the Mann-Whitney U test
+ * @tree:	the debugfs tree for run/save and the default input
+ * @sysroot:	prefix for /proc, /sys and /dev in doctor (CYCLESTAT_SYSROOT)
+ * @out:	where results go (stdout or -o FILE)
+ */
+struct cs_opts {
+	enum cs_format format;
+	int hist;
+	int brief;	/* one short table: per-op cost, median, far outliers */
+	int sweep;
+	int quiet;
+	int color;
+	int tty;
+	int strict;
+	int allow_missing;
+	int per_sample;		/* compare: the old per-sample U test, for measuring it */
+	int ensembles;		/* compare: ensembles as repetitions (--ensembles) */
+	int paired;		/* compare: BASE's k-th repetition with NEW's k-th (--paired) */
+	int ticks;		/* compare: ticks even where every run is calibrated (--ticks) */
+	const char *clock;	/* ab: icount (exact instructions) or time (--clock) */
+	char **filter;		/* fragment names, groups or globs; NULL: all */
+	size_t nfilter;
+	unsigned int cpu;
+	double threshold;
+	double alpha;
+	const char *tree;
+	const char *sysroot;
+	FILE *out;
+};
+
+/* An exact rational num/den, den > 0. */
+struct cs_q {
+	s128 num;
+	u128 den;
+};
+
+
+/*
+ * Samples of one fragment in one growing mapping (numparse.c). With
+ * window set, only the last few are kept and dropped counts the rest:
+ * enough to check a file without holding it.
+ */
+struct cs_samples {
+	uint64_t *v;
+	size_t n;
+	size_t cap;	/* elements mapped */
+	int window;
+	size_t dropped;
+	struct cs_tally *tally;	/* set: samples are counted there, v unused (counts.c) */
+};
+/* the growing sample array (numparse.c): 0, or -1 out of memory */
+int cs_samples_push(struct cs_samples *s, uint64_t v);
+void cs_samples_free(struct cs_samples *s);
+
+/* key: value metadata, from an info file. */
+struct cs_kv {
+	char *key;
+	char *val;
+};
+
+struct cs_info {
+	struct cs_kv *kv;
+	size_t n;
+};
+
+/* An error: file, line (0: none), message, and the fix (may be empty). */
+struct cs_err {
+	char file[512];
+	unsigned long long line;
+	char msg[512];
+};
+
+/* Figures of one distribution. */
+struct cs_figs {
+	uint64_t n;
+	uint64_t min, max;
+	struct cs_q mean, median, p1, p5, p25, p75, p95, p99, mad, hsm;
+	long double sd;
+	uint64_t far;	/* samples above Q3 + 3 IQR, the IQR at least a step */
+};
+
+/* Paoloni's ensemble metrics. */
+struct cs_ens {
+	uint64_t count, size;
+	uint64_t *min, *max;
+	long double *var;	/* population variance of each ensemble */
+	long double *mean;	/* mean of each ensemble (gbench) */
+	u128 *med2;		/* twice the median of each ensemble */
+	long double total_var, var_of_vars, var_of_mins;
+	uint64_t abs_max_dev;
+};
+
+#define CS_HIST_MAX 40
+struct cs_hist {
+	unsigned int nbins;
+	uint64_t lo, width;	/* bin i holds [lo + i*width, lo + (i+1)*width) */
+	uint64_t count[CS_HIST_MAX];
+	uint64_t over;		/* samples >= lo + nbins*width */
+};
+
+/* an estimate with its 95 % interval (lo = hi = NaN: no interval, n < 2) */
+struct cs_est {
+	struct cs_q value;
+	uint64_t n;
+	long double lo, hi;
+};
+
+/* the two-length per-op cost (cycles_long), per aggregate */
+struct cs_perop {
+	int ok;
+	uint64_t repeat;	/* R: the long body is the short one R times */
+	struct cs_est med, min;
+	long double *each;	/* median-based per-op cost of each ensemble */
+};
+
+/*
+ * A PMU counter beside cycles: NAME around the short region (the whole
+ * sample before tree files had NAME_long), NAME_long around the long one.
+ */
+struct cs_counter {
+	int present;
+	u128 sum;
+	struct cs_q median;
+	int has_long;
+	struct cs_q median_long;
+};
+enum { CS_CORE, CS_INSTR, CS_REF, CS_NCOUNTERS };
+static const char *const cs_counter_names[CS_NCOUNTERS] = CB_PMC_NAMES;
+
+/* Hodges-Lehmann shift of new against base, its interval, the U test */
+struct cs_shift {
+	long double est, lo, hi;
+	double level;	/* the interval's coverage: below conf where n is too small for it */
+	double p;
+	double min_p;	/* the smallest p these sizes can give */
+	int exact;
+};
+
+/**
+ * struct cs_frag - one fragment's results, samples already reduced to figures.
+ * @name:	group:name (from info), else the path given
+ * @path:	the cycles file
+ * @info:	its info file, when there is one
+ * @ops:	operations per sample (info "ops", else 1)
+ * @smi:	1 when info says smi_after != smi_before
+ */
+struct cs_frag {
+	char *name;
+	char *path;
+	struct cs_info info;
+	uint64_t ops;
+	int smi;
+	uint64_t smi_before, smi_after;
+	int stale;
+	const char *nodata;	/* when not loaded: none, skipped, aborted, failed */
+	int has_arg;
+	uint64_t arg;
+	int net_ok;		/* the input's overhead is from this run and method */
+	struct cs_perop perop;
+	struct cs_est netop;	/* (ensemble median - overhead) / ops over ensembles */
+	struct cs_counter cnt[CS_NCOUNTERS];
+	long double calib;	/* ticks per core cycle when calibrated, else 0 */
+	long double calib_rel;	/* its 95 % half-width over it (quantum included) */
+	int emulated;		/* measured under an emulator: emulated ticks */
+	uint64_t dropped;	/* samples left out by --undisturbed */
+	uint64_t dropped_by[CB_NR_SAMPLE_FLAGS];	/* of those, flagged with bit k */
+	uint64_t dropped_even;	/* of those, unflagged: left out to keep ensembles equal */
+	int unflagged;		/* --undisturbed, but no flags file: nothing could be */
+	uint64_t measured;	/* samples in the files, before that */
+	/*
+	 * --undisturbed: the samples left out of the counter figures
+	 * (cs_drop_mask and CS_CNT_MASK; all of them: no counter figure) and
+	 * of those, how many with bit k.
+	 */
+	uint64_t cnt_left;
+	uint64_t cnt_by[CB_NR_SAMPLE_FLAGS];
+	/* info's flagged_timeout, flagged_pmcreset, flagged_nopmc (0 if absent) */
+	uint64_t flagged_timeout, flagged_pmcreset, flagged_nopmc;
+	struct cs_figs raw;
+	struct cs_ens ens;
+	struct cs_hist hist;
+	uint64_t step;		/* the TSC's step: info's tsc_step, else the samples' */
+};
+
+/* a listed fragment without data, and why (none, skipped, aborted, failed, missing) */
+struct cs_absent {
+	char *name;
+	const char *state;
+};
+
+/* One input: a tree (live or saved), a cycles file, or stdin. */
+struct cs_input {
+	struct cs_absent *absent;
+	size_t nabsent;
+	char *path;
+	struct cs_info info;		/* top-level info of a tree */
+	struct cs_frag *frag;
+	size_t nfrag;
+	int has_overhead;
+	struct cs_q overhead;		/* median of base:empty */
+	/*
+	 * The calibration's cross-check (input.c): ticks per core cycle by
+	 * calib:add_chain and by calib:imul_chain, whether they were compared,
+	 * and their gap relative to the first where it is beyond their noise
+	 * (0 where they agree); every figure in core cycles carries the gap.
+	 */
+	long double calib_add, calib_imul, calib_gap;
+	int calib_checked;
+	/* figures in core cycles from a run not interleaved: within-run intervals */
+	size_t within_run;
+};
+
+/* the per-result data files of tree version 2, all optional but cycles */
+static const char *const cs_data_files[] = {
+	"cycles", "cycles_long", "core_cycles", "instructions", "ref_cycles", "flags",
+	"core_cycles_long", "instructions_long", "ref_cycles_long",
+};
+
+/*
+ * The flags file's bits (contract.h CB_SAMPLE_*).  --undisturbed leaves
+ * out samples with any bit of cs_drop_mask set (fragment.c): an NMI
+ * inside the sample, TSC_AUX naming another CPU (old modules), a body's
+ * time-out (the sample timed the give-up, not the work), and with =all an
+ * interrupt or a context switch just before it.  The counter figures also
+ * leave out the samples of CS_CNT_MASK: their counter values are 0 written
+ * in place of a count (perf rewrote a counter, or one was not counting),
+ * while their TSC figure stands.
+ */
+extern unsigned int cs_drop_mask;
+#define CS_DROP_DEFAULT (CB_SAMPLE_NMI | CB_SAMPLE_CPU | CB_SAMPLE_TIMEOUT)
+#define CS_DROP_ALL (CS_DROP_DEFAULT | CB_SAMPLE_IRQ | CB_SAMPLE_SWITCH)
+#define CS_CNT_MASK (CB_SAMPLE_NOPMC | CB_SAMPLE_PMCRESET)
+/* what flags bit k says of a sample, for the notes (fragment.c) */
+extern const char *const cs_flag_names[CB_NR_SAMPLE_FLAGS];
+
+/* A located fragment, before it is read. */
+struct cs_loc {
+	char *name;
+	char *cycles;
+	char *info;	/* NULL when absent */
+	char *dir;	/* the result directory (cycles_long, counters); NULL for a bare file */
+};
+
+#endif /* CS_MODEL_H */

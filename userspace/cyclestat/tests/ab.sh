@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ab.sh CYCLESTAT - cyclestat ab, make ab's table, on fake runs: under
+# --clock icount (every sample of a fragment one instruction count, as
+# QEMU's -icount shift=0 gives) A/A is zero on every row, one instruction
+# more in a copy is +1/ops exactly and exit 1, a fragment of one side is
+# new or gone, runs of a side that disagree are "varies" and exit 2; under
+# --clock time the rows are compare's.  One TAP point per behaviour.
+set -u
+CS=$1
+here=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+. "$here/../../../tests/tap/tap.sh"
+TAP_TMP=$T
+
+# frag TREE GROUP NAME OPS SHORT [INSNS]: a result of 2 ensembles of 5
+# samples, every cycles line SHORT; with INSNS (a copy's instructions) a
+# long region of 16 copies, every cycles_long line SHORT + 15 x INSNS
+frag() {
+	d=$1/$2/$3
+	mkdir -p "$d"
+	echo "$2:$3 $4 ok" >> "$1/fragments"
+	awk -v v="$5" 'BEGIN { for (i = 0; i < 10; i++) print v }' > "$d/cycles"
+	{
+		printf 'name: %s:%s\ndescription: test\nops: %s\nslow: no\nstate: ok\n' "$2" "$3" "$4"
+		printf 'run_id: 1\nensembles: 2\nsamples: 5\nwarmup: 2\nmethod: paoloni\ncpu: 0\n'
+		printf 'tsc_khz: 2000000\nsetup: none\ntsc_step: 1\n'
+		[ $# -ge 6 ] && printf 'long_repeat: 16\n'
+	} > "$d/info"
+	if [ $# -ge 6 ]; then
+		awk -v v="$(($5 + 15 * $6))" 'BEGIN { for (i = 0; i < 10; i++) print v }' > "$d/cycles_long"
+	fi
+}
+
+# tree DIR ADDS_INSNS [EXTRA]: an icount run: base:empty, ab:adds (4 ops,
+# ADDS_INSNS instructions a copy), ab:same (2 ops, 2 instructions);
+# EXTRA=only_b adds ab:only_b, EXTRA=only_a ab:only_a
+tree() {
+	mkdir -p "$1"
+	printf 'version: 0.2.0\nkernel: 6.1.0-test\nmodel_name: QEMU TCG CPU version 2.5+\ntsc_khz: 2000000\nhypervisor: yes\nhypervisor_vendor: TCGTCGTCGTCG\nmethod_requested: paoloni\nmethod_used: paoloni\nmode: kernel\npmu: none (test tree)\nsamples: 5\nensembles: 2\ncpu: 0\ntsc_step: 1\n' > "$1/info"
+	: > "$1/fragments"
+	frag "$1" base empty 1 25
+	frag "$1" ab adds 4 30 "$2"
+	frag "$1" ab same 2 30 2
+	case ${3:-} in
+	only_b) frag "$1" ab only_b 1 30 1 ;;
+	only_a) frag "$1" ab only_a 1 30 1 ;;
+	esac
+}
+
+for k in 1 2; do
+	tree "$T/a$k" 4 only_a
+	tree "$T/b$k" 5 only_b
+	tree "$T/s$k" 4 only_a
+done
+
+expect_exit ab_icount_a_a_exit_0 0 '^ab:adds  *icount  *insns/op  *1\.000  *1\.000  *+0\.000  *+0  *+0\.00%  *same$' -- \
+	"$CS" ab --clock icount "$T/a1" "$T/a2" -- "$T/s1" "$T/s2"
+expect_ok ab_icount_a_a_every_row_same sh -c "[ \$(grep -cE ' same\$' '$T/out') = 4 ] && [ \$(grep -cE '^(base|ab):' '$T/out') = 4 ]"
+expect_ok ab_icount_a_a_every_difference_zero sh -c "! grep -E '^(base|ab):' '$T/out' | grep -vq ' +0\\.000 '"
+expect_ok ab_icount_says_the_clock grep -q '^A: 2 runs, B: 2 runs; clock icount: instructions, exact' "$T/out"
+expect_ok ab_icount_raw_row_of_a_fragment_timed_once grep -qE '^base:empty  *icount  *insns  *25\.000  *25\.000  *\+0\.000' "$T/out"
+
+# one add more a copy of ab:adds (4 ops): +1/4 instruction an op, exactly
+expect_exit ab_icount_one_instruction_more_exit_1 1 '^ab:adds  *icount  *insns/op  *1\.000  *1\.250  *+0\.250  *+1  *+25\.00%  *slower$' -- \
+	"$CS" ab --clock icount "$T/a1" "$T/a2" -- "$T/b1" "$T/b2"
+expect_ok ab_icount_one_instruction_only_that_row_slower sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && grep -qE '^ab:same .* \+0\\.000 .* same\$' '$T/out'"
+expect_ok ab_fragment_only_in_b_is_new grep -qE '^ab:only_b  *-  *-  .* new$' "$T/out"
+expect_ok ab_fragment_only_in_a_is_gone grep -qE '^ab:only_a  *-  *-  .* gone$' "$T/out"
+
+# the other way round: one fewer, faster, exit 0
+expect_exit ab_icount_one_instruction_fewer_exit_0 0 '^ab:adds .* 1\.250  *1\.000  *-0\.250  *-1  *-20\.00%  *faster$' -- \
+	"$CS" ab --clock icount "$T/b1" "$T/b2" -- "$T/a1" "$T/a2"
+
+# one instruction more in a copy of 4096 ops: +0.000 an op to three
+# decimals, but +1 a copy, and slower
+mkdir -p "$T/c1" "$T/c2"
+for c in c1 c2; do cp "$T/a1/info" "$T/$c/"; : > "$T/$c/fragments"; done
+frag "$T/c1" misc crc 4096 40 14360
+frag "$T/c2" misc crc 4096 40 14361
+expect_exit ab_icount_one_instruction_in_4096_ops 1 '^misc:crc  *icount  *insns/op  *3\.506  *3\.506  *+0\.000  *+1  *+0\.01%  *slower$' -- \
+	"$CS" ab --clock icount "$T/c1" -- "$T/c2"
+
+# a side whose two runs disagree is no exact count: varies, exit 2
+tree "$T/v2" 5
+expect_exit ab_icount_runs_that_disagree_vary_exit_2 2 '^ab:adds .* 1\.000\.\.1\.250  *1\.000  .* varies$' -- \
+	"$CS" ab --clock icount "$T/a1" "$T/v2" -- "$T/s1" "$T/s2"
+expect_ok ab_icount_varies_says_why grep -q 'differ between the runs of one side' "$T/err"
+
+# a filter picks rows
+expect_exit ab_filter_picks_rows 1 '^ab:adds ' -- "$CS" ab --clock icount "$T/a1" -- "$T/b1" ab:adds
+expect_ok ab_filter_leaves_the_others sh -c "! grep -q '^ab:same' '$T/out'"
+
+# usage
+expect_exit ab_needs_two_sides 2 'ab: expected A\.\.\. -- B\.\.\.' -- "$CS" ab "$T/a1" "$T/b1"
+expect_exit ab_clock_is_icount_or_time 2 "\-\-clock: 'tsc' is not icount or time" -- "$CS" ab --clock tsc "$T/a1" -- "$T/b1"
+expect_exit ab_clock_is_for_ab_only 2 '\-\-clock is for ab only' -- "$CS" --clock icount compare "$T/a1" "$T/b1"
+expect_exit ab_prints_a_table_only 2 'ab prints a table' -- "$CS" ab --format json "$T/a1" -- "$T/b1"
+
+# --clock time: compare's rows, runs as repetitions
+for k in 1 2 3 4 5; do
+	python3 "$here/tree2.py" gen "$T/ta$k" --seed "$k"
+	python3 "$here/tree2.py" gen "$T/tb$k" --seed $((k + 10)) --scale 1.1
+	python3 "$here/tree2.py" gen "$T/tc$k" --seed $((k + 20))
+done
+expect_exit ab_time_finds_a_10pct_slowdown 1 '^loop:dec_jnz/110  *time  .* slower$' -- \
+	"$CS" ab -q "$T/ta1" "$T/ta2" "$T/ta3" "$T/ta4" "$T/ta5" -- "$T/tb1" "$T/tb2" "$T/tb3" "$T/tb4" "$T/tb5"
+expect_ok ab_time_nothing_else_slower sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ]"
+expect_ok ab_time_says_the_clock grep -q 'clock time: medians of the runs' "$T/out"
+expect_exit ab_time_a_a_no_alarm 0 '^alu:add_dep  *time  ' -- \
+	"$CS" ab -q "$T/ta1" "$T/ta2" "$T/ta3" "$T/ta4" "$T/ta5" -- "$T/tc1" "$T/tc2" "$T/tc3" "$T/tc4" "$T/tc5" base calib alu loop mem
+expect_ok ab_time_a_a_nothing_slower_or_faster sh -c "! grep -qE ' (slower|faster)\$' '$T/out'"
+expect_exit ab_time_too_few_runs_exit_2 2 'not enough runs' -- "$CS" ab -q "$T/ta1" -- "$T/tc1"
+
+tap_end
