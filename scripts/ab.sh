@@ -150,7 +150,7 @@ kdir() {
 srcs() {
 	local d
 	for d in Kbuild kmod lib include; do
-		git -C "$top" cat-file -e "$1:$d" 2>/dev/null && echo "$d"
+		if git -C "$top" cat-file -e "$1:$d" 2>/dev/null; then echo "$d"; fi
 	done
 }
 
@@ -186,7 +186,7 @@ build() {
 	(cd "$tmp" && find . -type f) | while read -r f; do
 		cmp -s "$tmp/$f" "$dir/$f" || { mkdir -p "$(dirname "$dir/$f")"; cp "$tmp/$f" "$dir/$f"; }
 	done
-	(cd "$dir" && find kmod lib include -type f \( -name '*.[ch]' -o -name '*.mk' \) 2>/dev/null) | while read -r f; do
+	(cd "$dir" && find kmod lib include -type f \( -name '*.[ch]' -o -name '*.mk' \) 2>/dev/null || true) | while read -r f; do
 		[ -e "$tmp/$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
 	done
 	# the same sources, kernel, groups and flags as A's: A's module

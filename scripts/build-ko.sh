@@ -64,7 +64,7 @@ for f in "${srcs[@]}"; do
 	fi
 done
 if [ -d "$dir/kmod" ]; then
-	(cd "$dir" && find kmod lib include -type f -name '*.[ch]' 2>/dev/null) | while read -r f; do
+	(cd "$dir" && find kmod lib include -type f -name '*.[ch]' 2>/dev/null || true) | while read -r f; do
 		[ -e "$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
 	done
 fi
