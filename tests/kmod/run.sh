@@ -27,22 +27,22 @@ mkdir -p build
 
 # No call circle between the files of the module, cyclebench-user or
 # cyclestat (tests/callgraph.py --help; --graph prints the arrows).
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) pass "call graph: ${line#ok - }" ;;
-	"not ok - "*) fail "call graph: ${line#not ok - }" ;;
-	esac
-done < <(python3 tests/callgraph.py --tap)
+# points PREFIX: a checker's "ok - WHAT" and "not ok - WHAT" lines, as points
+points() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) pass "$1${line#ok - }" ;;
+		"not ok - "*) fail "$1${line#not ok - }" ;;
+		esac
+	done
+}
+points "call graph: " < <(python3 tests/callgraph.py --tap)
 
 # Who may include what (README.md, Layout; tests/includes.py --help): on
 # this tree, and on a copy where cyclestat reaches into the runner and the
 # author's API into the module's core, which it must refuse.
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) pass "${line#ok - }" ;;
-	"not ok - "*) fail "${line#not ok - }" ;;
-	esac
-done < <(python3 tests/includes.py --tap)
+points "" < <(python3 tests/includes.py --tap)
 lay=build/kmod-layout
 rm -rf "$lay"
 mkdir -p "$lay"

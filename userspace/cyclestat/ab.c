@@ -303,11 +303,7 @@ nomem:
 fail:
 	cs_perror(&err);
 out:
-	for (int sd = 0; sd < 2; sd++) {
-		for (size_t i = 0; s[sd].in && i < s[sd].n; i++)
-			cs_input_free(&s[sd].in[i]);
-		free(s[sd].in);
-	}
+	cs_sides_free(s);
 	free(hit);
 	free(r);
 	return ret;

@@ -423,6 +423,16 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 }
 
 /* one row as compare decides it (cyclestat ab's rows under --clock time) */
+/* What the two sides' inputs hold (compare's, ab's), loaded or not. */
+void cs_sides_free(struct side s[2])
+{
+	for (int sd = 0; sd < 2; sd++) {
+		for (size_t i = 0; s[sd].in && i < s[sd].n; i++)
+			cs_input_free(&s[sd].in[i]);
+		free(s[sd].in);
+	}
+}
+
 void cs_cmp_row(const struct cs_opts *o, struct side *s, const char *name, struct cmp *c)
 {
 	compare_one(o, s, name, 0, c, o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha));
@@ -598,11 +608,7 @@ nomem:
 fail:
 	cs_perror(&err);
 out:
-	for (int sd = 0; sd < 2; sd++) {
-		for (size_t i = 0; s[sd].in && i < s[sd].n; i++)
-			cs_input_free(&s[sd].in[i]);
-		free(s[sd].in);
-	}
+	cs_sides_free(s);
 	free(c);
 	return ret;
 }

@@ -35,6 +35,7 @@ struct cmp {
 
 void cs_cmp_row(const struct cs_opts *o, struct side *s, const char *name, struct cmp *c);
 int cs_cmp_mismatches(const struct cs_opts *o, const struct side *s);
+void cs_sides_free(struct side s[2]);
 void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
 		  unsigned int need);
 
