@@ -263,7 +263,13 @@ if ! tar -xzf "$work/out.tar.gz" -C "$out" 2>/dev/null || [ ! -e "$out/rc" ]; th
 		echo "qemu-run.sh: the kernel died while booting, before /init ran (nothing loaded yet); see $log" >&2
 		exit 3
 	fi
-	crash_says || echo "qemu-run.sh: the guest sent no results back; see $log" >&2
+	if crash_says; then
+		:
+	elif grep -q 'terminating on signal 15 .*(timeout)' "$log"; then
+		echo "qemu-run.sh: the guest was still running after --timeout $timeout s and was stopped (an emulator slowed by a busy host, or a body that never ends); see $log" >&2
+	else
+		echo "qemu-run.sh: the guest sent no results back; see $log" >&2
+	fi
 	exit 1
 fi
 exit 0

@@ -224,7 +224,9 @@ if [ $accel = kvm ] && ! boot kvm --timeout 300 2> /dev/null; then
 	kvm_unusable
 	accel=tcg
 fi
-if [ $accel = tcg ]; then boot tcg --timeout 300 || true; fi
+# (TCG slows down with the host's load: the bound stops a hang, not a slow
+# run beside another job)
+if [ $accel = tcg ]; then boot tcg --timeout 900 || true; fi
 if [ ! -e "$top/build/run/rc" ]; then
 	# (qemu-run.sh has said why: the crash the console shows, the fragment
 	# it killed the guest in, or that nothing came back)
