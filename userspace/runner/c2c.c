@@ -181,10 +181,14 @@ static const struct cb_group c2c_group = { .name = "c2c", .fragments = c2c_frags
 static double c2clat[CB_MAX_SLOTS][2];	/* its best, its median batch */
 static u64 overhead[CB_MAX_SLOTS];
 /* each pair's round trips: 10th, 50th and 90th percentiles, in ticks */
-static u64 pct[CB_MAX_SLOTS][3];
+static double pct[CB_MAX_SLOTS][3];
 
-/* pct[p] of v[0..n) (nearest rank), from one sorted copy */
-static int percentiles(const u64 *v, u64 n, u64 *out)
+/*
+ * The 10th and 90th percentiles of v[0..n) (nearest rank) and its median
+ * (the mean of the two middle values where n is even: cyclestat's, so the
+ * map and the matrix agree), from one sorted copy.
+ */
+static int percentiles(const u64 *v, u64 n, double *out)
 {
 	static const double q[3] = { 0.1, 0.5, 0.9 };
 	u64 *tmp = malloc(n * sizeof(*tmp));
@@ -194,7 +198,8 @@ static int percentiles(const u64 *v, u64 n, u64 *out)
 	memcpy(tmp, v, n * sizeof(*v));
 	qsort(tmp, n, sizeof(*tmp), cmp_u64);
 	for (int i = 0; i < 3; i++)
-		out[i] = tmp[(u64)(q[i] * (double)(n - 1) + 0.5)];
+		out[i] = (double)tmp[(u64)(q[i] * (double)(n - 1) + 0.5)];
+	out[1] = ((double)tmp[(n - 1) / 2] + (double)tmp[n / 2]) / 2;
 	free(tmp);
 	return 0;
 }
@@ -234,10 +239,13 @@ int cb_c2c(struct cb_run *req)
 	return ret;
 }
 
-/* half of a round trip of @rt ticks less the timestamps' @oh, in ns */
-static double net_ns(u64 rt, u64 oh, double tick_ns)
+/*
+ * Half of a round trip of @rt ticks less the timestamps' @oh, in ns at
+ * @khz: the same arithmetic as cyclestat's map, in the same order.
+ */
+static double net_ns(double rt, u64 oh, double khz)
 {
-	return (rt > oh ? (double)(rt - oh) : 0.0) * tick_ns / 2;
+	return (rt > (double)oh ? rt - (double)oh : 0) / 2 * 1e6 / khz;
 }
 
 /*
@@ -269,7 +277,7 @@ int cb_c2c_print(const struct cb_run *req, const struct cb_machine *m, FILE *out
 {
 	u64 n = (u64)req->samples * req->ensembles;
 	unsigned int k = req->nr_cpus;
-	double tick_ns = 1e6 / m->tsc_khz;
+	double khz = m->tsc_khz;
 
 	fprintf(out, "c2c: one-way latency in ns, half a round trip on the first CPU's TSC less\n"
 		"its timestamps' own cost (the median of empty trips): the median of %llu\n"
@@ -292,9 +300,9 @@ int cb_c2c_print(const struct cb_run *req, const struct cb_machine *m, FILE *out
 			/* pair (a, b)'s index in cb_c2c()'s order */
 			q = a * k - a * (a + 1) / 2 + (b - a - 1);
 			fprintf(out, "  %6.1f [%5.1f, %6.1f]   ",
-				net_ns(pct[q][1], overhead[q], tick_ns),
-				net_ns(pct[q][0], overhead[q], tick_ns),
-				net_ns(pct[q][2], overhead[q], tick_ns));
+				net_ns(pct[q][1], overhead[q], khz),
+				net_ns(pct[q][0], overhead[q], khz),
+				net_ns(pct[q][2], overhead[q], khz));
 		}
 		fputc('\n', out);
 	}
