@@ -223,7 +223,8 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 	struct ab_row *r = NULL;
 	struct cs_err err = { 0 };
 	unsigned char *hit = NULL;
-	size_t n = 0, cap = 0;
+	const char **names = NULL;
+	size_t n = 0, of_a;
 	int ret = 2, icount = o->clock && !strcmp(o->clock, "icount"), slower = 0, bad = 0;
 
 	if (o->format != CS_TABLE) {
@@ -232,16 +233,8 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 	}
 	/* runs of one side are repetitions; A's k-th and B's k-th interleaved */
 	co.paired = 0;
-	for (int sd = 0; sd < 2; sd++) {
-		s[sd].in = calloc(s[sd].n, sizeof(*s[sd].in));
-		if (!s[sd].in)
-			goto nomem;
-		for (size_t i = 0; i < s[sd].n; i++) {
-			if (cs_load_input(s[sd].path[i], &s[sd].in[i], &err))
-				goto fail;
-			cap += s[sd].in[i].nfrag;
-		}
-	}
+	if (cs_sides_load(s, &err))
+		goto fail;
 	hit = calloc(o->nfilter + 1, 1);
 	if (!hit)
 		goto nomem;
@@ -252,36 +245,26 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 		}
 	if (cs_filter_misses(o, hit))
 		goto out;
-	r = calloc(cap + 1, sizeof(*r));
-	if (!r)
+	names = cs_side_names(o, s, 0, &n, &of_a);
+	r = calloc(n + 1, sizeof(*r));
+	if (!names || !r)
 		goto nomem;
-	/* A's fragments in A's order, then B's own */
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++)
-			for (size_t j = 0; j < s[sd].in[i].nfrag; j++) {
-				const char *name = s[sd].in[i].frag[j].name;
-				size_t k;
-
-				for (k = 0; k < n && strcmp(r[k].name, name); k++)
-					;
-				if (k < n || !cs_match(o, name))
-					continue;
-				r[n].name = name;
-				r[n].change = r[n].clo = r[n].chi = NAN;
-				r[n].copy = NAN;
-				r[n].have = side_has(&s[0], name) | side_has(&s[1], name) << 1;
-				if (r[n].have == 1)
-					r[n].verdict = "gone";
-				else if (r[n].have == 2)
-					r[n].verdict = "new";
-				else if (!r[n].have)
-					r[n].verdict = "no clean data";
-				else if (icount)
-					row_icount(s, &r[n]);
-				else
-					row_time(&co, s, &r[n]);
-				n++;
-			}
+	for (size_t k = 0; k < n; k++) {
+		r[k].name = names[k];
+		r[k].change = r[k].clo = r[k].chi = NAN;
+		r[k].copy = NAN;
+		r[k].have = side_has(&s[0], names[k]) | side_has(&s[1], names[k]) << 1;
+		if (r[k].have == 1)
+			r[k].verdict = "gone";
+		else if (r[k].have == 2)
+			r[k].verdict = "new";
+		else if (!r[k].have)
+			r[k].verdict = "no clean data";
+		else if (icount)
+			row_icount(s, &r[k]);
+		else
+			row_time(&co, s, &r[k]);
+	}
 	if (!n) {
 		cs_seterr(&err, NULL, 0, "ab: no fragment to compare%s",
 			  o->filter ? " (none matches the filter)" : "");
@@ -305,6 +288,7 @@ fail:
 out:
 	cs_sides_free(s);
 	free(hit);
+	free(names);
 	free(r);
 	return ret;
 }

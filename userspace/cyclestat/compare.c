@@ -422,7 +422,56 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		decide(o, c, need);
 }
 
-/* one row as compare decides it (cyclestat ab's rows under --clock time) */
+/* Both sides' inputs loaded (compare's, ab's): 0, or -1 with *err said */
+int cs_sides_load(struct side s[2], struct cs_err *err)
+{
+	for (int sd = 0; sd < 2; sd++) {
+		s[sd].in = calloc(s[sd].n, sizeof(*s[sd].in));
+		if (!s[sd].in) {
+			cs_seterr(err, NULL, 0, "out of memory");
+			return -1;
+		}
+		for (size_t i = 0; i < s[sd].n; i++)
+			if (cs_load_input(s[sd].path[i], &s[sd].in[i], err))
+				return -1;
+	}
+	return 0;
+}
+
+/*
+ * The fragments both sides name, A's in A's order, then B's own (*na: how
+ * many are A's), each once and only those the filter selects (@any: the
+ * first alone): an array of *n names, NULL out of memory.
+ */
+const char **cs_side_names(const struct cs_opts *o, const struct side s[2], int any, size_t *n,
+			   size_t *na)
+{
+	size_t cap = 0;
+	const char **names;
+
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++)
+			cap += s[sd].in[i].nfrag;
+	names = calloc(cap + 1, sizeof(*names));
+	if (!names)
+		return NULL;
+	*n = *na = 0;
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++)
+			for (size_t j = 0; j < s[sd].in[i].nfrag; j++) {
+				const char *name = s[sd].in[i].frag[j].name;
+				size_t k;
+
+				for (k = 0; k < *n && strcmp(names[k], name); k++)
+					;
+				if (k < *n || (any && *n) || !cs_match(o, name))
+					continue;
+				names[(*n)++] = name;
+				*na += !sd;
+			}
+	return names;
+}
+
 /* What the two sides' inputs hold (compare's, ab's), loaded or not. */
 void cs_sides_free(struct side s[2])
 {
@@ -513,40 +562,39 @@ static int inputs_refused(const struct cs_opts *o, const struct side *s)
 
 /*
  * One row per name, every name of BASE in its order, then NEW's own (@any:
- * inputs of one fragment each pair whatever their names): how many
+ * inputs of one fragment each pair whatever their names): how many, or 0
+ * with *err said
  */
 static size_t fill_rows(const struct cs_opts *o, struct side *s, int any, struct cmp *c,
-			unsigned int need)
+			unsigned int need, struct cs_err *err)
 {
-	size_t n = 0;
+	size_t n, na;
+	const char **names = cs_side_names(o, s, any, &n, &na);
 
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++)
-			for (size_t j = 0; j < s[sd].in[i].nfrag; j++) {
-				const char *name = s[sd].in[i].frag[j].name;
-				size_t k;
+	if (!names) {
+		cs_seterr(err, NULL, 0, "out of memory");
+		return 0;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const char *name = names[k];
+		const struct cs_frag *st = side_has(&s[1], name, any);
 
-				for (k = 0; k < n && strcmp(c[k].name, name); k++)
-					;
-				if (k < n || (any && n))
-					continue;
-				if (!cs_match(o, name))
-					continue;
-				c[n].name = name;
-				if (sd == 1 && !any) {
-					c[n].verdict = "new";
-					c[n].change = c[n].lo = c[n].hi = NAN;
-				} else if (!side_has(&s[1], name, any) || side_has(&s[1], name, any)->stale) {
-					const struct cs_frag *st = side_has(&s[1], name, any);
-
-					c[n].verdict = st ? cs_info_get(&st->info, CB_INFO_state) : absent_state(&s[1], name);
-					c[n].change = c[n].lo = c[n].hi = NAN;
-					c[n].fails = !o->allow_missing;
-				} else {
-					compare_one(o, s, name, any, &c[n], need);
-				}
-				n++;
-			}
+		c[k].name = name;
+		if (k >= na && !any) {
+			c[k].verdict = "new";
+			c[k].change = c[k].lo = c[k].hi = NAN;
+		} else if (!st || st->stale) {
+			c[k].verdict = st ? cs_info_get(&st->info, CB_INFO_state) : absent_state(&s[1], name);
+			c[k].change = c[k].lo = c[k].hi = NAN;
+			c[k].fails = !o->allow_missing;
+		} else {
+			compare_one(o, s, name, any, &c[k], need);
+		}
+	}
+	free(names);
+	if (!n)
+		cs_seterr(err, NULL, 0, "compare: no fragment to compare%s",
+			  o->filter ? " (none matches the filter)" : "");
 	return n;
 }
 
@@ -567,14 +615,8 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 		fprintf(stderr, "cyclestat: compare: --hist has no meaning here; draw the histograms with cyclestat --hist BASE NEW\n");
 		return 2;
 	}
-	for (int sd = 0; sd < 2; sd++) {
-		s[sd].in = calloc(s[sd].n, sizeof(*s[sd].in));
-		if (!s[sd].in)
-			goto nomem;
-		for (size_t i = 0; i < s[sd].n; i++)
-			if (cs_load_input(s[sd].path[i], &s[sd].in[i], &err))
-				goto fail;
-	}
+	if (cs_sides_load(s, &err))
+		goto fail;
 	if (inputs_refused(o, s))
 		goto out;
 	/* inputs that are each one fragment pair whatever their names */
@@ -592,12 +634,9 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	c = calloc(cap + 1, sizeof(*c));
 	if (!c)
 		goto nomem;
-	n = fill_rows(o, s, any, c, need);
-	if (!n) {
-		cs_seterr(&err, NULL, 0, "compare: no fragment to compare%s",
-			  o->filter ? " (none matches the filter)" : "");
+	n = fill_rows(o, s, any, c, need, &err);
+	if (!n)
 		goto fail;
-	}
 	cs_print_cmp(o, s, c, n, need);
 	ret = 0;
 	for (size_t i = 0; i < n; i++)

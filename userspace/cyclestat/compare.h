@@ -35,6 +35,9 @@ struct cmp {
 
 void cs_cmp_row(const struct cs_opts *o, struct side *s, const char *name, struct cmp *c);
 int cs_cmp_mismatches(const struct cs_opts *o, const struct side *s);
+int cs_sides_load(struct side s[2], struct cs_err *err);
+const char **cs_side_names(const struct cs_opts *o, const struct side s[2], int any, size_t *n,
+			   size_t *na);
 void cs_sides_free(struct side s[2]);
 void cs_print_cmp(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
 		  unsigned int need);
