@@ -19,6 +19,10 @@
 #                                       against
 #   make ab CMDLINE_A= CMDLINE_B=mitigations=off   one kernel, two command
 #                                       lines, a boot each
+#   make ab BASE=REV RUNNER=user        two builds of cyclebench-user: the
+#                                       portable fragments on this host's
+#                                       real CPU, from userspace, A, B, A,
+#                                       B ... (CLOCK=time; no module loads)
 #
 #   CLOCK=icount  exact instructions per op: the guest boots with -icount
 #                 shift=0, where the TSC counts instructions (the default
@@ -32,7 +36,8 @@
 #   RUNS=N        runs a side (default 2 under icount, where the second
 #                 proves the first exact; 5 under time), on each clock
 #   OPTS="-t 5"   cyclestat's options (cyclestat ab, as compare's)
-#   KCFLAGS_A=, KCFLAGS_B=   compiler flags of one side's build
+#   KCFLAGS_A=, KCFLAGS_B=   compiler flags of one side's build (the
+#                 module's, or cyclebench-user's with RUNNER=user)
 #   KERNEL=K      both sides' kernel where they share one (default 6.1)
 #
 # Both sides' results stay in build/ab/results/{A,B}/runN (CB_AB_OUT moves
@@ -70,12 +75,27 @@ fi
 one_boot=0
 [ "$ker_a" = "$ker_b" ] && [ "$cmd_a" = "$cmd_b" ] && one_boot=1
 
-# Natively where this host loads modules as root (CB_QEMU=1: QEMU anyway).
+# RUNNER=module (the default): cyclebench.ko, natively where this host
+# loads modules as root (CB_QEMU=1: QEMU anyway), else under QEMU.
+# RUNNER=user: cyclebench-user on this CPU, in this host's kernel.
+RUNNER=${RUNNER:-module}
 native=0
-if [ "${CB_QEMU:-0}" != 1 ] && [ -e /proc/modules ] && [ "$(id -u)" = 0 ] &&
-	[ -d "/lib/modules/$(uname -r)/build" ]; then
-	native=1
-fi
+case $RUNNER in
+module)
+	if [ "${CB_QEMU:-0}" != 1 ] && [ -e /proc/modules ] && [ "$(id -u)" = 0 ] &&
+		[ -d "/lib/modules/$(uname -r)/build" ]; then
+		native=1
+	fi ;;
+user)
+	[ -z "${KERNEL_A:-}${KERNEL_B:-}${KERNEL:-}${CMDLINE_A:-}${CMDLINE_B:-}" ] ||
+		die "RUNNER=user runs in this host's kernel ($(uname -r)): two kernels or command lines need the module, RUNNER=module (under QEMU)"
+	case ${CLOCK:-time} in
+	time) ;;
+	icount | both) die "CLOCK=$CLOCK counts instructions in QEMU's emulator; RUNNER=user times this CPU: CLOCK=time, or RUNNER=module CLOCK=$CLOCK" ;;
+	esac
+	native=1 ;;
+*) die "RUNNER=$RUNNER: want module (cyclebench.ko) or user (cyclebench-user, this CPU from userspace)" ;;
+esac
 if [ $native = 1 ] && { [ -n "${KERNEL_A:-}${KERNEL_B:-}" ] || [ $one_boot = 0 ]; }; then
 	die "two kernels or command lines natively need a reboot between the sides; under QEMU one command does both: CB_QEMU=1 make ab ..."
 fi
@@ -145,36 +165,28 @@ kdir() {
 	fi
 }
 
-# srcs REV: the module's sources in REV (a commit from before lib/ and
-# include/ held some of them has only Kbuild and kmod/)
+# srcs REV: the sources of a side's build in REV (a commit from before
+# lib/ and include/ held some of them has only Kbuild and kmod/)
 srcs() {
 	local d
-	for d in Kbuild kmod lib include; do
+	for d in Kbuild kmod lib include $([ "$RUNNER" = user ] && echo userspace/runner); do
 		if git -C "$top" cat-file -e "$1:$d" 2>/dev/null; then echo "$d"; fi
 	done
 }
 
-# build SIDE REV KERNEL KCFLAGS: SIDE's module, from REV's
-# Kbuild, kmod/, lib/ and include/ (git archive; none: the working tree's), to
-# $out/ko/SIDE.ko.  The copy is synced file by file, so kbuild rebuilds
-# only what changed since the last make ab.
-build() {
-	local side=$1 rev=$2 ker=$3 kc=$4 dir tmp kd groups f
-	# a build directory per kernel, sources (REV's trees of them: a
-	# commit that changed none shares it), flags and added groups,
-	# kept: the next make ab of the same rebuilds only what changed
-	kd=KDIR_$side
-	dir=$out/build/${ker##*/}-$(echo "${rev:+$(srcs "$rev" | sed "s|^|$rev:|" | xargs git -C "$top" rev-parse)}|$kc|${CB_AB_ADD:-}|$ker|${!kd:-}" |
-		sha1sum | cut -c1-10)
-	tmp=$out/$side.new
+# stage REV TMP: REV's sources (git archive; none: the working tree's)
+# into TMP, the tests' groups of CB_AB_ADD among the fragments; prints
+# the groups a build compiles
+stage() {
+	local rev=$1 tmp=$2 groups f
 	rm -rf "$tmp"
-	mkdir -p "$tmp" "$dir" "$out/ko"
+	mkdir -p "$tmp"
 	if [ -n "$rev" ]; then
 		# shellcheck disable=SC2046 # a list of paths
 		git -C "$top" archive "$rev" $(srcs "$rev") | tar -x -C "$tmp"
 	else
-		cp "$top/Kbuild" "$tmp/"
-		(cd "$top" && find kmod lib include -type f \( -name '*.[ch]' -o -name '*.mk' \) -print0 |
+		# shellcheck disable=SC2046 # a list of paths
+		(cd "$top" && find $(srcs HEAD) -type f \( -name '*.[ch]' -o -name '*.mk' -o -name Kbuild -o -name Makefile \) -print0 |
 			cpio -0pdm --quiet "$tmp")
 	fi
 	# the groups: kmod/fragments/groups.mk's (a tree from before it: Kbuild's)
@@ -183,12 +195,38 @@ build() {
 		cp "$top/$f" "$tmp/kmod/fragments/"
 		groups="$groups $(basename "$f" .c)"
 	done
+	echo "$groups"
+}
+
+# sync TMP DIR: DIR becomes TMP file by file (what did not change keeps
+# its time stamp: make rebuilds only what changed since the last make ab)
+sync() {
+	local tmp=$1 dir=$2 f
 	(cd "$tmp" && find . -type f) | while read -r f; do
 		cmp -s "$tmp/$f" "$dir/$f" || { mkdir -p "$(dirname "$dir/$f")"; cp "$tmp/$f" "$dir/$f"; }
 	done
-	(cd "$dir" && find kmod lib include -type f \( -name '*.[ch]' -o -name '*.mk' \) 2>/dev/null || true) | while read -r f; do
-		[ -e "$tmp/$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
-	done
+	(cd "$dir" && find kmod lib include userspace/runner -type f \( -name '*.[ch]' -o -name '*.mk' \) 2>/dev/null || true) |
+		while read -r f; do
+			[ -e "$tmp/$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
+		done
+}
+
+# build SIDE REV KERNEL KCFLAGS: SIDE's module, from REV's
+# Kbuild, kmod/, lib/ and include/ (git archive; none: the working tree's), to
+# $out/ko/SIDE.ko.  The copy is synced file by file, so kbuild rebuilds
+# only what changed since the last make ab.
+build() {
+	local side=$1 rev=$2 ker=$3 kc=$4 dir tmp kd groups
+	# a build directory per kernel, sources (REV's trees of them: a
+	# commit that changed none shares it), flags and added groups,
+	# kept: the next make ab of the same rebuilds only what changed
+	kd=KDIR_$side
+	dir=$out/build/${ker##*/}-$(echo "${rev:+$(srcs "$rev" | sed "s|^|$rev:|" | xargs git -C "$top" rev-parse)}|$kc|${CB_AB_ADD:-}|$ker|${!kd:-}" |
+		sha1sum | cut -c1-10)
+	tmp=$out/$side.new
+	mkdir -p "$dir" "$out/ko"
+	groups=$(stage "$rev" "$tmp")
+	sync "$tmp" "$dir"
 	# the same sources, kernel, groups and flags as A's: A's module
 	key=$( (cd "$tmp" && find . -type f | LC_ALL=C sort | xargs sha1sum;
 		echo "$ker|$groups|$kc") | sha1sum)
@@ -209,16 +247,44 @@ build() {
 	echo "$key" > "$out/$side.key"
 }
 
+# build_user SIDE REV CFLAGS: SIDE's cyclebench-user from REV's sources
+# (the runner, the fragments, lib/ and include/), the groups of CB_AB_ADD
+# among its portable ones, to $out/user/SIDE
+build_user() {
+	local side=$1 rev=$2 fl=$3 dir=$out/user-build/$1 tmp=$out/$1.new extra f
+	[ -z "$rev" ] || git -C "$top" cat-file -e "$rev:userspace/runner/Makefile" 2>/dev/null ||
+		die "side $side: $rev has no userspace/runner/ (it predates that layout); RUNNER=user compares revisions that have it"
+	mkdir -p "$dir" "$out/user"
+	stage "$rev" "$tmp" > /dev/null
+	sync "$tmp" "$dir"
+	rm -rf "$tmp"
+	extra=
+	for f in ${CB_AB_ADD:-}; do extra="$extra $(basename "$f" .c)"; done
+	# (the environment's CFLAGS: the Makefile adds its warnings to them)
+	if ! CFLAGS="-O2${fl:+ $fl}" make -C "$dir/userspace/runner" CB_EXTRA_GROUPS="${extra# }" \
+		-j"$(nproc)" cyclebench-user > "$dir/build.log" 2>&1; then
+		grep -E 'error|Error' "$dir/build.log" | head -n 20 >&2 || tail -n 20 "$dir/build.log" >&2
+		die "side $side (${rev:-working tree}): cyclebench-user's build failed; see $dir/build.log"
+	fi
+	cp "$dir/userspace/runner/cyclebench-user" "$out/user/$side"
+}
+
 mkdir -p "$out"
 rm -f "$out/A.key"
 t0=$SECONDS
-echo "ab: building A (${rev_a:-working tree}, kernel $ker_a${KCFLAGS_A:+, KCFLAGS=$KCFLAGS_A}) and B (${rev_b:-working tree}, kernel $ker_b${KCFLAGS_B:+, KCFLAGS=$KCFLAGS_B})"
-build A "$rev_a" "$ker_a" "${KCFLAGS_A:-}"
-build B "$rev_b" "$ker_b" "${KCFLAGS_B:-}"
-for clk in $clocks; do
-	PARAMS=$(params "$clk") check_params "$out/ko/A.ko"
-	PARAMS=$(params "$clk") check_params "$out/ko/B.ko"
-done
+what=$([ "$RUNNER" = user ] && echo cyclebench-user || echo "kernel $ker_a")
+echo "ab: building A (${rev_a:-working tree}, $what${KCFLAGS_A:+, KCFLAGS=$KCFLAGS_A}) and B (${rev_b:-working tree}, ${what/$ker_a/$ker_b}${KCFLAGS_B:+, KCFLAGS=$KCFLAGS_B})"
+if [ "$RUNNER" = user ]; then
+	build_user A "$rev_a" "${KCFLAGS_A:-}"
+	build_user B "$rev_b" "${KCFLAGS_B:-}"
+else
+	build A "$rev_a" "$ker_a" "${KCFLAGS_A:-}"
+	build B "$rev_b" "$ker_b" "${KCFLAGS_B:-}"
+	for clk in $clocks; do
+		PARAMS=$(params "$clk") check_params "$out/ko/A.ko"
+		PARAMS=$(params "$clk") check_params "$out/ko/B.ko"
+	done
+fi
 if ! make -s -C "$top" userspace cyclestat-static > "$out/make.log" 2>&1; then
 	cat "$out/make.log" >&2
 	die "cyclestat does not build (above)"
@@ -233,11 +299,13 @@ about() {
 	echo "clock: $1"
 	echo "runs: $(runs "$1")"
 	echo "params: $(params "$1")"
-	echo "interleaved: $([ $one_boot = 1 ] && echo "yes, one boot" || echo "no, a boot a side")"
+	echo "interleaved: $([ "$RUNNER" = user ] && echo "yes, one process a run" ||
+		{ [ $one_boot = 1 ] && echo "yes, one boot" || echo "no, a boot a side"; })"
 	for s in A B; do
 		r=rev_$s k=ker_$s c=cmd_$s f=KCFLAGS_$s
 		r=${r,,} k=${k,,} c=${c,,}
-		echo "$s: ${!r:-working tree}$([ -n "${!r}" ] && echo " ($(git -C "$top" rev-parse --short "${!r}"))"), kernel ${!k}${!c:+, cmdline ${!c}}${!f:+, KCFLAGS ${!f}}"
+		echo "$s: ${!r:-working tree}$([ -n "${!r}" ] && echo " ($(git -C "$top" rev-parse --short "${!r}"))"), $([ "$RUNNER" = user ] &&
+			echo "cyclebench-user in kernel $(uname -r)" || echo "kernel ${!k}")${!c:+, cmdline ${!c}}${!f:+, KCFLAGS ${!f}}"
 	done
 	echo "host: $(uname -n), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -293,6 +361,26 @@ native_runs() {
 	trap - EXIT INT TERM
 }
 
+# user_runs RES: A, B, A, B ... cyclebench-user here (RUNNER=user); only=
+# is its selection, the other words its keys
+user_runs() {
+	local res=$1 k s w sel=all
+	local -a keys=()
+	# shellcheck disable=SC2046 # params is a list of key=value words
+	for w in $(params time); do
+		case $w in
+		only=*) sel=${w#only=} ;;
+		*) keys+=("$w") ;;
+		esac
+	done
+	for k in $(seq 1 "$(runs time)"); do
+		for s in A B; do
+			"$out/user/$s" -q -o "$res/$s/run$k" "$sel" "${keys[@]}" ||
+				die "side $s, run $k: cyclebench-user failed (above; PARAMS=\"$PARAMS\")"
+		done
+	done
+}
+
 # res CLOCK: where CLOCK's results go (CLOCK=both: a folder each)
 res() { if [ "$CLOCK" = both ]; then echo "$top_res/$1"; else echo "$top_res"; fi; }
 
@@ -301,7 +389,10 @@ for clk in $clocks; do
 	r=$(res "$clk")
 	mkdir -p "$r"
 	about "$clk" > "$r/ab.txt"
-	if [ $native = 1 ]; then
+	if [ "$RUNNER" = user ]; then
+		echo "ab: cyclebench-user on this CPU, A and B in turn, $(runs "$clk") runs each"
+		user_runs "$r"
+	elif [ $native = 1 ]; then
 		native_runs "$r"
 	elif [ $one_boot = 1 ]; then
 		echo "ab: one boot of $ker_a${cmd_a:+ ($cmd_a)}, CLOCK=$clk: A and B in turn, $(runs "$clk") runs each"
