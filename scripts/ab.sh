@@ -169,7 +169,7 @@ kdir() {
 # lib/ and include/ held some of them has only Kbuild and kmod/)
 srcs() {
 	local d
-	for d in Kbuild kmod lib include $([ "$RUNNER" = user ] && echo userspace/runner); do
+	for d in $("$top/scripts/ko-sources.sh" --roots) $([ "$RUNNER" = user ] && echo userspace/runner); do
 		if git -C "$top" cat-file -e "$1:$d" 2>/dev/null; then echo "$d"; fi
 	done
 }
@@ -185,9 +185,10 @@ stage() {
 		# shellcheck disable=SC2046 # a list of paths
 		git -C "$top" archive "$rev" $(srcs "$rev") | tar -x -C "$tmp"
 	else
-		# shellcheck disable=SC2046 # a list of paths
-		(cd "$top" && find $(srcs HEAD) -type f \( -name '*.[ch]' -o -name '*.mk' -o -name Kbuild -o -name Makefile \) -print0 |
-			cpio -0pdm --quiet "$tmp")
+		"$top/scripts/ko-sources.sh" --copy "$tmp"
+		[ "$RUNNER" != user ] ||
+			(cd "$top" && find userspace/runner -maxdepth 1 -type f \( -name '*.[ch]' -o -name Makefile \) -print0 |
+				cpio -0pdm --quiet "$tmp")
 	fi
 	# the groups: kmod/fragments/groups.mk's (a tree from before it: Kbuild's)
 	groups=$(cat "$tmp/kmod/fragments/groups.mk" "$tmp/Kbuild" 2>/dev/null | sed -n 's/^CB_GROUPS := //p')
@@ -205,14 +206,15 @@ sync() {
 	(cd "$tmp" && find . -type f) | while read -r f; do
 		cmp -s "$tmp/$f" "$dir/$f" || { mkdir -p "$(dirname "$dir/$f")"; cp "$tmp/$f" "$dir/$f"; }
 	done
-	(cd "$dir" && find kmod lib include userspace/runner -type f \( -name '*.[ch]' -o -name '*.mk' \) 2>/dev/null || true) |
+	{ "$top/scripts/ko-sources.sh" --in "$dir"
+	  (cd "$dir" && find userspace/runner -maxdepth 1 -type f -name '*.[ch]' 2>/dev/null || true); } |
 		while read -r f; do
 			[ -e "$tmp/$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
 		done
 }
 
 # build SIDE REV KERNEL KCFLAGS: SIDE's module, from REV's
-# Kbuild, kmod/, lib/ and include/ (git archive; none: the working tree's), to
+# module sources (scripts/ko-sources.sh; git archive, none: the working tree's), to
 # $out/ko/SIDE.ko.  The copy is synced file by file, so kbuild rebuilds
 # only what changed since the last make ab.
 build() {
@@ -251,9 +253,13 @@ build() {
 # (the runner, the fragments, lib/ and include/), the groups of CB_AB_ADD
 # among its portable ones, to $out/user/SIDE
 build_user() {
-	local side=$1 rev=$2 fl=$3 dir=$out/user-build/$1 tmp=$out/$1.new extra f
+	local side=$1 rev=$2 fl=$3 dir tmp=$out/$1.new extra f
 	[ -z "$rev" ] || git -C "$top" cat-file -e "$rev:userspace/runner/Makefile" 2>/dev/null ||
 		die "side $side: $rev has no userspace/runner/ (it predates that layout); RUNNER=user compares revisions that have it"
+	# a build directory per sources, flags and added groups, as build()'s:
+	# make tracks no flags, so other flags are another directory
+	dir=$out/user-build/$(echo "${rev:+$(srcs "$rev" | sed "s|^|$rev:|" | xargs git -C "$top" rev-parse)}|$fl|${CB_AB_ADD:-}" |
+		sha1sum | cut -c1-10)
 	mkdir -p "$dir" "$out/user"
 	stage "$rev" "$tmp" > /dev/null
 	sync "$tmp" "$dir"

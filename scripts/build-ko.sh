@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Builds cyclebench.ko for one QEMU kernel series, with W=1, in a private
-# copy of the module's sources (Kbuild, kmod/) under build/ko-ABI/, and
+# copy of the module's sources (scripts/ko-sources.sh) under build/ko-ABI/, and
 # prints the .ko's path on stdout. kbuild writes an external module's
 # objects next to its sources, so one tree cannot hold builds for two
 # kernels: each kernel gets its own copy, rebuilt incrementally.
@@ -56,7 +56,7 @@ flock 9	# one build per tree at a time
 # Bring the copy up to date: copy what differs (so kbuild sees a new
 # mtime), drop sources that are gone, and their objects with them.
 cd "$top"
-mapfile -t srcs < <(echo Kbuild; find kmod lib include -type f \( -name '*.[ch]' -o -name '*.mk' \) | sort)
+mapfile -t srcs < <("$top/scripts/ko-sources.sh")
 for f in "${srcs[@]}"; do
 	if ! cmp -s "$f" "$dir/$f"; then
 		mkdir -p "$dir/$(dirname "$f")"
@@ -64,7 +64,7 @@ for f in "${srcs[@]}"; do
 	fi
 done
 if [ -d "$dir/kmod" ]; then
-	(cd "$dir" && find kmod lib include -type f -name '*.[ch]' 2>/dev/null || true) | while read -r f; do
+	"$top/scripts/ko-sources.sh" --in "$dir" | while read -r f; do
 		[ -e "$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
 	done
 fi

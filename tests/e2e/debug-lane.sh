@@ -43,7 +43,7 @@ debug_suite() {
 	fi
 	rm -rf "$d" "$dir"
 	mkdir -p "$d"
-	cp -r "$top/Kbuild" "$top/kmod" "$top/lib" "$top/include" "$d"/
+	"$top/scripts/ko-sources.sh" --copy "$d"
 	cp "$top"/tests/e2e/bite/*.c "$d"/kmod/fragments/
 	if ! make -C "$kdir" M="$d" CB_EXTRA_GROUPS="leak sleep" modules > "$d.log" 2>&1; then
 		fail "bite: the test build with the leak and sleep groups builds: $(grep -m2 error "$d.log")"

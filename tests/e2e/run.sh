@@ -72,7 +72,7 @@ test_module() {
 	local dir=$out/$1-ko groups=base f
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp -r "$top/Kbuild" "$top/kmod" "$top/lib" "$top/include" "$dir"/
+	"$top/scripts/ko-sources.sh" --copy "$dir"
 	rm -f "$dir"/kmod/fragments/*.c
 	cp "$top/kmod/fragments/base.c" "$dir"/kmod/fragments/
 	shift

@@ -5,14 +5,19 @@
 # before it builds or boots anything, exit 2 with a line naming the fix:
 # nothing to compare, a revision that is no commit, an unknown clock, a
 # number of runs that is none, a kernel image without the tree it was
-# built in; and (natively) two kernels, which need a reboot.  The comparisons themselves boot QEMU: tests/e2e/ab.sh.
+# built in; and (natively) two kernels, which need a reboot; RUNNER=user
+# with a kernel, a command line or the icount clock.  The module's
+# comparisons boot QEMU: tests/e2e/ab.sh.  RUNNER=user's run here, on this
+# CPU: two builds of cyclebench-user with the tests' group, B's ab:adds
+# and ab:ten_plus one add more a copy.
 . "$(dirname "$0")/lib.sh"
 
 # ab VAR=VALUE...: scripts/ab.sh's output, its exit status in $rc
 ab() {
 	out=$(cd "$top" && env -u BASE -u NEW -u KERNEL_A -u KERNEL_B -u CMDLINE_A \
-		-u CMDLINE_B -u KCFLAGS_A -u KCFLAGS_B -u CLOCK -u RUNS -u KDIR_A -u KDIR_B CB_QEMU=1 \
-		CB_AB_OUT="$T/ab" "$@" timeout 60 scripts/ab.sh 2>&1) && rc=0 || rc=$?
+		-u CMDLINE_B -u KCFLAGS_A -u KCFLAGS_B -u CLOCK -u RUNS -u KDIR_A -u KDIR_B -u RUNNER -u PARAMS \
+		-u CB_AB_ADD CB_QEMU=1 CB_AB_OUT="$T/ab" "$@" timeout "${AB_TIMEOUT:-60}" scripts/ab.sh 2>&1) &&
+		rc=0 || rc=$?
 }
 T=$(mktemp -d)
 ab
@@ -44,6 +49,38 @@ ab KERNEL_A=6.1 KERNEL_B="$T/linux/arch/x86/boot/bzImage" KDIR_B="$T/linux"
 expect_eq "KDIR_B=a directory with no build tree: exit 2" 2 "$rc"
 expect_match "KDIR_B=a directory with no build tree: says what it lacks" \
 	"KDIR_B=$T/linux: no kernel build tree there \\(a Makefile and Module.symvers" "$out"
-expect_eq "refused before building: no build directory" no "$([ -d "$T/ab/ko" ] && echo yes || echo no)"
+ab BASE=HEAD RUNNER=user KERNEL_B=6.12
+expect_eq "RUNNER=user KERNEL_B=6.12: exit 2" 2 "$rc"
+expect_match "RUNNER=user KERNEL_B=6.12: says two kernels need the module" \
+	"RUNNER=user runs in this host's kernel .*need the module, RUNNER=module" "$out"
+ab BASE=HEAD RUNNER=user CLOCK=icount
+expect_eq "RUNNER=user CLOCK=icount: exit 2" 2 "$rc"
+expect_match "RUNNER=user CLOCK=icount: says icount is QEMU's" \
+	"CLOCK=icount counts instructions in QEMU's emulator; RUNNER=user times this CPU: CLOCK=time" "$out"
+ab BASE=HEAD RUNNER=kmod
+expect_eq "RUNNER=kmod: exit 2" 2 "$rc"
+expect_match "RUNNER=kmod: says the runners" "RUNNER=kmod: want module \\(cyclebench.ko\\) or user" "$out"
+expect_eq "refused before building: no build directory" no \
+	"$([ -d "$T/ab/ko" ] || [ -d "$T/ab/user" ] && echo yes || echo no)"
+
+# RUNNER=user, 3 runs a side: the table, the runs, ab.txt
+AB_TIMEOUT=1200 ab BASE=HEAD RUNNER=user RUNS=3 CB_AB_ADD=tests/kmod/ab.c \
+	KCFLAGS_B=-DCB_TEST_AB_ONE_MORE PARAMS=only=ab
+expect_le "RUNNER=user: exit 0, 1 or 2 (the verdict; no failure)" "$rc" 2
+expect_match "RUNNER=user: every row on the time clock" \
+	"ab:ten +time +cycles/op" "$out"
+expect_match "RUNNER=user: ab:only_b, in B alone, listed new" 'ab:only_b +- +- +new' "$out"
+# (11 dependent adds for 10 and 5 for 4: a chain of adds is one cycle
+# each on any x86 core, and each run is over its own calib:add_chain, so
+# B's median per op is 1.10 and 1.25 times A's; more than 1.05 holds
+# however busy the host, and fails where B was built the same as A)
+for fr in adds ten_plus; do
+	expect_match "RUNNER=user: ab:$fr dearer in B by more than 5 % (one add more a copy)" yes \
+		"$(echo "$out" | awk -v f="ab:$fr" '$1 == f { print ($5 > 1.05 * $4 ? "yes" : "no: " $0) }')"
+done
+n=$(ls -d "$T"/ab/results/A/run* "$T"/ab/results/B/run* 2>/dev/null | wc -l)
+expect_eq "RUNNER=user: 3 runs a side kept" 6 "$n"
+expect_match "RUNNER=user: ab.txt says how they ran" "interleaved: yes, one process a run" \
+	"$(cat "$T/ab/results/ab.txt" 2>/dev/null)"
 rm -rf "$T"
 summary

@@ -53,12 +53,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The source set dkms gets: what `dkms add .` would copy, less build output.
 src=$tmp/usrsrc/$name-$ver
-mkdir -p "$src/kmod/fragments" "$src/lib" "$src/include" "$tmp/tree" "$tmp/inst/$kver"
-cp "$top/Kbuild" "$conf" "$src/"
-cp "$top"/kmod/*.c "$top"/kmod/*.h "$src/kmod/"
-cp "$top"/kmod/fragments/*.c "$top"/kmod/fragments/*.mk "$src/kmod/fragments/"
-cp "$top"/lib/*.[ch] "$src/lib/"
-cp -R "$top"/include/cyclebench "$src/include/"
+mkdir -p "$src" "$tmp/tree" "$tmp/inst/$kver"
+"$top/scripts/ko-sources.sh" --copy "$src"
+cp "$conf" "$src/"
 dk() {
 	dkms --dkmstree "$tmp/tree" --sourcetree "$tmp/usrsrc" --installtree "$tmp/inst" "$@"
 }

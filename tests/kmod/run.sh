@@ -198,14 +198,13 @@ fi
 selftest() {	# NAME FILE MAKE-ARGS...: build the test's objects in build/kmod-selftest-NAME
 	local dir=build/kmod-selftest-$1 src=$2
 	shift 2
-	mkdir -p "$dir"/kmod/fragments "$dir"/lib "$dir"/include/cyclebench
-	rm -f "$dir"/Kbuild "$dir"/kmod/*.[ch] "$dir"/lib/*.[ch] "$dir"/include/cyclebench/*.h \
-		"$dir"/kmod/fragments/*.c "$dir"/fragments.o "$dir"/cyclebench.ko
-	cp -p Kbuild "$dir"/
-	cp -p kmod/*.[ch] "$dir"/kmod/
-	cp -p lib/*.[ch] "$dir"/lib/
-	cp -p include/cyclebench/*.h "$dir"/include/cyclebench/
-	cp -p kmod/fragments/base.c kmod/fragments/groups.mk "$src" "$dir"/kmod/fragments/
+	mkdir -p "$dir"
+	scripts/ko-sources.sh --in "$dir" | (cd "$dir" && xargs rm -f fragments.o cyclebench.ko)
+	scripts/ko-sources.sh --copy "$dir"
+	# the fragments: base's and the test's alone (the checkers read the
+	# fragment files there to know which to expect)
+	find "$dir"/kmod/fragments -name '*.c' ! -name base.c -delete
+	cp -p "$src" "$dir"/kmod/fragments/
 	local objs
 	objs="kmod/fragments/base.o kmod/fragments/$(basename "$src" .c).o"
 	# shellcheck disable=SC2086 # two object names
