@@ -7,7 +7,8 @@
 # next to the published latencies, then mem:chase over buffer sizes, where
 # the L1 -> L2 -> L3 -> DRAM steps show, beside mem:chase_huge (the same
 # ring on 2 MiB pages: what the 4 KiB curve adds over it is page walks).
-# Last, coverage.sh: how often the 95 % intervals hold over 30 runs.
+# Last, coverage.sh: how often the 95 % intervals hold over 30 runs, and
+# ab-rates.sh: how often make ab RUNNER=user's verdicts hold (A/A, +10 %).
 # A benchmark: it prints, and exits 0 whatever it measured (the tests check
 # plausibility, not these bounds).
 #
@@ -160,3 +161,6 @@ else
 fi
 # how often the intervals above hold: RUNS repeated runs on known latencies
 CYCLESTAT=$CS CPU=$CPU sh coverage.sh
+echo
+# how often make ab's CLOCK=time verdicts hold: A/A and +10 %, 20 each
+CPU=$CPU sh ab-rates.sh
