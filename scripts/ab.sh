@@ -199,9 +199,9 @@ stage() {
 	echo "$groups"
 }
 
-# sync TMP DIR: DIR becomes TMP file by file (what did not change keeps
+# sync_tree TMP DIR: DIR becomes TMP file by file (what did not change keeps
 # its time stamp: make rebuilds only what changed since the last make ab)
-sync() {
+sync_tree() {
 	local tmp=$1 dir=$2 f
 	(cd "$tmp" && find . -type f) | while read -r f; do
 		cmp -s "$tmp/$f" "$dir/$f" || { mkdir -p "$(dirname "$dir/$f")"; cp "$tmp/$f" "$dir/$f"; }
@@ -228,7 +228,7 @@ build() {
 	tmp=$out/$side.new
 	mkdir -p "$dir" "$out/ko"
 	groups=$(stage "$rev" "$tmp")
-	sync "$tmp" "$dir"
+	sync_tree "$tmp" "$dir"
 	# the same sources, kernel, groups and flags as A's: A's module
 	key=$( (cd "$tmp" && find . -type f | LC_ALL=C sort | xargs sha1sum;
 		echo "$ker|$groups|$kc") | sha1sum)
@@ -262,7 +262,7 @@ build_user() {
 		sha1sum | cut -c1-10)
 	mkdir -p "$dir" "$out/user"
 	stage "$rev" "$tmp" > /dev/null
-	sync "$tmp" "$dir"
+	sync_tree "$tmp" "$dir"
 	rm -rf "$tmp"
 	extra=
 	for f in ${CB_AB_ADD:-}; do extra="$extra $(basename "$f" .c)"; done
