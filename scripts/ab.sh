@@ -174,6 +174,12 @@ srcs() {
 	done
 }
 
+# tree_id REV: REV's trees of a side's sources (empty for the working
+# tree): a commit that changed none of them builds as its parent did
+tree_id() {
+	[ -z "$1" ] || srcs "$1" | sed "s|^|$1:|" | xargs git -C "$top" rev-parse
+}
+
 # stage REV TMP: REV's sources (git archive; none: the working tree's)
 # into TMP, the tests' groups of CB_AB_ADD among the fragments; prints
 # the groups a build compiles
@@ -223,7 +229,7 @@ build() {
 	# commit that changed none shares it), flags and added groups,
 	# kept: the next make ab of the same rebuilds only what changed
 	kd=KDIR_$side
-	dir=$out/build/${ker##*/}-$(echo "${rev:+$(srcs "$rev" | sed "s|^|$rev:|" | xargs git -C "$top" rev-parse)}|$kc|${CB_AB_ADD:-}|$ker|${!kd:-}" |
+	dir=$out/build/${ker##*/}-$(echo "$(tree_id "$rev")|$kc|${CB_AB_ADD:-}|$ker|${!kd:-}" |
 		sha1sum | cut -c1-10)
 	tmp=$out/$side.new
 	mkdir -p "$dir" "$out/ko"
@@ -258,7 +264,7 @@ build_user() {
 		die "side $side: $rev has no userspace/runner/ (it predates that layout); RUNNER=user compares revisions that have it"
 	# a build directory per sources, flags and added groups, as build()'s:
 	# make tracks no flags, so other flags are another directory
-	dir=$out/user-build/$(echo "${rev:+$(srcs "$rev" | sed "s|^|$rev:|" | xargs git -C "$top" rev-parse)}|$fl|${CB_AB_ADD:-}" |
+	dir=$out/user-build/$(echo "$(tree_id "$rev")|$fl|${CB_AB_ADD:-}" |
 		sha1sum | cut -c1-10)
 	mkdir -p "$dir" "$out/user"
 	stage "$rev" "$tmp" > /dev/null

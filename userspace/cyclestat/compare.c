@@ -482,6 +482,7 @@ void cs_sides_free(struct side s[2])
 	}
 }
 
+/* one row as compare decides it (cyclestat ab's rows under --clock time) */
 void cs_cmp_row(const struct cs_opts *o, struct side *s, const char *name, struct cmp *c)
 {
 	compare_one(o, s, name, 0, c, o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha));
@@ -562,16 +563,19 @@ static int inputs_refused(const struct cs_opts *o, const struct side *s)
 
 /*
  * One row per name, every name of BASE in its order, then NEW's own (@any:
- * inputs of one fragment each pair whatever their names): how many, or 0
- * with *err said
+ * inputs of one fragment each pair whatever their names), in *cp: how
+ * many, or 0 with *err said
  */
-static size_t fill_rows(const struct cs_opts *o, struct side *s, int any, struct cmp *c,
+static size_t fill_rows(const struct cs_opts *o, struct side *s, int any, struct cmp **cp,
 			unsigned int need, struct cs_err *err)
 {
 	size_t n, na;
 	const char **names = cs_side_names(o, s, any, &n, &na);
+	struct cmp *c = names ? calloc(n + 1, sizeof(*c)) : NULL;
 
-	if (!names) {
+	*cp = c;
+	if (!c) {
+		free(names);
 		cs_seterr(err, NULL, 0, "out of memory");
 		return 0;
 	}
@@ -603,7 +607,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	struct side s[2] = { { base, nbase, NULL }, { new, nnew, NULL } };
 	struct cmp *c = NULL;
 	struct cs_err err = { 0 };
-	size_t n = 0, cap;
+	size_t n = 0;
 	int ret = 2, any = 1;
 	unsigned int need = o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha);
 
@@ -627,14 +631,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 		ret = 2;
 		goto out;
 	}
-	cap = 0;
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++)
-			cap += s[sd].in[i].nfrag + s[sd].in[i].nabsent;
-	c = calloc(cap + 1, sizeof(*c));
-	if (!c)
-		goto nomem;
-	n = fill_rows(o, s, any, c, need, &err);
+	n = fill_rows(o, s, any, &c, need, &err);
 	if (!n)
 		goto fail;
 	cs_print_cmp(o, s, c, n, need);
@@ -642,8 +639,6 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	for (size_t i = 0; i < n; i++)
 		ret |= c[i].fails;
 	goto out;
-nomem:
-	cs_seterr(&err, NULL, 0, "out of memory");
 fail:
 	cs_perror(&err);
 out:

@@ -68,7 +68,7 @@ verdicts plus10 > "$out/plus10.txt"
 echo "make ab CLOCK=time rates: $n comparisons of 5 v 5 runs, cut from $RUNS interleaved"
 echo "runs a side of cyclebench-user ab:ten,ab:ten_plus (cpu $CPU, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1))"
 awk -v n="$n" '
-	FILENAME ~ /aa.txt$/ { if ($3 == "slower" || $3 == "faster") aa[$1] = 1; rows++ }
+	FILENAME ~ /aa.txt$/ { if ($3 == "slower" || $3 == "faster") aa[$1] = 1 }
 	FILENAME ~ /plus10.txt$/ && $2 == "ab:ten_plus" { if ($3 == "slower") found++; v[$3]++ }
 	FILENAME ~ /plus10.txt$/ && $2 == "ab:ten" { if ($3 == "slower" || $3 == "faster") ten++ }
 	END {
