@@ -110,12 +110,12 @@ install: all
 	$(MAKE) -C userspace/runner install
 
 uninstall:
-	@for ko in $(INSTALL_MOD_PATH)/lib/modules/*/updates/cyclebench.ko \
-		   $(INSTALL_MOD_PATH)/lib/modules/*/extra/cyclebench.ko; do \
+	@for ko in "$(INSTALL_MOD_PATH)"/lib/modules/*/updates/cyclebench.ko \
+		   "$(INSTALL_MOD_PATH)"/lib/modules/*/extra/cyclebench.ko; do \
 		[ -e "$$ko" ] || continue; \
 		echo "rm $$ko"; rm -f "$$ko"; \
-		v=$${ko#$(INSTALL_MOD_PATH)/lib/modules/}; v=$${v%%/*}; \
-		depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a "$$v" || true; \
+		v=$${ko#"$(INSTALL_MOD_PATH)"/lib/modules/}; v=$${v%%/*}; \
+		depmod $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") -a "$$v" || true; \
 	done
 	$(MAKE) -C userspace/cyclestat uninstall
 	$(MAKE) -C userspace/runner uninstall

@@ -36,6 +36,14 @@
 #	tap_lane NAME DIR	this program's own stream is $TAP_DIR/NAME.tap
 #				(TAP_DIR, when the caller gave none, is
 #				DIR), the older streams there removed
+#	tap_odd_tmpdir		makes a folder named as a careless check
+#				would misread (a space, digits and e's
+#				that read as a number, a minus, nan,
+#				inf) in a new mktemp folder, and prints
+#				it: a suite's pass under it as TMPDIR
+#				proves that no point looks at the name
+#				of its temporary files; rm -rf its
+#				parent after
 #	tap_run NAME CMD...	runs another TAP producer into
 #				$TAP_DIR/NAME.tap (its exit status in
 #				NAME.rc), then shows it
@@ -193,6 +201,11 @@ tap_lane() {
 	rm -f "$TAP_DIR"/*.tap "$TAP_DIR"/*.rc
 	TAP_LOG=$TAP_DIR/$1.tap
 	: > "$TAP_LOG"
+}
+
+tap_odd_tmpdir() {
+	_tap_odd=$(mktemp -d) && mkdir "$_tap_odd/cb 1e5e9e1 -1e-5 nan inf" &&
+		printf '%s\n' "$_tap_odd/cb 1e5e9e1 -1e-5 nan inf"
 }
 
 tap_run() {
