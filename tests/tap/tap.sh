@@ -204,8 +204,10 @@ tap_lane() {
 }
 
 tap_odd_tmpdir() {
-	_tap_odd=$(mktemp -d) && mkdir "$_tap_odd/cb 1e5e9e1 -1e-5 nan inf" &&
-		printf '%s\n' "$_tap_odd/cb 1e5e9e1 -1e-5 nan inf"
+	# (searchable by all, as /tmp is: a point run as another user
+	# reaches the mktemp folders it is given inside)
+	_tap_odd=$(mktemp -d) && mkdir -m 0755 "$_tap_odd/cb 1e5e9e1 -1e-5 nan inf" &&
+		chmod 0755 "$_tap_odd" && printf '%s\n' "$_tap_odd/cb 1e5e9e1 -1e-5 nan inf"
 }
 
 tap_run() {
