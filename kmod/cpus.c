@@ -34,8 +34,10 @@
  * away: with more than barrier_ms the others give up (-ETIMEDOUT).
  */
 static unsigned int cb_fault_barrier_ms;
+#ifdef CB_TEST_HOOKS	/* the tests' build only (Kbuild) */
 module_param_named(fault_barrier_ms, cb_fault_barrier_ms, uint, 0600);
 MODULE_PARM_DESC(fault_barrier_ms, "testing: the last CPU of a cpus= run sleeps this long before its samples (default 0)");
+#endif
 
 /**
  * struct cb_barrier - where the CPUs of a cpus= run meet before each sample.

@@ -318,6 +318,7 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 	cb_pmu_show(m, res);
 	cb_put_result_nmis_in_samples(m, res->nmi_in);
 	cb_put_result_nmis_elsewhere(m, res->nmi_out);
+	cb_put_result_retaken(m, res->retaken);
 	cb_result_put(res);
 	return 0;
 }

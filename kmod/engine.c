@@ -248,6 +248,7 @@ free_job:
  */
 static bool cb_real_signal(void)
 {
+	struct sighand_struct *sh;
 	sigset_t pend;
 
 	if (fatal_signal_pending(current))
@@ -255,12 +256,15 @@ static bool cb_real_signal(void)
 	if (!task_sigpending(current))
 		return false;
 	/*
-	 * Unlocked: a signal that arrives meanwhile is seen at the next
-	 * check, HZ / 50 later.
+	 * The pending sets change under siglock (a sender's, another
+	 * thread's).  A task's own sighand changes only in its own exec.
 	 */
+	sh = rcu_dereference_protected(current->sighand, 1);
+	spin_lock_irq(&sh->siglock);
 	sigorsets(&pend, &current->pending.signal,
 		  &current->signal->shared_pending.signal);
 	sigandnsets(&pend, &pend, &current->blocked);
+	spin_unlock_irq(&sh->siglock);
 	sigdelsetmask(&pend, sigmask(SIGSTOP) | sigmask(SIGTSTP) |
 		      sigmask(SIGTTIN) | sigmask(SIGTTOU) | sigmask(SIGCONT));
 	return !sigisemptyset(&pend);

@@ -56,6 +56,10 @@ DECLARE_PER_CPU(u64, cb_body_timeouts);
  * @probe: the short region's TSC delta in the probe's last run (0 before
  *	it ran), which the core keeps to refuse at parse time a later
  *	request that could not fit.
+ * @over: the entry's samples so far that held interrupts off past @limit
+ *	and were taken again, in every call of its sampler (the core carries
+ *	it from one ensemble to the next); the sampler adds its own.
+ * @tried: the samples (warm-up included) the entry took before this call.
  *
  * Filled by the core; a fragment author never sees it.
  */
@@ -78,7 +82,26 @@ struct cb_ctx {
 	struct cb_disturb *dist;
 	struct cb_meet *meet;
 	u64 probe;
+	u64 over;
+	u64 tried;
 };
+
+/*
+ * The samples of an entry that may hold interrupts off past the limit
+ * before its run stops with -ETIME: CB_OVER_FREE, and one more for every
+ * CB_OVER_SHARE it took, but never CB_OVER_FREE in a row (@row: this
+ * sample's retakes so far).  The run's count, not only a streak's: a body
+ * dear only every other time, or only as its state grows, is stopped
+ * as soon as one dear every time, and a stall of the host now and then
+ * (an NMI, an emulator's) stops no long run of a body that fits.
+ */
+#define CB_OVER_FREE	8
+#define CB_OVER_SHARE	64
+static inline bool cb_over_spent(struct cb_ctx *ctx, u64 i, unsigned int *row)
+{
+	return ++*row >= CB_OVER_FREE ||
+	       ++ctx->over > CB_OVER_FREE + (ctx->tried + i) / CB_OVER_SHARE;
+}
 
 /* What disturbed a sample, the flags file's bits: CB_SAMPLE_* */
 #include "contract.h"
@@ -106,6 +129,12 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i);
 void cb_sample_begin(struct cb_ctx *ctx, u64 i);
 void cb_sample_end(struct cb_ctx *ctx, u64 i);
 /*
+ * Then, interrupts on again: the sample is kept (or was a warm-up one),
+ * or taken again; only a kept one's disturbances count (sample.c).
+ */
+void cb_sample_kept(struct cb_ctx *ctx, u64 i);
+void cb_sample_retaken(struct cb_ctx *ctx);
+/*
  * After each region, still with interrupts off: -EPROTO when the body
  * slept, turned interrupts on or left preemption disabled (sample.c says
  * which), else 0.  The probe before the first sample runs as a sample
@@ -131,12 +160,16 @@ int cb_probe_end(struct cb_ctx *ctx);
 void cb_pmc_read(struct cb_ctx *ctx, unsigned int at);
 #define __cb_sample_begin(ctx, i)	cb_sample_begin(ctx, i)
 #define __cb_sample_end(ctx, i)		cb_sample_end(ctx, i)
+#define __cb_sample_kept(ctx, i)	cb_sample_kept(ctx, i)
+#define __cb_sample_retaken(ctx)	cb_sample_retaken(ctx)
 #define __cb_pmc_read(ctx, at)		cb_pmc_read(ctx, at)
 #define __cb_sample_broken(ctx)		cb_sample_broken(ctx)
 #endif
 #ifndef __cb_sample_begin	/* userspace: interrupts stay on anyway */
 #define __cb_sample_begin(ctx, i)	do { } while (0)
 #define __cb_sample_end(ctx, i)		do { } while (0)
+#define __cb_sample_kept(ctx, i)	do { } while (0)
+#define __cb_sample_retaken(ctx)	((void)(ctx))
 #define __cb_pmc_read(ctx, at)		((void)(ctx))
 #define __cb_sample_broken(ctx)		0
 #endif
@@ -209,8 +242,8 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
  * runs only when (1 + CB_LONG_REPEAT) times the short one fits, and a
  * sample whose two regions together took longer than ctx->limit (copies
  * dearer than the body alone) is not kept; either way the sample is taken
- * again, and 8 times in a row is -ETIME, so no more than 8 samples in a
- * row can overrun.  Before the first sample the short region alone runs,
+ * again, and counted: past the entry's allowance (cb_over_spent()) the
+ * run stops with -ETIME.  Before the first sample the short region alone runs,
  * up to 3 times, to refuse a body that could not fit at all (the first
  * run of new code can be slow: an emulator translates it).  The probe
  * runs the body as a sample does, interrupts and preemption off: a body
@@ -224,8 +257,8 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 ({									\
 	struct cb_ctx *__ctx = (ctx);					\
 	const u64 __copies = __ctx->out_long ? CB_LONG_REPEAT + 1 : 1;	\
-	u64 __i, __end = __ctx->warmup + __ctx->n;			\
-	unsigned int __over = 0;					\
+	u64 __i, __end = __ctx->warmup + __ctx->n, __t = 0;		\
+	unsigned int __row = 0;						\
 	int __ret = 0;							\
 									\
 	for (__i = 0, __ret = -ETIME; __i < 3 && __ret == -ETIME; __i++) { \
@@ -247,6 +280,7 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 		__ret = cb_between_samples(__ctx, __i);			\
 		if (__ret)						\
 			break;						\
+		__t++;							\
 		__cb_irq_off(__flags);					\
 		__cb_sample_begin(__ctx, __i);				\
 		__d = cb_short_##tag##suffix(st, __ctx);	\
@@ -260,7 +294,7 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 			__cb_irq_on(__flags);				\
 			__cb_irq_done();				\
 			/* not an NMI or an emulator's stall: too long */ \
-			if (++__over == 8) {				\
+			if (cb_over_spent(__ctx, __t, &__row)) {		\
 				__ret = -ETIME;				\
 				break;					\
 			}						\
@@ -279,15 +313,17 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 		}							\
 		__cb_irq_done();					\
 		if (__d + __dl > __ctx->limit) {			\
-			/* held them off too long: never again in a row */ \
-			if (++__over == 8) {				\
+			/* held them off too long: counted, taken again */ \
+			__cb_sample_retaken(__ctx);			\
+			if (cb_over_spent(__ctx, __t, &__row)) {		\
 				__ret = -ETIME;				\
 				break;					\
 			}						\
 			__i--;						\
 			continue;					\
 		}							\
-		__over = 0;						\
+		__row = 0;						\
+		__cb_sample_kept(__ctx, __i);				\
 		if (__i >= __ctx->warmup) {				\
 			__ctx->out[__i - __ctx->warmup] = __d;		\
 			if (__ctx->out_long)				\

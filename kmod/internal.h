@@ -118,8 +118,10 @@ const char *cb_lfence_note(void);
  * @interleave: its ensembles alternated with the run's other results'.
  * @flags: @n bytes of CB_SAMPLE_* bits, what disturbed each sample.
  * @nmi_in: NMIs that arrived inside kept samples.
- * @nmi_out: NMIs between samples and in warm-up samples.
+ * @nmi_out: NMIs between samples, in warm-up samples and in samples
+ *	taken again.
  * @flagged: kept samples with each CB_SAMPLE_* bit set, by bit number.
+ * @retaken: samples taken again (over max_sample_us), not kept.
  * @pmc: per region (CB_REGION_SHORT, CB_REGION_LONG), @n deltas of each
  *	hardware counter (cb_pmc_names) around that region, or NULL.
  * @pmc_open: bit k: counter k counted (its arrays are there).
@@ -165,6 +167,7 @@ struct cb_result {
 	u64 nmi_in;
 	u64 nmi_out;
 	u64 flagged[CB_NR_SAMPLE_FLAGS];
+	u64 retaken;
 	u64 cpus;
 	unsigned int nr_cpus;
 	u64 **pc_cycles;
@@ -281,9 +284,14 @@ struct cb_pmu {
  * @nmi_end: NMIs as the previous sample ended.
  * @cold: this sample's CB_SAMPLE_IRQ and CB_SAMPLE_SWITCH bits.
  * @nmi_in: NMIs inside kept samples.
- * @nmi_out: NMIs between samples and in warm-up samples.
+ * @nmi_out: NMIs between samples, in warm-up samples and in samples
+ *	taken again.
  * @flagged: kept samples with each CB_SAMPLE_* bit (NMI, IRQ, SWITCH, CPU,
  *	NOPMC, TIMEOUT, PMCRESET).
+ * @f: the last sample's CB_SAMPLE_* bits, counted in @flagged if it is
+ *	kept (cb_sample_kept()).
+ * @retaken: samples taken again for holding interrupts off too long
+ *	(cb_sample_retaken()).
  * @timeouts: cb_body_timeouts on this CPU as this sample began.
  * @perf_irqs: the PMU's overflow interrupts (NMIs) on this CPU, likewise.
  * @pmu: the run's counters, or NULL when none counts.
@@ -309,6 +317,8 @@ struct cb_disturb {
 	u64 nmi_in;
 	u64 nmi_out;
 	u64 flagged[CB_NR_SAMPLE_FLAGS];
+	u8 f;
+	u64 retaken;
 	u64 timeouts;
 	unsigned int perf_irqs;
 	const struct cb_pmu *pmu;
@@ -364,11 +374,16 @@ struct cb_job {
  * @life: its state and setup (lifecycle.h).
  * @dist: what disturbed its samples so far.
  * @measured: its ensembles that completed.
+ * @over: its samples taken again for holding interrupts off past the
+ *	limit, in all its ensembles (harness.h: cb_over_spent()).
+ * @tried: its samples so far, warm-up included.
  */
 struct cb_flight {
 	struct cb_life life;
 	struct cb_disturb dist;
 	u32 measured;
+	u64 over;
+	u64 tried;
 };
 
 /*

@@ -27,8 +27,10 @@
 static atomic_t cb_setups = ATOMIC_INIT(0);
 static atomic_t cb_teardowns = ATOMIC_INIT(0);
 static unsigned int cb_fault_setup;
+#ifdef CB_TEST_HOOKS	/* the tests' build only (Kbuild) */
 module_param_named(fault_setup, cb_fault_setup, uint, 0600);
 MODULE_PARM_DESC(fault_setup, "testing: the Nth setup call from now fails with -ENOMEM (default 0: none)");
+#endif
 
 void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns)
 {
@@ -120,6 +122,8 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 		.job = job,
 		.dist = &fl->dist,
 		.done = done,
+		.over = fl->over,
+		.tried = fl->tried,
 	};
 	int ret, k, r;
 
@@ -142,6 +146,8 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 	      cb_on_cpus(job, i, &ctx, e, &cb_life_hooks) : frag->sample(&ctx);
 	if (ctx.probe)
 		WRITE_ONCE(cb_slot(req->slot[i])->probe, ctx.probe);
+	fl->over = ctx.over;
+	fl->tried += ctx.warmup + ctx.n;
 	fl->measured += !ret;
 	cb_life_after(&fl->life, frag, &cb_life_hooks);
 	return ret;
@@ -165,6 +171,7 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 	res->nmi_in = fl->dist.nmi_in;
 	res->nmi_out = fl->dist.nmi_out;
 	memcpy(res->flagged, fl->dist.flagged, sizeof(res->flagged));
+	res->retaken = fl->dist.retaken;
 	cb_cpus_spread(res, fl->measured == res->ensembles);
 	memset(fl, 0, sizeof(*fl));
 }
@@ -181,9 +188,10 @@ void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
 	    ret != -ETIMEDOUT)
 		job->failed = req->slot[i];
 	if (ret == -ETIME)
-		cb_warn("%s:%s%s: refused: one sample (the body, and %u copies after it) would hold interrupts off over max_sample_us (%llu TSC ticks), or did so 8 times in a row; shorten the body or its ARG, or reload with a larger max_sample_us (at most %u)\n",
+		cb_warn("%s:%s%s: refused: one sample (the body, and %u copies after it) would hold interrupts off over max_sample_us (%llu TSC ticks), or did so %llu times (%u in a row may, or %u and 1 in %u samples in all); shorten the body or its ARG, or reload with a larger max_sample_us (at most %u)\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
-			arg, CB_LONG_REPEAT, job->limit,
+			arg, CB_LONG_REPEAT, job->limit, job->fl[i].over,
+			CB_OVER_FREE - 1, CB_OVER_FREE, CB_OVER_SHARE,
 			CB_MAX_SAMPLE_US);
 	else if (ret == -ETIMEDOUT)
 		cb_warn("%s:%s%s: cpu %u did not come to the barrier the CPUs of cpus= meet at before each sample within barrier_ms: something kept it from running (a real-time task, an interrupt storm, a stopped vCPU); the run stopped, the previous results stay; free that CPU, or reload with a larger barrier_ms\n",

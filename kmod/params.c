@@ -91,13 +91,14 @@ static struct cb_uint_param cb_max_sample_us_param = {
 	.val = &cb_max_sample_us, .min = 1, .max = CB_MAX_SAMPLE_US,
 };
 module_param_cb(max_sample_us, &cb_uint_ops, &cb_max_sample_us_param, 0444);
-MODULE_PARM_DESC(max_sample_us, "longest a sample may hold interrupts off (protocol, short and long region), in microseconds; a body that would take longer is refused with -ETIME before it runs with interrupts off, or once 8 samples in a row took longer (1..1000000, default 50000)");
+MODULE_PARM_DESC(max_sample_us, "longest a sample may hold interrupts off (protocol, short and long region), in microseconds; a body that would take longer is refused with -ETIME before it runs with interrupts off, or once 8 samples in a row, or more than 8 and 1 in 64 of its samples in all, took longer (1..1000000, default 50000)");
 
 /*
  * A cpus= run's CPUs meet before every sample; one that has not come
  * within barrier_ms was kept from running (a real-time task, an interrupt
  * storm, a stopped vCPU) and the run stops.  Its bound: a CPU is away for
- * one sample and its retakes (8 x max_sample_us at most), and a yield.
+ * one sample and its retakes (8 x max_sample_us at most: harness.h,
+ * cb_over_spent()), and a yield.
  */
 static struct cb_uint_param cb_barrier_ms_param = {
 	.val = &cb_barrier_ms, .min = 1, .max = 60000,

@@ -152,6 +152,46 @@ static int cb_req_check_window(const struct cb_req *req, unsigned int us)
 	return 0;
 }
 
+/*
+ * The warm-up is in no array, so max_mb does not bound it as it bounds
+ * the samples kept: an entry's warm-up samples (warmup= in each of its
+ * ensembles) are bounded here, by their count, and by the time its last
+ * probe says they would take: CB_MAX_WARMUP_S at most.  A warm-up brings
+ * the caches, the predictors and the clock to where the samples find
+ * them; a longer one warms nothing more, and would keep insmod (a run at
+ * load) or the writer waiting for nothing.
+ */
+#define CB_MAX_WARMUP_S	60
+static int cb_req_check_warmup(const struct cb_req *req)
+{
+	u64 w = (u64)req->warmup * req->ensembles, t;
+	unsigned int i;
+
+	if (w > CB_MAX_WARMUP) {
+		cb_warn("run: warmup=%u x ensembles=%u is %llu warm-up samples an entry, over %u: lower warmup (it is taken before every ensemble)\n",
+			req->warmup, req->ensembles, w, CB_MAX_WARMUP);
+		return -E2BIG;
+	}
+	for (i = 0; i < req->nr; i++) {
+		const struct cb_fragment *frag = req->frag[i];
+		u64 copies = frag->no_long ? 1 : CB_LONG_REPEAT + 1;
+		int s = cb_slot_find(frag, req->arg[i], false);
+		u64 probe = s >= 0 ? READ_ONCE(cb_slot(s)->probe) : 0;
+
+		if (!probe || !tsc_khz)
+			continue;
+		if (check_mul_overflow(w, probe * copies, &t) ||
+		    t / tsc_khz > CB_MAX_WARMUP_S * 1000ULL) {
+			cb_warn("run: %s:%s: warmup=%u x ensembles=%u would hold interrupts off for over %u s before its samples (its last probe took %llu TSC ticks, and %llu copies follow): lower warmup\n",
+				cb_group_name(frag), frag->name, req->warmup,
+				req->ensembles, CB_MAX_WARMUP_S, probe,
+				copies - 1);
+			return -E2BIG;
+		}
+	}
+	return 0;
+}
+
 /* Whether the machine can take the run: memory, max_mb, the CPU, time. */
 int cb_req_check(const struct cb_req *req)
 {
@@ -163,7 +203,8 @@ int cb_req_check(const struct cb_req *req)
 	cb_get_defaults(&d);
 	if (!req->nr)
 		return -EINVAL;
-	ret = cb_req_check_window(req, d.max_sample_us);
+	ret = cb_req_check_window(req, d.max_sample_us) ?:
+	      cb_req_check_warmup(req);
 	if (ret)
 		return ret;
 	if (bytes > (u64)d.max_mb << 20) {

@@ -68,14 +68,16 @@ static void cb_pmc_widths(struct cb_pmu *pmu)
  * sample reads (its overflow interrupt): every sample is then flagged.
  */
 static unsigned int cb_fault_pmu_fail;
+static bool cb_fault_pmu_tsc;
+static bool cb_fault_pmu_rewind;
+#ifdef CB_TEST_HOOKS	/* the tests' build only (Kbuild) */
 module_param_named(fault_pmu_fail, cb_fault_pmu_fail, uint, 0600);
 MODULE_PARM_DESC(fault_pmu_fail, "testing: counters whose creation fails with -ENOENT, a mask (1 core_cycles, 2 instructions, 4 ref_cycles; default 0)");
-static bool cb_fault_pmu_tsc;
 module_param_named(fault_pmu_tsc, cb_fault_pmu_tsc, bool, 0600);
 MODULE_PARM_DESC(fault_pmu_tsc, "testing: the counters read the TSC instead of the PMU (default N)");
-static bool cb_fault_pmu_rewind;
 module_param_named(fault_pmu_rewind, cb_fault_pmu_rewind, bool, 0600);
 MODULE_PARM_DESC(fault_pmu_rewind, "testing: with fault_pmu_tsc, a counter read after a region is one less than before it, as one perf rewrote (default N)");
+#endif
 
 static const char *cb_pmc_why(int err)
 {
@@ -212,29 +214,56 @@ void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
 
 /*
  * Interrupts handled on this CPU, every kind the kernel counts: device
- * interrupts (kstat) and each of x86's own vectors (irq_stat), the two
- * sums /proc/stat's "intr" adds up.  arch_irq_stat_cpu() is not exported,
- * and leaves some vectors out (TLB shootdowns, posted interrupts, Hyper-V
- * and Xen callbacks), so every counter in irq_cpustat_t after __nmi_count
- * is summed, whatever the kernel's configuration puts there: a vector
- * counter added later is counted too.  All of them are unsigned int, and
- * the cacheline padding after them is zero.  An NMI is not one of these
- * (it is told apart, below), and apic_perf_irqs counts NMIs: the PMU's
- * overflow interrupt is an NMI on x86, already in the NMI count of the
- * sample it lands in, and counted here it would mark the next sample too
- * ("an interrupt since the previous sample").  A hypervisor's exits, SMIs
- * and exceptions are not interrupts of this kernel and are not counted.
+ * interrupts (kstat) and x86's own vectors (irq_stat), the two sums
+ * /proc/stat's "intr" adds up.  arch_irq_stat_cpu() is not exported, so
+ * its vector counters are read here by name, under the configuration
+ * each exists in (arch/x86/include/asm/hardirq.h): a kernel that renames
+ * or moves one fails to build this file instead of changing the count.
+ * Left out: icr_read_retry_count (no interrupt: a retry of an APIC
+ * read) and apic_perf_irqs, which counts NMIs: the PMU's overflow
+ * interrupt is an NMI on x86, already in the NMI count of the sample it
+ * lands in, and counted here it would mark the next sample too ("an
+ * interrupt since the previous sample").  An NMI is told apart below; a
+ * hypervisor's exits, SMIs and exceptions are not interrupts of this
+ * kernel and are not counted.
  */
 static notrace unsigned long cb_irq_count(void)
 {
-	const unsigned int *c = (const unsigned int *)this_cpu_ptr(&irq_stat);
-	unsigned int w = offsetof(irq_cpustat_t, __nmi_count) / sizeof(*c) + 1;
+	const irq_cpustat_t *c = this_cpu_ptr(&irq_stat);
 	unsigned long n = __this_cpu_read(kstat.irqs_sum);
 
-	BUILD_BUG_ON(sizeof(irq_cpustat_t) % sizeof(*c));
-	for (; w < sizeof(irq_cpustat_t) / sizeof(*c); w++)
-		if (w != offsetof(irq_cpustat_t, apic_perf_irqs) / sizeof(*c))
-			n += READ_ONCE(c[w]);
+	n += READ_ONCE(c->x86_platform_ipis) + READ_ONCE(c->apic_irq_work_irqs) +
+	     READ_ONCE(c->irq_tlb_count);
+#ifdef CONFIG_X86_LOCAL_APIC
+	n += READ_ONCE(c->apic_timer_irqs) + READ_ONCE(c->irq_spurious_count);
+#endif
+#if IS_ENABLED(CONFIG_KVM)
+	n += READ_ONCE(c->kvm_posted_intr_ipis) +
+	     READ_ONCE(c->kvm_posted_intr_wakeup_ipis) +
+	     READ_ONCE(c->kvm_posted_intr_nested_ipis);
+#endif
+#ifdef CONFIG_SMP
+	n += READ_ONCE(c->irq_resched_count) + READ_ONCE(c->irq_call_count);
+#endif
+#ifdef CONFIG_X86_THERMAL_VECTOR
+	n += READ_ONCE(c->irq_thermal_count);
+#endif
+#ifdef CONFIG_X86_MCE_THRESHOLD
+	n += READ_ONCE(c->irq_threshold_count);
+#endif
+#ifdef CONFIG_X86_MCE_AMD
+	n += READ_ONCE(c->irq_deferred_error_count);
+#endif
+#ifdef CONFIG_X86_HV_CALLBACK_VECTOR
+	n += READ_ONCE(c->irq_hv_callback_count);
+#endif
+#if IS_ENABLED(CONFIG_HYPERV)
+	n += READ_ONCE(c->irq_hv_reenlightenment_count) +
+	     READ_ONCE(c->hyperv_stimer0_count);
+#endif
+#ifdef CONFIG_X86_POSTED_MSI
+	n += READ_ONCE(c->posted_msi_notification_count);
+#endif
 	return n;
 }
 
@@ -417,6 +446,13 @@ int notrace cb_probe_end(struct cb_ctx *ctx)
 	return -EPROTO;
 }
 
+/*
+ * What disturbed the sample that just ended, its flags and counter
+ * deltas in the arrays: counted once the sampler keeps it
+ * (cb_sample_kept()), not when it is to be taken again
+ * (cb_sample_retaken()), so that the flagged_* counts are the kept
+ * samples'.
+ */
 void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)
 {
 	struct cb_disturb *d = ctx->dist;
@@ -436,12 +472,10 @@ void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)
 	if (__this_cpu_read(cb_body_timeouts) != d->timeouts)
 		f |= CB_SAMPLE_TIMEOUT;
 	d->nmi_end = nmi;
-	if (i < ctx->warmup) {
-		d->nmi_out += nmi - d->nmi_start;
+	d->f = f;
+	if (i < ctx->warmup)
 		return;
-	}
 	i -= ctx->warmup;
-	d->nmi_in += nmi - d->nmi_start;
 	if (ctx->flags)
 		ctx->flags[i] = f;
 	for (r = 0; d->pmu && r < CB_NR_REGIONS; r++)
@@ -449,7 +483,33 @@ void notrace cb_sample_end(struct cb_ctx *ctx, u64 i)
 			if (d->pmc_out[r][b])
 				d->pmc_out[r][b][i] = pmc ?
 					cb_pmc_delta(d, b, 2 * r) : 0;
+}
+
+/* The sample cb_sample_end() saw is kept (or was a warm-up sample). */
+void notrace cb_sample_kept(struct cb_ctx *ctx, u64 i)
+{
+	struct cb_disturb *d = ctx->dist;
+	int b;
+
+	if (i < ctx->warmup) {
+		d->nmi_out += d->nmi_end - d->nmi_start;
+		return;
+	}
+	d->nmi_in += d->nmi_end - d->nmi_start;
 	for (b = 0; b < CB_NR_SAMPLE_FLAGS; b++)
-		if (f & BIT(b))
+		if (d->f & BIT(b))
 			d->flagged[b]++;
+}
+
+/*
+ * The sample cb_sample_end() saw held interrupts off too long and is
+ * taken again: its NMIs were outside the kept samples, and it is counted
+ * as a retake.
+ */
+void notrace cb_sample_retaken(struct cb_ctx *ctx)
+{
+	struct cb_disturb *d = ctx->dist;
+
+	d->nmi_out += d->nmi_end - d->nmi_start;
+	d->retaken++;
 }

@@ -7,10 +7,13 @@
 # objects next to its sources, so one tree cannot hold builds for two
 # kernels: each kernel gets its own copy, rebuilt incrementally.
 #
-#   scripts/build-ko.sh [--clean] [--strict] SERIES     (SERIES: 6.1, 6.12, 6.12-rt)
+#   scripts/build-ko.sh [--clean] [--strict] [--test-hooks] SERIES
+#                                            (SERIES: 6.1, 6.12, 6.12-rt)
 #
-#   --clean    rebuild everything (to see every W=1 warning again)
-#   --strict   fail when the compiler or modpost printed any warning
+#   --clean       rebuild everything (to see every W=1 warning again)
+#   --strict      fail when the compiler or modpost printed any warning
+#   --test-hooks  the tests' build, with the fault_* parameters
+#                 (CB_TEST_HOOKS=y, Kbuild), in build/ko-ABI+hooks/
 #
 # The build's output goes to build/ko-ABI/build.log and its warnings to
 # stderr. A file that warned is compiled again on the next run, so its
@@ -20,11 +23,12 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-clean=0 strict=0
+clean=0 strict=0 hooks=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--clean) clean=1; shift ;;
 	--strict) strict=1; shift ;;
+	--test-hooks) hooks=y; shift ;;
 	-h|--help) sed -n '3,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "build-ko.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
@@ -46,7 +50,7 @@ if ! command -v pahole >/dev/null && [ -e "$kdir/vmlinux" ]; then
 	exit 2
 fi
 
-dir=$top/build/ko-$abi
+dir=$top/build/ko-$abi${hooks:++hooks}
 mkdir -p "$dir"
 exec 9> "$dir.lock"
 flock 9	# one build per tree at a time
@@ -70,7 +74,7 @@ if [ -d "$dir/kmod" ]; then
 fi
 
 log=$dir/build.log
-if ! make -C "$kdir" M="$dir" W=1 -j"$(nproc)" modules > "$log" 2>&1; then
+if ! make -C "$kdir" M="$dir" W=1 CB_TEST_HOOKS=$hooks -j"$(nproc)" modules > "$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
 	echo "build-ko.sh: the $abi build failed; see $log" >&2
 	exit 1

@@ -15,8 +15,8 @@ check_unload
 # too: overrun:long_dear's short region fits max_sample_us=1000 (10^6
 # ticks: instructions, under icount) with room to spare, but each of its
 # long regions holds one call of 10^7 dec/jnz iterations (2 x 10^7
-# ticks).  No such sample is kept: each is taken again, and 8 in a row
-# stop the run with ETIME, naming the fragment.
+# ticks).  No such sample is kept: each is taken again, and the eighth
+# in a row stops the run with ETIME, naming the fragment.
 expect_ok "insmod (base + copies + overrun) max_sample_us=1000" \
 	insmod /cyclebench.ko run_on_load=0 max_sample_us=1000
 expect_eq "overrun:long_dear, its long region over max_sample_us: ETIME" ETIME \

@@ -50,13 +50,15 @@ fi
 
 # The module and kernel of every boot: each qemu-run.sh call gets
 # --kernel "$abi" --ko "$ko".
-if ! ko=$("$top/scripts/build-ko.sh" "$series"); then
-	fail "cyclebench.ko builds for $series (scripts/build-ko.sh $series)"
+# (the tests' build: with the fault_* hooks, which a product build lacks)
+if ! ko=$("$top/scripts/build-ko.sh" --test-hooks "$series"); then
+	fail "cyclebench.ko builds for $series (scripts/build-ko.sh --test-hooks $series)"
 	finish
 	exit 1
 fi
 abi=$(basename "$(dirname "$ko")")
 abi=${abi#ko-}
+abi=${abi%+hooks}
 echo "# e2e-$series: kernel $abi, module $ko"
 
 # What must never appear in a guest's kernel log (SPLAT, alloc_reports)
@@ -81,7 +83,7 @@ test_module() {
 		groups="$groups $(basename "$f" .c)"
 	done
 	if ! make -C "$("$top/scripts/kdir.sh" --kernel "$series")" M="$dir" \
-		CB_GROUPS="$groups" modules > "$dir/build.log" 2>&1; then
+		CB_GROUPS="$groups" CB_TEST_HOOKS=y modules > "$dir/build.log" 2>&1; then
 		fail "$1: the test module builds (see $dir/build.log)"
 		return 1
 	fi
@@ -222,11 +224,11 @@ boot() {
 #    CPU model, rt a PREEMPT_RT kernel, copies the object-code checker,
 #    sleepy the host's report of a dead guest (the debug suite's bite
 #    checks DEBUG_ATOMIC_SLEEP's report itself); they cost 150 s there.
-suites=${*:-icount max reliability rt nmi lifetime sleepy cpus}
+suites=${*:-icount max reliability rt nmi lifetime sleepy cpus hostile}
 case $series in
-6.12) suites=${*:-icount rt nmi lifetime sleepy cpus ab} ;;
-*-debug) suites=${*:-max reliability nmi lifetime cpus debug irqsoff icount} ;;
-6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus probe ci-gate gate} ;;
+6.12) suites=${*:-icount rt nmi lifetime sleepy cpus hostile ab} ;;
+*-debug) suites=${*:-max reliability nmi lifetime cpus hostile debug irqsoff icount} ;;
+6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus hostile probe ci-gate gate} ;;
 esac
 # the big runs in full on one lane (max.sh, reliability.sh)
 size=light
@@ -381,6 +383,12 @@ for s in $suites; do
 				--add "$out/copies-ko/regions.txt" "$top/tests/e2e/copies.sh"
 		fi
 		;;
+	hostile)
+		# bodies written to break the interrupts-off bound, and requests
+		# that would hold the CPU for nothing (tests/kmod/hostile.c)
+		test_module hostile tests/kmod/hostile.c || continue
+		boot hostile --icount --ko "$out/hostile-ko/cyclebench.ko" "$top/tests/e2e/hostile.sh"
+		;;
 	probe)
 		# the probe runs the body with interrupts off, as the samples do
 		# (tests/kmod/irqs.c counts its runs with them on)
@@ -438,7 +446,7 @@ for s in $suites; do
 		[ "$series" = 6.1 ] && o=6.12
 		tap_run ab "$top/tests/e2e/ab.sh" "$series" "$o" | grep -E '^not ok|^# [0-9]+ passed'
 		;;
-	*) fail "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus probe gate stress debug irqsoff ab)" ;;
+	*) fail "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus hostile probe gate stress debug irqsoff ab)" ;;
 	esac
 done
 

@@ -85,8 +85,14 @@ build_clean() {
 	fi
 }
 # one build does both: W=1's warnings from the compiler, sparse's from
-# C=2 (every file checked)
+# C=2 (every file checked); the tests' build first, whose fault_* hooks
+# a product build must not have (no knob that changes what is measured)
+fault_params() { modinfo -F parm cyclebench.ko 2>/dev/null | sed -n 's/^\(fault_[a-z_]*\):.*/\1/p' | sort | tr '\n' ' '; }
+build_clean "W=1 and sparse, the tests' build (CB_TEST_HOOKS=y)" W=1 C=2 CHECK=sparse CB_TEST_HOOKS=y
+expect_eq "the tests' build has the fault_* hooks" \
+	"fault_barrier_ms fault_pmu_fail fault_pmu_rewind fault_pmu_tsc fault_setup " "$(fault_params)"
 build_clean "W=1 and sparse" W=1 C=2 CHECK=sparse
+expect_eq "a product build has no test hook (modinfo: no fault_* parameter)" "" "$(fault_params)"
 # ... and W=1 on every QEMU kernel series, each in its own tree (the one
 # whose headers are KDIR's was just built).
 for k in ${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}; do

@@ -96,6 +96,7 @@ pmu_missing list none module
 pmu_error int none module
 nmis_in_samples u64 none module
 nmis_elsewhere u64 none module
+retaken u64 none module
 c2c_timestamps u64 none runner
 '
 methods='paoloni lfence paoloni-nordtscp lfence-nordtscp cpuid-nordtscp'

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+# Under icount, bodies written to break the interrupts-off bound
+# (tests/kmod/hostile.c, in a module of base + hostile), and requests that
+# would hold the CPU for nothing: each is stopped or refused, naming the
+# fragment and the reason, and rmmod returns.
+. /lib.sh
+
+# A warm-up is in no array, so max_mb does not bound it: 10^12 warm-up
+# samples at load (warmup=10^7 before each of 10^5 ensembles) are refused
+# before anything runs, and insmod fails at once, naming warmup.
+t0=$(now)
+if insmod /cyclebench.ko only=base:empty samples=1 ensembles=100000 warmup=10000000 2> /tmp/insmod.err; then
+	fail "insmod only=base:empty samples=1 ensembles=100000 warmup=10000000: refused (it loaded)"
+	rmmod cyclebench
+else
+	pass "insmod only=base:empty samples=1 ensembles=100000 warmup=10000000: refused ($(cat /tmp/insmod.err))"
+fi
+expect_le "... within 2 s ($((2000 * SLOW)) ms here)" $((2000 * SLOW)) "$(elapsed_ms "$t0")"
+# (busybox's insmod tries a second way when the first fails: once or twice)
+expect_ge "the log says warmup x ensembles is too many" 1 \
+	"$(dmesg | grep -c 'warmup=10000000 x ensembles=100000 is 1000000000000 warm-up samples an entry, over 10000000')"
+expect_eq "the module is not loaded" no "$([ -e "$CB" ] && echo yes || echo no)"
+
+# max_sample_us=1000: 10^6 ticks, instructions under icount; a dear call
+# is 2 x 10^7 of them.
+expect_ok "insmod (base + hostile) max_sample_us=1000" \
+	insmod /cyclebench.ko run_on_load=0 max_sample_us=1000
+
+# Dear in every other sample: never two over the bound in a row, so a
+# count of the streak alone never stopped it (it ran to the end, half its
+# samples over the bound).  The run's count stops it at the ninth.
+expect_eq "hostile:every_other, half its samples over max_sample_us: ETIME" ETIME \
+	"$(run_write "hostile:every_other samples=20 ensembles=1 warmup=0")"
+expect_eq "the log names hostile:every_other, max_sample_us and how often" 1 \
+	"$(dmesg | grep -c 'hostile:every_other: refused: .*max_sample_us.*or did so 9 times')"
+expect_eq "hostile:every_other's result says aborted" aborted \
+	"$(info_get "$CB/hostile/every_other/info" state)"
+
+# Dear in one sample of 200: a body that fits, stalled now and then.  Its
+# 1000 samples take 6 again (the dear samples 0, 200, ... 1000 of the
+# 1006 taken), within the run's allowance (8, and 1 in 64): the run ends,
+# and the info counts the retakes apart from the kept samples.
+expect_eq "hostile:rare, 1 sample in 200 over max_sample_us: ok" ok \
+	"$(run_write "hostile:rare samples=1000 ensembles=1 warmup=0")"
+R=$CB/hostile/rare
+expect_eq "hostile:rare: info retaken 6" 6 "$(info_get $R/info retaken)"
+expect_eq "hostile:rare: 1000 samples kept" 1000 "$(lines $R/cycles)"
+expect_eq "hostile:rare: no kept sample over the bound" 0 \
+	"$(paste $R/cycles $R/cycles_long | awk '$1 + $2 > 1000000' | wc -l)"
+# the flagged_* counts are the kept samples' flags (a retaken sample's
+# are not counted; the interrupt its long window held off marks the next)
+expect_eq "hostile:rare: flagged_nmi, _irq, _switch count the kept samples' flags" \
+	"$(awk '{ for (b = 1; b <= 4; b *= 2) if (int($1 / b) % 2) n[b]++ }
+		END { printf "%d %d %d", n[1], n[2], n[4] }' $R/flags)" \
+	"$(info_get $R/info flagged_nmi) $(info_get $R/info flagged_irq) $(info_get $R/info flagged_switch)"
+check_unload
+
+# A warm-up whose time the probe knows: hostile:heavy's sample (17 calls
+# of 2 x 10^5 instructions) fits; 10^5 warm-up samples of it would hold
+# interrupts off for over 300 s (virtual: icount's) before the first kept
+# one, and are refused at once, once a run has probed it.
+expect_ok "insmod (base + hostile)" insmod /cyclebench.ko run_on_load=0
+expect_eq "hostile:heavy, a short run: ok" ok \
+	"$(run_write "hostile:heavy samples=5 ensembles=1 warmup=1")"
+t0=$(now)
+expect_eq "hostile:heavy warmup=10000 ensembles=10: E2BIG" E2BIG \
+	"$(run_write "hostile:heavy samples=5 ensembles=10 warmup=10000")"
+expect_le "... within 2 s ($((2000 * SLOW)) ms here)" $((2000 * SLOW)) "$(elapsed_ms "$t0")"
+expect_eq "the log names hostile:heavy, the warm-up and its bound" 1 \
+	"$(dmesg | grep -c 'run: hostile:heavy: warmup=10000 x ensembles=10 would hold interrupts off for over 60 s')"
+expect_eq "hostile:heavy's earlier result stays" ok "$(info_get "$CB/hostile/heavy/info" state)"
+check_unload
