@@ -86,8 +86,8 @@ jobs=${CB_TEST_JOBS:-$(nproc)}
 lane_s() {
 	case $1 in
 	kmod) echo 120 ;; cyclestat) echo 185 ;; runner) echo 160 ;; scripts) echo 115 ;;
-	qemu-*-debug) echo 850 ;; qemu-6.1) echo 490 ;; qemu-6.12-rt) echo 260 ;;
-	qemu-6.12) echo 450 ;; *) echo 300 ;;
+	qemu-*-debug) echo 920 ;; qemu-6.1) echo 540 ;; qemu-6.12-rt) echo 310 ;;
+	qemu-6.12) echo 500 ;; *) echo 300 ;;
 	esac
 }
 userspace=(cyclestat runner scripts)
