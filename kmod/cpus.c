@@ -22,6 +22,7 @@
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
@@ -292,7 +293,7 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e,
 			break;
 		}
 		kthread_bind(task, w->meet.cpu);
-		w->task = task;
+		w->task = get_task_struct(task);
 	}
 	if (ret) {
 		/* never woken: they exit without running cb_helper_fn() */
@@ -305,10 +306,23 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e,
 	ret = frag->sample(ctx);
 	cb_bar_leave(&bar, h[0].meet.cpu, ret, ctx->dist->broke);
 	for (t = 1; t < k; t++) {
-		/* bounded by its CPU's giving it time: say so when it does not */
-		while (!wait_for_completion_timeout(&h[t].done, bar.timeout))
-			cb_warn("cpu %u: the run waits for its thread to stop: something keeps it from running (a real-time task?)\n",
-				h[t].meet.cpu);
+		unsigned long waited = 0;
+		bool moved = false;
+
+		/*
+		 * Bounded by its CPU's giving it time: a second after the run
+		 * stopped, or barrier_ms after this CPU's end, it may finish
+		 * on another CPU (cb_unbind()).
+		 */
+		while (!wait_for_completion_timeout(&h[t].done, HZ / 10)) {
+			waited += HZ / 10;
+			if (!moved && (waited >= bar.timeout ||
+				       (waited >= HZ && (READ_ONCE(bar.err) ||
+							 cb_aborted(job))))) {
+				cb_unbind(h[t].task);
+				moved = true;
+			}
+		}
 	}
 	ret = bar.err;
 	if (ret == -EAGAIN || ret == -ETIMEDOUT)
@@ -316,6 +330,8 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e,
 	if (ret == -EPROTO && !ctx->dist->broke)
 		ctx->dist->broke = bar.broke;
 out:
+	for (t = 1; t < made; t++)
+		put_task_struct(h[t].task);
 	ctx->meet = NULL;
 	kfree(h);
 	return ret;

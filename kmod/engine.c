@@ -18,6 +18,7 @@
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <asm/tsc.h>
 
@@ -45,11 +46,22 @@ static atomic_t cb_busy = ATOMIC_INIT(0);
 u64 cb_abort;
 static u64 cb_seq;
 static DECLARE_COMPLETION(cb_gone);
+/* The last run's kthread (a reference: cb_launch() and cb_engine_exit()). */
+static struct task_struct *cb_run_task;
 
-/* Waits until no kthread of ours runs, and leaves it said. */
+/*
+ * Waits until no kthread of ours runs, and leaves it said.  A run told to
+ * stop stops at its next sample, once its CPU gives it time; a real-time
+ * task that owns the CPU (RT throttling off), or a stopped vCPU, may never
+ * give it any.  So after a second the thread may finish on any online CPU
+ * (cb_unbind()): it sees that it moved, or the stop, before it samples
+ * again, and exits.  rmmod and a killed insmod return within seconds.
+ */
 static void cb_wait_gone(void)
 {
-	wait_for_completion(&cb_gone);
+	while (!wait_for_completion_timeout(&cb_gone, HZ))
+		if (READ_ONCE(cb_abort) && cb_run_task)
+			cb_unbind(cb_run_task);
 	complete(&cb_gone);
 }
 
@@ -93,6 +105,23 @@ void cb_engine_exit(void)
 {
 	WRITE_ONCE(cb_abort, CB_ABORT_ALL);
 	cb_wait_gone();
+	if (cb_run_task)
+		put_task_struct(cb_run_task);
+	cb_run_task = NULL;
+}
+
+/*
+ * A thread of a run that was told to stop, kept from running on its CPU
+ * (harness.h: between two samples, interrupts on): it may finish on any
+ * online CPU.  Once moved it samples no more (cb_between_samples()).  One
+ * that waits (for its helpers, in cb_on_cpus()) is not kept from anything.
+ */
+void cb_unbind(struct task_struct *task)
+{
+	if (task_is_running(task) &&
+	    set_cpus_allowed_ptr(task, cpu_online_mask) == 0)
+		cb_warn("%s: kept from running on its CPU after the run stopped (a real-time task?): it finishes elsewhere\n",
+			task->comm);
 }
 
 /* Number of the last completed run; written by the one run in flight. */
@@ -115,6 +144,13 @@ void cb_get_status(int *slot, u64 *done, u64 *total)
 
 int cb_between_samples(struct cb_ctx *ctx, u64 i)
 {
+	/*
+	 * Under PREEMPT_VOLUNTARY preempt_enable() does not reschedule; this
+	 * keeps the soft lockup and RCU stall detectors quiet.  First: what
+	 * the thread finds after it (a stop, another CPU: cb_unbind()) is
+	 * seen before the next sample.
+	 */
+	cond_resched();
 	if (cb_aborted(ctx->job))
 		return -EINTR;
 	/* kthread_bind() pins us, but CPU hotplug can still move us. */
@@ -123,11 +159,6 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i)
 	/* (a cpus= run's first CPU speaks for the others) */
 	if (!(i & 1023) && i >= ctx->warmup && ctx->cpu == ctx->job->req->cpu)
 		atomic64_set(&cb_status_done, ctx->done + i - ctx->warmup);
-	/*
-	 * Under PREEMPT_VOLUNTARY preempt_enable() does not reschedule; this
-	 * keeps the soft lockup and RCU stall detectors quiet.
-	 */
-	cond_resched();
 	/* last: the CPUs of cpus= leave the barrier right into their samples */
 	return ctx->meet ? cb_meet(ctx, i) : 0;
 }
@@ -369,6 +400,9 @@ static int cb_launch(struct cb_req *req, struct cb_job **jobp)
 		return PTR_ERR(task);
 	}
 	kthread_bind(task, req->cpu);
+	if (cb_run_task)
+		put_task_struct(cb_run_task);
+	cb_run_task = get_task_struct(task);
 	job->seq = ++cb_seq;
 	kref_get(&job->ref);
 	atomic64_set(&cb_status_done, 0);

@@ -249,6 +249,7 @@ int cb_run(struct cb_req *req, bool may_leave);
 void cb_engine_init(void);
 extern unsigned int cb_tsc_step;
 void cb_engine_exit(void);
+void cb_unbind(struct task_struct *task);
 int cb_run_command(char *cmd);
 void cb_get_status(int *slot, u64 *done, u64 *total);
 

@@ -214,6 +214,58 @@ expect_eq "and leaves no directory, no module, no thread" "no no 0" \
 expect_ok "insmod again" insmod /cyclebench.ko run_on_load=0
 expect_eq "and a cpus=0-1 run works" ok "$(run_write "contend:atomic_inc_shared cpus=0-1 samples=100 ensembles=1")"
 mark "rmmod checked"
+
+# rmmod while a SCHED_FIFO hog owns CPU 1, RT throttling off: a run's
+# thread there never gets the CPU back to see the stop.  A second after
+# the stop it may finish on CPU 0 (kmod/engine.c, cb_unbind()), so the
+# module's threads are gone within seconds; before, they waited as long as
+# the hog.  rmmod itself may take longer: the unload waits for an RCU grace
+# period, which CPU 1's softirqs, starved by the hog, can hold up (the
+# kernel's wait, as for any module; its time is noted, not bounded).
+#
+# starved_rmmod NAME REQUEST: the writer of REQUEST killed with CPU 1
+# hogged, then rmmod; the module's threads gone within 3 s of the kill
+starved_rmmod() {
+	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	taskset -c 0 cbpoke write "$CB/run" "$2" > /tmp/w5 &
+	pid=$!
+	wait_state running
+	cbpoke hog 1 $((8 * SLOW)) > /tmp/hog &
+	hog=$!
+	sleep 0.5
+	t0=$(now)
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	taskset -c 0 rmmod cyclebench &
+	rm_pid=$!
+	n=0
+	while grep -qs '^cyclebench' /proc/[0-9]*/comm && [ $n -lt $((100 * SLOW)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	gone=$(elapsed_ms "$t0")
+	wait $rm_pid
+	rc=$?
+	ms=$(elapsed_ms "$t0")
+	hog_said=$(cat /tmp/hog)
+	kill $hog 2>/dev/null
+	wait $hog 2>/dev/null
+	echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us
+	echo "$1, CPU 1 owned by a SCHED_FIFO hog: writer killed, threads gone in $gone ms, rmmod done at $ms ms" >> /out/figures.txt
+	expect_eq "$1: the hog ran as SCHED_FIFO (no error)" "" "$hog_said"
+	expect_le "$1, CPU 1 owned by a real-time hog: the module's threads are gone within 3 s (x$SLOW) of the kill" \
+		$((3000 * SLOW)) "$gone"
+	expect_eq "$1: rmmod succeeds, leaving no module" "0 no" \
+		"$rc $(grep -q '^cyclebench ' /proc/modules && echo yes || echo no)"
+	expect_ok "insmod again" insmod /cyclebench.ko run_on_load=0
+}
+rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+starved_rmmod "a cpus=0-1 run (its helper on CPU 1)" \
+	"loop:dec_jnz_1m cpus=0-1 samples=100000 ensembles=1 warmup=0"
+expect_eq "the log says the helper finished elsewhere" 1 \
+	"$(dmesg | grep -c 'cyclebench/1: kept from running on its CPU after the run stopped')"
+starved_rmmod "a cpu=1 run" "loop:dec_jnz_1m samples=100000 ensembles=1 warmup=0 cpu=1"
+mark "rmmod with a starved run checked"
 kmemleak_check cpus
 check_unload
 mark "done"
