@@ -17,6 +17,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
@@ -261,6 +262,8 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e,
 		h[t].meet.round = res->round[t] + at;
 	}
 	ctx->meet = &h[0].meet;
+	/* no CPU of the run goes offline between its check and its bind */
+	cpus_read_lock();
 	for (made = 1; made < k; made++) {
 		struct cb_helper *w = &h[made];
 		struct task_struct *task;
@@ -286,6 +289,11 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e,
 		}
 		if (made == k - 1)
 			w->sleep_ms = READ_ONCE(cb_fault_barrier_ms);
+		if (!cpu_online(w->meet.cpu)) {
+			job->lost_cpu = w->meet.cpu;
+			ret = -EAGAIN;
+			break;
+		}
 		task = kthread_create(cb_helper_fn, w, "cyclebench/%u",
 				      w->meet.cpu);
 		if (IS_ERR(task)) {
@@ -295,6 +303,7 @@ int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e,
 		kthread_bind(task, w->meet.cpu);
 		w->task = get_task_struct(task);
 	}
+	cpus_read_unlock();
 	if (ret) {
 		/* never woken: they exit without running cb_helper_fn() */
 		for (t = 1; t < made; t++)

@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/freezer.h>
 #include <linux/kthread.h>
@@ -392,14 +393,19 @@ static int cb_launch(struct cb_req *req, struct cb_job **jobp)
 		return -ENOMEM;
 	/* The last run's thread is gone, or about to be: busy was clear. */
 	cb_wait_gone();
-	reinit_completion(&cb_gone);
-	task = kthread_create(cb_thread, job, "cyclebench/%u", req->cpu);
+	/* no CPU of the run goes offline between its check and the bind */
+	cpus_read_lock();
+	ret = cb_req_check_cpus(req);
+	task = ret ? ERR_PTR(ret) :
+	       kthread_create(cb_thread, job, "cyclebench/%u", req->cpu);
 	if (IS_ERR(task)) {
-		complete(&cb_gone);
+		cpus_read_unlock();
 		cb_job_free(job);
 		return PTR_ERR(task);
 	}
+	reinit_completion(&cb_gone);
 	kthread_bind(task, req->cpu);
+	cpus_read_unlock();
 	if (cb_run_task)
 		put_task_struct(cb_run_task);
 	cb_run_task = get_task_struct(task);

@@ -265,6 +265,13 @@ static noinline notrace u64 cb_##kind##_##tag##suffix(void *st,	\
 		unsigned long __flags;					\
 									\
 		__cb_irq_off(__flags);					\
+		if (unlikely(__cb_moved(__ctx->cpu))) {			\
+			/* hotplug moved the thread: time no other CPU */ \
+			__cb_irq_on(__flags);				\
+			__cb_irq_done();				\
+			__ret = -EAGAIN;				\
+			break;						\
+		}							\
 		__cb_probe_begin(__ctx);				\
 		__ctx->probe = cb_short_##tag##suffix(st, NULL);	\
 		if (__ctx->probe <= __ctx->limit / __copies)		\

@@ -239,6 +239,7 @@ void cb_publish(const unsigned int *slots, struct cb_result **res,
 void cb_req_defaults(struct cb_req *req);
 int cb_parse_request(char *cmd, struct cb_req *req);
 int cb_req_check(const struct cb_req *req);
+int cb_req_check_cpus(const struct cb_req *req);
 u64 cb_limit_ticks(unsigned int us);
 u64 cb_loop_ticks16(void);
 u64 cb_req_bytes(const struct cb_req *req);

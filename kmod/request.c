@@ -192,12 +192,11 @@ static int cb_req_check_warmup(const struct cb_req *req)
 	return 0;
 }
 
-/* Whether the machine can take the run: memory, max_mb, the CPU, time. */
+/* Whether the machine can take the run: memory, max_mb, time. */
 int cb_req_check(const struct cb_req *req)
 {
 	u64 bytes = cb_req_bytes(req);
 	struct cb_defaults d;
-	unsigned int i;
 	int ret;
 
 	cb_get_defaults(&d);
@@ -218,6 +217,18 @@ int cb_req_check(const struct cb_req *req)
 			DIV_ROUND_UP_ULL(bytes, 1 << 20));
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+/*
+ * Whether the run's CPUs are online: called with cpus_read_lock() held
+ * until the run's thread is bound (engine.c), so that none goes away in
+ * between.
+ */
+int cb_req_check_cpus(const struct cb_req *req)
+{
+	unsigned int i;
+
 	if (!cpu_online(req->cpu)) {
 		cb_warn("cpu %u is offline: pick an online cpu=\n", req->cpu);
 		return -EINVAL;
