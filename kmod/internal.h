@@ -200,10 +200,12 @@ enum cb_state {
  * @err: with CB_STATE_FAILED, the error setup returned.
  * @probe: TSC ticks of the short region in the last run's probe (0: never
  *	probed), written by the run's thread, read when a request is checked.
+ * @probe_at: when (jiffies) @probe was taken: a refusal from it lasts
+ *	CB_PROBE_AGE_S (request.c).
  *
  * Slots are only ever added (by a run naming a new argument), never
- * removed before unload; everything but @res, @state, @err and @probe is
- * fixed.
+ * removed before unload; everything but @res, @state, @err, @probe and
+ * @probe_at is fixed.
  */
 struct cb_slot {
 	const struct cb_group *group;
@@ -215,6 +217,7 @@ struct cb_slot {
 	enum cb_state state;
 	int err;
 	u64 probe;
+	unsigned long probe_at;
 };
 
 int cb_results_init(unsigned int max_mb);

@@ -144,8 +144,10 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 	ctx.warmup = cb_life_warmup(frag, e, req->interleave, req->warmup);
 	ret = res->nr_cpus > 1 ?
 	      cb_on_cpus(job, i, &ctx, e, &cb_life_hooks) : frag->sample(&ctx);
-	if (ctx.probe)
+	if (ctx.probe) {
+		WRITE_ONCE(cb_slot(req->slot[i])->probe_at, jiffies);
 		WRITE_ONCE(cb_slot(req->slot[i])->probe, ctx.probe);
+	}
 	fl->over = ctx.over;
 	fl->tried += ctx.warmup + ctx.n;
 	fl->measured += !ret;

@@ -106,9 +106,19 @@ u64 cb_loop_ticks16(void)
 }
 
 /*
+ * A probe that said a fragment cannot fit refuses it before it runs for
+ * this long: long enough that a request repeated in a loop cannot hold
+ * interrupts off for that fragment's probes again and again, short enough
+ * that one refused while the clock was slow (a busy host under an
+ * emulator, a CPU held at its lowest frequency) runs once it is back.
+ * Then the sampler's own probe decides again.
+ */
+#define CB_PROBE_AGE_S	10
+
+/*
  * Whether each entry could fit one sample's interrupts-off window: any
- * fragment (at this ARG) that an earlier run probed, by what its probe
- * took (a run at load probes them all); a fragment whose ARG counts loop
+ * fragment (at this ARG) that a run probed in the last CB_PROBE_AGE_S, by
+ * what its probe took (a run at load probes them all); a fragment whose ARG counts loop
  * iterations, probed or not, by ARG of them in the short region and the
  * long one's copies, at a dec/jnz loop's speed measured now on this CPU.
  * The run goes on another, maybe at another clock, so only what would
@@ -125,16 +135,20 @@ static int cb_req_check_window(const struct cb_req *req, unsigned int us)
 		u64 copies = frag->no_long ? 1 : CB_LONG_REPEAT + 1;
 		int s = cb_slot_find(frag, req->arg[i], false);
 		u64 probe = s >= 0 ? READ_ONCE(cb_slot(s)->probe) : 0;
+		unsigned long at = s >= 0 ? READ_ONCE(cb_slot(s)->probe_at) : 0;
+		long age = (long)(jiffies - at) / HZ;
 
-		/* any fragment an earlier run probed: what its probe took */
-		if (probe && (check_mul_overflow(probe, copies, &t) || t > 2 * limit)) {
+		/* a fragment a run probed lately: what its probe took */
+		if (probe && age < CB_PROBE_AGE_S &&
+		    (check_mul_overflow(probe, copies, &t) || t > 2 * limit)) {
 			char arg[24] = "";
 
 			if (frag->nr_args)
 				snprintf(arg, sizeof(arg), "/%llu", req->arg[i]);
-			cb_warn("run: %s:%s%s: refused before it runs: its last probe took %llu TSC ticks, so one sample (the body and %llu copies) would hold interrupts off for over twice max_sample_us=%u (%llu ticks); shorten the body or its ARG, or reload with a larger max_sample_us (at most %u)\n",
-				cb_group_name(frag), frag->name, arg,
-				probe, copies - 1, us, 2 * limit, CB_MAX_SAMPLE_US);
+			cb_warn("run: %s:%s%s: refused before it runs: its probe %ld s ago took %llu TSC ticks, so one sample (the body and %llu copies) would hold interrupts off for over twice max_sample_us=%u (%llu ticks); shorten the body or its ARG, or reload with a larger max_sample_us (at most %u); it is probed again after %u s\n",
+				cb_group_name(frag), frag->name, arg, age,
+				probe, copies - 1, us, 2 * limit, CB_MAX_SAMPLE_US,
+				CB_PROBE_AGE_S);
 			return -ETIME;
 		}
 		if (!frag->arg_is_loop)

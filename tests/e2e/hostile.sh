@@ -53,6 +53,23 @@ expect_eq "hostile:rare: flagged_nmi, _irq, _switch count the kept samples' flag
 	"$(awk '{ for (b = 1; b <= 4; b *= 2) if (int($1 / b) % 2) n[b]++ }
 		END { printf "%d %d %d", n[1], n[2], n[4] }' $R/flags)" \
 	"$(info_get $R/info flagged_nmi) $(info_get $R/info flagged_irq) $(info_get $R/info flagged_switch)"
+
+# A probe that found a body too slow (here: moody_iters=10^7, as a body
+# under a slow clock) refuses it at once after, without running it again;
+# once the body is fast again, that refusal ends: after 10 s the sampler
+# probes it again, and it runs.  (It was refused until rmmod.)
+P=/sys/module/cyclebench/parameters
+echo 10000000 > $P/moody_iters
+expect_eq "hostile:moody, 2 x 10^7 ticks a call: ETIME (its probe)" ETIME \
+	"$(run_write "hostile:moody samples=5 ensembles=1 warmup=0")"
+echo 1 > $P/moody_iters
+expect_eq "hostile:moody, fast again, right after: ETIME (the probe's refusal holds)" ETIME \
+	"$(run_write "hostile:moody samples=5 ensembles=1 warmup=0")"
+expect_eq "the log says when it is probed again" 1 \
+	"$(dmesg | grep -c 'hostile:moody: refused before it runs: its probe [0-9]* s ago .* it is probed again after 10 s')"
+sleep 11
+expect_eq "hostile:moody, 11 s later: probed again, ok" ok \
+	"$(run_write "hostile:moody samples=5 ensembles=1 warmup=0")"
 check_unload
 
 # A warm-up whose time the probe knows: hostile:heavy's sample (17 calls

@@ -14,7 +14,12 @@
  *	and then; the run completes, its retakes counted.
  * heavy: every call WARM_ITERS iterations: a sample fits, a warm-up of
  *	many would not.
+ * moody: every call moody_iters iterations, a parameter of the test
+ *	module (/sys/module/cyclebench/parameters/moody_iters): as slow as
+ *	a body under a slow clock, then fast again.
  */
+#include <linux/moduleparam.h>
+
 #include "cyclebench.h"
 
 #define DEAR_ITERS	10000000UL
@@ -46,10 +51,20 @@ CB_BODY(heavy)
 	hostile_spin(WARM_ITERS);
 }
 
+static unsigned long moody_iters = 1;
+module_param(moody_iters, ulong, 0600);
+MODULE_PARM_DESC(moody_iters, "testing: hostile:moody's iterations a call (default 1)");
+
+CB_BODY(moody)
+{
+	hostile_spin(READ_ONCE(moody_iters));
+}
+
 static const struct cb_fragment hostile_fragments[] = {
 	CB_FRAGMENT(every_other, 1, "dear in every other sample's long region"),
 	CB_FRAGMENT(rare, 1, "dear in one sample of 200"),
 	CB_FRAGMENT(heavy, 1, "10^5 iterations a call"),
+	CB_FRAGMENT(moody, 1, "moody_iters iterations a call"),
 };
 
 CB_GROUP(hostile, hostile_fragments);
