@@ -185,13 +185,18 @@ static int cb_thread(void *data)
 	for (a = 0; a < outer && !ret; a++) {
 		for (b = 0; b < inner && !ret; b++) {
 			i = req->interleave ? b : a;
-			if (cb_skipped(req->frag[i]))
+			if (cb_skipped(req->frag[i]) || job->err[i])
 				continue;
 			atomic_set(&cb_status_slot, req->slot[i]);
 			ret = cb_ensemble(job, i, req->interleave ? a : b,
 					  ((u64)a * inner + b) * req->samples);
 			if (ret)
 				cb_entry_failed(job, i, ret);
+			/* a body over the bound stops alone: the others go on */
+			if (ret == -ETIME) {
+				job->entry_err = job->entry_err ?: ret;
+				ret = 0;
+			}
 		}
 		/* Sequential: one entry's setup buffers at a time. */
 		if (!req->interleave)
@@ -228,6 +233,7 @@ static void cb_job_free(struct cb_job *job)
 		cb_result_put(job->res[i]);
 	kfree(job->res);
 	kfree(job->fl);
+	kfree(job->err);
 	kvfree(job->req);
 	kfree(job);
 }
@@ -252,13 +258,13 @@ static struct cb_job *cb_job_alloc(struct cb_req *req)
 	kref_init(&job->ref);
 	init_completion(&job->done);
 	job->req = req;
-	job->failed = -1;
 	job->lost_cpu = req->cpu;
 	cb_get_defaults(&d);
 	job->limit = cb_limit_ticks(d.max_sample_us);
 	job->res = kcalloc(req->nr, sizeof(*job->res), GFP_KERNEL);
 	job->fl = kcalloc(req->nr, sizeof(*job->fl), GFP_KERNEL);
-	if (!job->res || !job->fl)
+	job->err = kcalloc(req->nr, sizeof(*job->err), GFP_KERNEL);
+	if (!job->res || !job->fl || !job->err)
 		goto free_job;
 	for (i = 0; i < req->nr; i++) {
 		job->res[i] = cb_result_alloc(req, i);
@@ -366,8 +372,8 @@ static void cb_finish(struct cb_job *job)
 			cb_result_put(job->res[i]);	/* skipped: no data */
 			job->res[i] = NULL;
 		}
-	cb_publish(req->slot, job->res, req->nr,
-		   job->ret ? CB_STATE_ABORTED : CB_STATE_OK, job->failed, job->ret);
+	cb_publish(req->slot, job->res, job->err, req->nr,
+		   job->ret ? CB_STATE_ABORTED : CB_STATE_OK);
 }
 
 /* Under cb_run_lock, with cb_busy set: the job and its kthread. */
@@ -421,13 +427,16 @@ static int cb_launch(struct cb_req *req, struct cb_job **jobp)
 
 /*
  * Runs @req, which it takes over (and frees).  -EBUSY while another run
- * is in flight, including one whose writer has gone.
+ * is in flight, including one whose writer has gone.  0 when the run went
+ * to its end, where an entry may have stopped alone (a body over the
+ * bound): then *@entry_err says why (else 0), and the slot says failed.
  */
-int cb_run(struct cb_req *req, bool may_leave)
+int cb_run(struct cb_req *req, bool may_leave, int *entry_err)
 {
 	struct cb_job *job;
 	int ret;
 
+	*entry_err = 0;
 	if (!mutex_trylock(&cb_run_lock)) {
 		kvfree(req);
 		return -EBUSY;
@@ -444,6 +453,8 @@ int cb_run(struct cb_req *req, bool may_leave)
 	if (ret)
 		return ret;
 	ret = cb_wait(job, may_leave);
+	if (!ret)
+		*entry_err = job->entry_err;
 	kref_put(&job->ref, cb_job_release);
 	return ret;
 }
@@ -452,7 +463,7 @@ int cb_run(struct cb_req *req, bool may_leave)
 int cb_run_command(char *cmd)
 {
 	struct cb_req *req = kvzalloc(sizeof(*req), GFP_KERNEL);
-	int ret;
+	int ret, entry_err;
 
 	if (!req)
 		return -ENOMEM;
@@ -461,5 +472,7 @@ int cb_run_command(char *cmd)
 		kvfree(req);
 		return ret;
 	}
-	return cb_run(req, true);
+	/* the others' results are published: the write says one stopped */
+	ret = cb_run(req, true, &entry_err);
+	return ret ?: entry_err;
 }

@@ -235,7 +235,7 @@ struct cb_result *cb_result_get(struct cb_slot *slot, enum cb_state *state,
 void cb_result_put(struct cb_result *res);
 void cb_result_drop_release(struct cb_result *res);
 void cb_publish(const unsigned int *slots, struct cb_result **res,
-		unsigned int nr, enum cb_state state, int failed, int err);
+		const int *errs, unsigned int nr, enum cb_state state);
 
 /* --- request.c ----------------------------------------------------------- */
 
@@ -249,7 +249,7 @@ u64 cb_req_bytes(const struct cb_req *req);
 
 /* --- engine.c ------------------------------------------------------------ */
 
-int cb_run(struct cb_req *req, bool may_leave);
+int cb_run(struct cb_req *req, bool may_leave, int *entry_err);
 void cb_engine_init(void);
 extern unsigned int cb_tsc_step;
 void cb_engine_exit(void);
@@ -348,7 +348,10 @@ void cb_pmu_close(struct cb_pmu *pmu);
  * @ref: one for the writer, one for the kthread; the last put frees it.
  * @done: completed by the kthread once the run is published.
  * @ret: 0, or why the run stopped early.
- * @failed: the slot whose setup failed, or -1.
+ * @err: per request entry, 0, or why it failed: its setup, a body that
+ *	slept (the run stopped there), or one that held interrupts off too
+ *	long (-ETIME: that entry stopped, the others went on).
+ * @entry_err: the first @err of an entry that stopped alone, or 0.
  * @req: the request, the job's own (freed with it).
  * @res: the results being filled, one per request entry.
  * @limit: the longest sample, in TSC ticks.
@@ -365,7 +368,8 @@ struct cb_job {
 	struct completion done;
 	u64 seq;
 	int ret;
-	int failed;
+	int *err;
+	int entry_err;
 	struct cb_req *req;
 	struct cb_result **res;
 	u64 limit;

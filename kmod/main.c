@@ -49,7 +49,7 @@ static int __init cb_init(void)
 	struct cb_req *req;
 	char only[CB_CMD_MAX], why[256];
 	unsigned int nr, cpu;
-	int ret;
+	int ret, entry_err = 0;
 
 	cb_probe_lfence();
 	cb_engine_init();
@@ -81,9 +81,11 @@ static int __init cb_init(void)
 		 * It takes req over and checks it as the run file does
 		 * (request.c), before anything runs; waits until its thread
 		 * is gone.  A run over max_mb is a parameter's mistake here:
-		 * -EINVAL, as for every bad parameter.
+		 * -EINVAL, as for every bad parameter.  A fragment that
+		 * stopped alone (a body over the bound) fails no load: the
+		 * log and its state say why, the others' results stand.
 		 */
-		ret = cb_run(req, false);
+		ret = cb_run(req, false, &entry_err);
 		req = NULL;
 		if (ret == -E2BIG)
 			ret = -EINVAL;
@@ -99,9 +101,10 @@ static int __init cb_init(void)
 	if (security_locked_down(LOCKDOWN_DEBUGFS))
 		pr_notice("kernel lockdown: debugfs refuses writes, so the run file gives EPERM; choose what to measure with only= at insmod (run_on_load), or use userspace/runner/cyclebench-user\n");
 	if (cb_run_on_load_param())
-		pr_info("measured %u results: %u x %u samples on cpu %u, method %s\n",
+		pr_info("measured %u results: %u x %u samples on cpu %u, method %s%s\n",
 			nr, d.ensembles, d.samples, cpu,
-			cb_method_name(cb_method_used(d.method)));
+			cb_method_name(cb_method_used(d.method)),
+			entry_err ? "; some stopped alone (above): their state says failed" : "");
 	else
 		pr_info("%u results ready; write to /sys/kernel/debug/cyclebench/run to measure\n",
 			cb_nr_slots());

@@ -178,7 +178,11 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 	memset(fl, 0, sizeof(*fl));
 }
 
-/* Why entry @i stopped the run, where the log should hear of it. */
+/*
+ * Why entry @i stopped, where the log should hear of it, and whether it
+ * failed on its own (its setup, its body), to be published as failed:
+ * the run's end (-EINTR, -EAGAIN, -ETIMEDOUT) is no entry's failure.
+ */
 void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
 {
 	const struct cb_req *req = job->req;
@@ -186,11 +190,10 @@ void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
 
 	if (req->frag[i]->nr_args)
 		snprintf(arg, sizeof(arg), "/%llu", req->arg[i]);
-	if (ret != -EINTR && ret != -EAGAIN && ret != -ETIME &&
-	    ret != -ETIMEDOUT)
-		job->failed = req->slot[i];
+	if (ret != -EINTR && ret != -EAGAIN && ret != -ETIMEDOUT)
+		job->err[i] = ret;
 	if (ret == -ETIME)
-		cb_warn("%s:%s%s: refused: one sample (the body, and %u copies after it) would hold interrupts off over max_sample_us (%llu TSC ticks), or did so %llu times (%u in a row may, or %u and 1 in %u samples in all); shorten the body or its ARG, or reload with a larger max_sample_us (at most %u)\n",
+		cb_warn("%s:%s%s: refused: one sample (the body, and %u copies after it) would hold interrupts off over max_sample_us (%llu TSC ticks), or did so %llu times (%u in a row may, or %u and 1 in %u samples in all); shorten the body or its ARG, or reload with a larger max_sample_us (at most %u); the run's other fragments go on\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
 			arg, CB_LONG_REPEAT, job->limit, job->fl[i].over,
 			CB_OVER_FREE - 1, CB_OVER_FREE, CB_OVER_SHARE,
@@ -203,7 +206,7 @@ void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
 		cb_warn("%s:%s%s: the body %s with preemption off: a body must not sleep (msleep, a mutex, GFP_KERNEL), turn interrupts on or leave preemption disabled; the kernel's report above names the call; the run stopped, the previous results stay\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
 			arg, job->fl[i].dist.broke);
-	else if (job->failed >= 0)
+	else if (job->err[i])
 		cb_warn("%s:%s: setup failed (%d); the previous results stay\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
 			ret);

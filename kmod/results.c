@@ -257,13 +257,14 @@ struct cb_result *cb_result_get(struct cb_slot *slot, enum cb_state *state,
 }
 
 /*
- * Publishes a run: with CB_STATE_OK every @res[i] replaces the slot's
- * result (the references move to the slots, @res[i] becomes NULL); with
- * any other state only the states change, and slot index @failed, if not
- * negative, becomes CB_STATE_FAILED with @err.  One critical section.
+ * Publishes a run: an entry whose @errs[i] is not 0 becomes
+ * CB_STATE_FAILED with it, its old result kept; with CB_STATE_OK every
+ * other @res[i] replaces the slot's result (the references move to the
+ * slots, @res[i] becomes NULL); with any other state only the states
+ * change.  One critical section.
  */
 void cb_publish(const unsigned int *slots, struct cb_result **res,
-		unsigned int nr, enum cb_state state, int failed, int err)
+		const int *errs, unsigned int nr, enum cb_state state)
 {
 	unsigned int i;
 
@@ -271,14 +272,14 @@ void cb_publish(const unsigned int *slots, struct cb_result **res,
 	for (i = 0; i < nr; i++) {
 		struct cb_slot *slot = &cb_slots[slots[i]];
 
-		if (state == CB_STATE_OK && res[i]) {
+		if (errs[i]) {
+			slot->state = CB_STATE_FAILED;
+			slot->err = errs[i];
+		} else if (state == CB_STATE_OK && res[i]) {
 			swap(slot->res, res[i]);
 			slot->state = CB_STATE_OK;
 		} else if (state == CB_STATE_OK) {
 			slot->state = CB_STATE_SKIPPED;
-		} else if ((int)slots[i] == failed) {
-			slot->state = CB_STATE_FAILED;
-			slot->err = err;
 		} else {
 			slot->state = state;
 		}

@@ -33,8 +33,27 @@ expect_eq "hostile:every_other, half its samples over max_sample_us: ETIME" ETIM
 	"$(run_write "hostile:every_other samples=20 ensembles=1 warmup=0")"
 expect_eq "the log names hostile:every_other, max_sample_us and how often" 1 \
 	"$(dmesg | grep -c 'hostile:every_other: refused: .*max_sample_us.*or did so 9 times')"
-expect_eq "hostile:every_other's result says aborted" aborted \
-	"$(info_get "$CB/hostile/every_other/info" state)"
+expect_eq "hostile:every_other's result says failed, -ETIME" "failed -62" \
+	"$(info_get "$CB/hostile/every_other/info" state) $(info_get "$CB/hostile/every_other/info" error)"
+
+# One fragment over the bound stops alone: the others of its run go on,
+# and at load it fails no insmod.
+expect_eq "hostile:every_other beside base:empty: the write says ETIME" ETIME \
+	"$(run_write "hostile:every_other,base:empty samples=20 ensembles=2 warmup=0")"
+expect_eq "... and base:empty was measured: ok, 40 samples" "ok 40" \
+	"$(info_get "$CB/base/empty/info" state) $(lines "$CB/base/empty/cycles")"
+expect_eq "... hostile:every_other says failed, -ETIME" "failed -62" \
+	"$(info_get "$CB/hostile/every_other/info" state) $(info_get "$CB/hostile/every_other/info" error)"
+check_unload
+expect_ok "insmod only=hostile:every_other,base:empty max_sample_us=1000 (measured at load)" \
+	insmod /cyclebench.ko only=hostile:every_other,base:empty max_sample_us=1000 samples=20 ensembles=2
+expect_eq "the load measured base:empty (ok) and says hostile:every_other failed" "ok failed" \
+	"$(info_get "$CB/base/empty/info" state) $(info_get "$CB/hostile/every_other/info" state)"
+expect_eq "the log's summary says one stopped alone" 1 \
+	"$(dmesg | grep -c 'measured 2 results: .*some stopped alone (above): their state says failed')"
+check_unload
+expect_ok "insmod (base + hostile) max_sample_us=1000" \
+	insmod /cyclebench.ko run_on_load=0 max_sample_us=1000
 
 # Dear in one sample of 200: a body that fits, stalled now and then.  Its
 # 1000 samples take 6 again (the dear samples 0, 200, ... 1000 of the

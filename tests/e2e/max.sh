@@ -214,11 +214,12 @@ expect_eq "the log names the limit and the largest ARG that fits" 1 \
 # A body with no such ARG (1 000 000 iterations in the code) is refused by
 # the sampler's probe, with interrupts on, before any sample.
 expect_eq "loop:dec_jnz_1m over max_sample_us=1: ETIME" ETIME "$(run_write "loop:dec_jnz_1m samples=10 ensembles=1")"
-expect_eq "the refused run left state aborted" aborted "$(info_get $CB/loop/dec_jnz_1m/info state)"
+expect_eq "the refused fragment says failed, -ETIME" "failed -62" \
+	"$(info_get $CB/loop/dec_jnz_1m/info state) $(info_get $CB/loop/dec_jnz_1m/info error)"
 expect_eq "the log says which fragment and the fix" 1 "$(dmesg | grep -c 'loop:dec_jnz_1m: refused: .*max_sample_us')"
 # Asked for again, it is refused by the parser, from what that probe took:
 # nothing runs (the state the refused run left stays), the log says why.
-expect_eq "loop:dec_jnz_1m again: ETIME before it runs" "ETIME aborted" \
+expect_eq "loop:dec_jnz_1m again: ETIME before it runs" "ETIME failed" \
 	"$(run_write "loop:dec_jnz_1m samples=10 ensembles=1") $(info_get $CB/loop/dec_jnz_1m/info state)"
 expect_eq "the log says the parser refused it from its last probe" 1 \
 	"$(dmesg | grep -c 'loop:dec_jnz_1m: refused before it runs: its probe [0-9]* s ago took [0-9]* TSC ticks, .*max_sample_us=1 ')"
