@@ -235,13 +235,17 @@ int cb_req_check(const struct cb_req *req)
 }
 
 /*
- * Whether the run's CPUs are online: called with cpus_read_lock() held
+ * Whether the run's CPUs are online, and cpus= leaves one out: a cpus=
+ * sample holds interrupts off on every CPU it names at once, up to
+ * max_sample_us, and a synchronous IPI (a TLB shootdown, stop_machine())
+ * sent meanwhile waits for all of them; on every online CPU, nothing in
+ * the machine would be left to run.  Called with cpus_read_lock() held
  * until the run's thread is bound (engine.c), so that none goes away in
  * between.
  */
 int cb_req_check_cpus(const struct cb_req *req)
 {
-	unsigned int i;
+	unsigned int i, left = 0;
 
 	if (!cpu_online(req->cpu)) {
 		cb_warn("cpu %u is offline: pick an online cpu=\n", req->cpu);
@@ -253,6 +257,12 @@ int cb_req_check_cpus(const struct cb_req *req)
 				i);
 			return -EINVAL;
 		}
+	}
+	for_each_online_cpu(i)
+		left += i >= CB_MAX_CPUS || !(req->cpus & BIT_ULL(i));
+	if (req->cpus && !left) {
+		cb_warn("cpus=: names every online CPU: leave one out (its samples hold interrupts off on every CPU named at once, and the machine needs one to run on meanwhile)\n");
+		return -EINVAL;
 	}
 	return 0;
 }

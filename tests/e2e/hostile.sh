@@ -55,6 +55,22 @@ check_unload
 expect_ok "insmod (base + hostile) max_sample_us=1000" \
 	insmod /cyclebench.ko run_on_load=0 max_sample_us=1000
 
+# Where the kernel has the irqsoff tracer (the debug lane), it measures
+# the longest interrupts-off window of what follows: bodies that go past
+# the bound in some samples, and a probe of one that is too slow.  No
+# code can cut a body short, so a window may hold one dear call (2 x 10^7
+# instructions: 20 ms under icount) and the sample's bookkeeping, never
+# more: not two dear calls, nor two samples.
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2>/dev/null
+tracer=no
+if grep -qw irqsoff $T/available_tracers 2>/dev/null; then
+	tracer=yes
+	echo irqsoff > $T/current_tracer
+	echo 0 > $T/tracing_max_latency
+	echo 1 > $T/tracing_on
+fi
+
 # Dear in one sample of 200: a body that fits, stalled now and then.  Its
 # 1000 samples take 6 again (the dear samples 0, 200, ... 1000 of the
 # 1006 taken), within the run's allowance (8, and 1 in 64): the run ends,
@@ -89,6 +105,19 @@ expect_eq "the log says when it is probed again" 1 \
 sleep 11
 expect_eq "hostile:moody, 11 s later: probed again, ok" ok \
 	"$(run_write "hostile:moody samples=5 ensembles=1 warmup=0")"
+if [ $tracer = yes ]; then
+	echo 0 > $T/tracing_on
+	max=$(cat $T/tracing_max_latency)
+	cp $T/trace /out/irqsoff-trace.txt
+	echo nop > $T/current_tracer
+	echo "max_sample_us=1000, a dear call 20000 us: the longest interrupts-off window $max us" >> /out/figures.txt
+	grep -m2 -E '=> started at|=> ended at' /out/irqsoff-trace.txt >> /out/figures.txt
+	expect_le "the longest interrupts-off window holds one dear call and its sample's bookkeeping: <= 20500 us" \
+		20500 "$max"
+	expect_ge "... and the tracer saw the dear call's window (>= 19000 us)" 19000 "$max"
+else
+	skip "the longest interrupts-off window, by the irqsoff tracer" "this kernel has no irqsoff tracer (the debug lane's has)"
+fi
 check_unload
 
 # A warm-up whose time the probe knows: hostile:heavy's sample (17 calls

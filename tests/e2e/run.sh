@@ -290,13 +290,13 @@ for s in $suites; do
 		# (the debug kernel takes several times as long: KASAN, lockdep)
 		tmo=600
 		case $series in *-debug) tmo=1800 ;; esac
-		boot cpus --smp 2 --mem 1024 --timeout $tmo \
+		boot cpus --smp 3 --mem 1024 --timeout $tmo \
 			--add "$top/userspace/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh"
 		sed "s/^/# cpus: /" "$out/cpus/figures.txt" 2>/dev/null
 		# each CPU's flags of a body that gives up its wait
 		# (tests/kmod/timeouts.c): every sample a time-out
 		test_module timeouts tests/kmod/timeouts.c || continue
-		boot cpus-timeouts --smp 2 --ko "$out/timeouts-ko/cyclebench.ko" \
+		boot cpus-timeouts --smp 3 --ko "$out/timeouts-ko/cyclebench.ko" \
 			--add "$top/userspace/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh" timeouts
 		;;
 	irqsoff)
