@@ -114,6 +114,20 @@ struct cb_helper {
 	unsigned int sleep_ms;
 };
 
+/*
+ * A thread of a run that was told to stop, kept from running on its CPU
+ * (harness.h: between two samples, interrupts on): it may finish on any
+ * online CPU.  Once moved it samples no more (cb_between_samples()).  One
+ * that waits (for its helpers, in cb_on_cpus()) is not kept from anything.
+ */
+void cb_unbind(struct task_struct *task)
+{
+	if (task_is_running(task) &&
+	    set_cpus_allowed_ptr(task, cpu_online_mask) == 0)
+		cb_warn("%s: kept from running on its CPU after the run stopped (a real-time task?): it finishes elsewhere\n",
+			task->comm);
+}
+
 /* The first error stops every CPU; later ones (their -ECANCELED) are not news. */
 static void cb_bar_fail(struct cb_barrier *b, unsigned int cpu, int err,
 			const char *broke)

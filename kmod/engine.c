@@ -111,20 +111,6 @@ void cb_engine_exit(void)
 	cb_run_task = NULL;
 }
 
-/*
- * A thread of a run that was told to stop, kept from running on its CPU
- * (harness.h: between two samples, interrupts on): it may finish on any
- * online CPU.  Once moved it samples no more (cb_between_samples()).  One
- * that waits (for its helpers, in cb_on_cpus()) is not kept from anything.
- */
-void cb_unbind(struct task_struct *task)
-{
-	if (task_is_running(task) &&
-	    set_cpus_allowed_ptr(task, cpu_online_mask) == 0)
-		cb_warn("%s: kept from running on its CPU after the run stopped (a real-time task?): it finishes elsewhere\n",
-			task->comm);
-}
-
 /* Number of the last completed run; written by the one run in flight. */
 static u64 cb_run_id;
 

@@ -253,7 +253,6 @@ int cb_run(struct cb_req *req, bool may_leave, int *entry_err);
 void cb_engine_init(void);
 extern unsigned int cb_tsc_step;
 void cb_engine_exit(void);
-void cb_unbind(struct task_struct *task);
 int cb_run_command(char *cmd);
 void cb_get_status(int *slot, u64 *done, u64 *total);
 
@@ -420,6 +419,7 @@ void cb_get_setup_counts(unsigned int *setups, unsigned int *teardowns);
 
 /* --- cpus.c -------------------------------------------------------------- */
 
+void cb_unbind(struct task_struct *task);
 int cb_on_cpus(struct cb_job *job, unsigned int i, struct cb_ctx *ctx, u32 e,
 	       const struct cb_life_hooks *hooks);
 int cb_meet(struct cb_ctx *ctx, u64 i);

@@ -230,7 +230,7 @@ mark "rmmod checked"
 
 # rmmod while a SCHED_FIFO hog owns CPU 1, RT throttling off: a run's
 # thread there never gets the CPU back to see the stop.  A second after
-# the stop it may finish on CPU 0 (kmod/engine.c, cb_unbind()), so the
+# the stop it may finish on CPU 0 (kmod/cpus.c, cb_unbind()), so the
 # module's threads are gone within seconds; before, they waited as long as
 # the hog.  rmmod itself may take longer: the unload waits for an RCU grace
 # period, which CPU 1's softirqs, starved by the hog, can hold up (the
