@@ -23,14 +23,26 @@ instruction and the fix):
     return, push, pop or stack access but the start timestamp's 2 stores;
   - the short region holds exactly the reference's instructions (the same
     mnemonics, in order, each operand of the same kind: register, memory,
-    immediate or target; the registers themselves may differ);
+    immediate or target; the registers themselves may differ, but a memory
+    operand is the same only with the same displacement and base: the
+    state pointer %r15, %rip, the stack, or any other register; a stack
+    slot's displacement is the frame's, which differs from function to
+    function);
   - the long region holds R copies, each the short region's instructions
     (every copy that differs is named: a load that a copy shares with the
-    one before it becomes a register move, the same mnemonic);
+    one before it becomes a register move, the same mnemonic; a stack
+    access that one body lacks is named as a spill, as in the short one);
   - no body is empty but base:empty's (an empty one was deleted);
-  - no C body (one without asm of its own) is folded: nothing but
-    immediate moves (the compiler computed it at build time), or fewer
-    instructions than its table line declares (.insns) for a straight one;
+  - no body is folded, whatever its source looks like (C, raw asm
+    barriers, a wrapper macro): judged from the object code, a body whose
+    work depends on no input, nothing but immediate moves (and zeroing
+    xors) and stores of them, was computed at build time; nor does a
+    straight one hold fewer instructions than its table line declares
+    (.insns);
+  - every body's CB_BODY() or CB_BODY_STATE() line is found in the sources
+    (at the start of a line, as the table's checks need it): one made by a
+    wrapper macro is a problem, named by its group:name from the module's
+    .note.cyclebench;
   - no body calls a kernel function known to sleep (msleep, mutex_lock,
     schedule_timeout, vmalloc, ...: SLEEPERS below);
   - no two bodies share a C name, in one group or two (each body's
@@ -137,12 +149,12 @@ def declared_insns(text):
 
 class Body:
     """What the source says of one body: its first definition's group:name,
-    every definition [(group:name, file)], whether it is C (no asm of its
-    own), the registers its asm clobbers that the harness needs, and its
-    declared instructions (None: not declared)."""
+    every definition [(group:name, file)], the registers its asm clobbers
+    that the harness needs, and its declared instructions (None: not
+    declared)."""
 
     def __init__(self):
-        self.defs, self.c, self.clobbers, self.insns = [], False, [], None
+        self.defs, self.clobbers, self.insns = [], [], None
 
     @property
     def name(self):
@@ -155,9 +167,10 @@ HARNESS_REGS = ("r15", "rbp", "rsp")
 
 
 def read_bodies(sources):
-    """body identifier -> Body, from the sources' CB_BODY() lines and
-    tables; a body defined twice is named by its first definition."""
-    bodies = {}
+    """(body identifier -> Body, file name without .c -> (group, path)),
+    from the sources' CB_BODY() lines and tables; a body defined twice is
+    named by its first definition."""
+    bodies, files = {}, {}
     for path in sources:
         try:
             text = open(path).read()
@@ -166,6 +179,7 @@ def read_bodies(sources):
         text = re.sub(r"//[^\n]*", " ", re.sub(r"/\*.*?\*/", " ", text, flags=re.S))
         g = re.search(r"^CB_(?:PORTABLE_)?GROUP\((\w+),", text, re.M)
         group = g.group(1) if g else "?"
+        files[re.sub(r"\.c$", "", path.rsplit("/", 1)[-1])] = (group, path)
         insns = declared_insns(text)
         for m in re.finditer(r"^CB_BODY(?:_STATE)?\((\w+)[^\n]*", text, re.M):
             b = bodies.setdefault(m.group(1), Body())
@@ -173,10 +187,36 @@ def read_bodies(sources):
             if len(b.defs) > 1:
                 continue
             src = body_source(text, m.end())
-            b.c = not re.search(r"\basm\b|__asm__", src)
             b.clobbers = [r for r in HARNESS_REGS if re.search(r'"%%?%s"' % r, src)]
             b.insns = insns.get(m.group(1))
-    return bodies
+    return bodies, files
+
+
+def listed(ko):
+    """body identifier -> group:name, from the module's .note.cyclebench
+    (harness.h's __CB_LISTED(): kbuild's name of the file, the group), so
+    that a body whose source is not found is still named."""
+    try:
+        dump = subprocess.run(["objdump", "-s", "-j", ".note.cyclebench", ko],
+                              capture_output=True, text=True).stdout
+    except OSError as e:
+        die("objdump failed: %s" % e)
+    raw = bytearray()
+    for line in dump.splitlines():
+        m = re.match(r"^ [0-9a-f]+ ((?:[0-9a-f]{2,8} ?){1,4})", line)
+        if m:
+            raw += bytes.fromhex(m.group(1).replace(" ", ""))
+    out, i = {}, 0
+    while i + 12 <= len(raw):
+        namesz = int.from_bytes(raw[i:i + 4], "little")
+        descsz = int.from_bytes(raw[i + 4:i + 8], "little")
+        name = raw[i + 12:i + 12 + namesz].rstrip(b"\0")
+        j = i + 12 + (namesz + 3) // 4 * 4
+        desc = raw[j:j + descsz].rstrip(b"\0").decode("ascii", "replace")
+        if name == b"cyclebench" and ":" in desc:
+            out[desc.split(":", 1)[1]] = desc
+        i = j + (descsz + 3) // 4 * 4
+    return out
 
 
 def symbols(ko):
@@ -288,11 +328,9 @@ def region(insns):
     return outside, copies
 
 
-def operand_kinds(op, arg):
-    """Each operand's kind: i immediate, r register, m memory, t a jump's or
-    call's target."""
-    if op.startswith(("j", "call", "loop")):
-        return ("t",)
+def operands(arg):
+    """An instruction's operands, in AT&T order (sources, then the
+    destination)."""
     parts, depth, cur = [], 0, ""
     for ch in arg:
         depth += {"(": 1, ")": -1}.get(ch, 0)
@@ -302,16 +340,61 @@ def operand_kinds(op, arg):
         else:
             cur += ch
     parts.append(cur)
+    return [p for p in (x.strip().lstrip("*") for x in parts) if p]
+
+
+def reg64(p):
+    """The 64-bit register an operand names (%eax, %al -> rax; %r8d -> r8),
+    or None for an operand that is not a register."""
+    m = re.fullmatch(r"%([re]?([abcd])[xlh]|[re]?(si|di|bp|sp)l?|(r\d+)[dwb]?|rip)", p)
+    if not m:
+        return None
+    if m.group(2):
+        return "r%sx" % m.group(2)
+    if m.group(3):
+        return "r" + m.group(3)
+    return m.group(4) or m.group(1)
+
+
+# the bases a memory operand keeps whatever the copy: the state pointer
+# (harness.h keeps it in %r15), %rip (a global) and the stack pointer; any
+# other base is a register the compiler picks, per copy
+FIXED_BASES = ("r15", "rip", "rsp")
+MEM = re.compile(r"(?:(%\w+):)?(-?(?:0x[0-9a-f]+|\d+))?"
+                 r"(?:\((%\w+)?(?:,(%\w+)(?:,(\d+))?)?\))?$")
+
+
+def memory(p):
+    """What tells a memory operand from another: its segment, displacement
+    and base (%r15, %rip, the stack or another register), and whether it
+    is indexed, by what scale.  A stack slot's displacement is the frame's,
+    whatever the body, so it is left out."""
+    m = MEM.match(p)
+    if not m:
+        return ("m", p)
+    seg, disp, base, index, scale = m.groups()
+    base = reg64(base) if base else ""
+    base = base if base in FIXED_BASES or not base else "reg"
+    if base == "rsp":
+        disp = None
+    else:
+        disp = int(disp, 0) if disp else 0
+    return ("m", seg or "", disp, base, "reg" if index else "", scale or "")
+
+
+def operand_kinds(op, arg):
+    """Each operand's kind: i immediate, r register, t a jump's or call's
+    target, or a memory operand (memory(): base and displacement)."""
+    if op.startswith(("j", "call", "loop")):
+        return ("t",)
     out = []
-    for p in (x.strip().lstrip("*") for x in parts):
-        if not p:
-            continue
+    for p in operands(arg):
         if p.startswith("$"):
             out.append("i")
         elif p.startswith("%") and ":" not in p:
             out.append("r")
         else:
-            out.append("m")	# (%r15), 0x8(%rsp), %gs:0x0, an address
+            out.append(memory(p))	# (%r15), 0x8(%rsp), %gs:0x0, an address
     return tuple(out)
 
 
@@ -322,17 +405,39 @@ def shapes(seq):
     return [(op, operand_kinds(op, arg)) for op, arg in seq]
 
 
+def constant(seq):
+    """Whether nothing in @seq depends on an input: each instruction moves
+    an immediate (or a register that holds one) into a register or stores
+    it, or zeroes a register (xor or sub of itself).  A load, a register
+    the body did not set (the state pointer, a value from before), any
+    arithmetic, fence, call or jump is work on an input."""
+    consts = set()
+    for op, arg in seq:
+        ops = operands(arg)
+        if len(ops) != 2:
+            return False
+        src, dst = ops
+        if re.fullmatch(r"mov(abs)?[bwlq]?", op) and \
+                (src.startswith("$") or reg64(src) in consts):
+            if dst.startswith("%"):
+                consts.add(reg64(dst))
+            continue	# a store: of a value known at build time
+        if re.fullmatch(r"(xor|sub)[bwlq]?", op) and src == dst and reg64(src):
+            consts.add(reg64(src))
+            continue
+        return False
+    return True
+
+
 def folded(ref, b):
-    """What a C body's reference shows the compiler computed at build time,
-    or None: all of it (nothing but immediate moves and zeroing xors), or
-    part of it (fewer instructions than the table declares, for a
-    straight body)."""
-    if not b.c or not ref:
+    """What a body's reference shows the compiler computed at build time,
+    or None: all of it (its work depends on no input: constant()), or part
+    of it (fewer instructions than the table declares, for a straight
+    body).  Judged from the object code alone: a barrier written as raw
+    asm, or a body a macro made, is folded as a C body is."""
+    if not ref:
         return None
-    imm = all((re.match(r"mov(abs)?[bwlq]?$", op) and arg.startswith("$")) or
-              (op.startswith("xor") and len({x.strip() for x in arg.split(",")}) == 1)
-              for op, arg in ref)
-    if imm:
+    if constant(ref):
         return "folded to a constant: the compiler computed it at build time, so the " \
                "regions time nothing; it holds only `%s`" % show(ref)
     straight = all(not re.match(r"(j|call|ret|loop|rep)", op) for op, _ in ref)
@@ -370,6 +475,16 @@ def diff_words(got, want):
         if tag in ("replace", "delete"):
             missing += want[a0:a1]
     return extra, missing
+
+
+def swapped(extra, missing):
+    """Whether a region differs from the body alone only in the memory its
+    instructions address: the same mnemonics, one for one, each operand of
+    the same kind, a memory operand's base or displacement aside."""
+    def loose(seq):
+        return [(op, tuple(k if isinstance(k, str) else "m" for k in operand_kinds(op, arg)))
+                for op, arg in seq]
+    return bool(extra) and loose(extra) == loose(missing)
 
 
 def stack(seq):
@@ -411,7 +526,16 @@ def main(argv):
     if len(args) < 2 or table == "":
         die("usage: regions.py [--table FILE] [--repeat R] MODULE.ko SOURCE.c...")
     ko, sources = args[0], args[1:]
-    bodies = read_bodies(sources)
+    bodies, files = read_bodies(sources)
+    # a body the sources do not show: named as the module lists it (its
+    # file's name, then its own), by its file's group where that file is here
+    names = {}
+    for body, name in listed(ko).items():
+        stem = name.split(":", 1)[0]
+        if stem in files:
+            names[body] = ("%s:%s" % (files[stem][0], body), files[stem][1])
+        else:
+            names[body] = (name, stem + ".c")
     funcs = functions(ko, symbols(ko))
     refs = {fn[len("cb_bodyref_"):]: reference(ins)
             for fn, ins in funcs.items() if fn.startswith("cb_bodyref_")}
@@ -453,10 +577,20 @@ def main(argv):
         kind, tag, body = m.groups()
         seen.add(body)
         b = bodies.get(body, Body())
-        frag = b.name if b.defs else "?:" + body
+        frag = b.name if b.defs else names.get(body, ("?:" + body,))[0]
         where = "%s region (%s)" % (kind, TAGS[tag])
         r = region(funcs[fn])
         verdict = []
+        if not b.defs:
+            # what the source says (its table line's .insns, its clobbers,
+            # its group) would go unchecked: a problem, not a guess
+            verdict.append("nosource")
+            path = names.get(body, (None, "the sources"))[1]
+            say(frag, "its source", "no line of %s starts with CB_BODY(%s) or "
+                "CB_BODY_STATE(%s) (a body a wrapper macro makes is not found), so its "
+                "table line and its asm's clobbers go unchecked" % (path, body, body),
+                "write CB_BODY(%s) at the start of a line of its group's file, and name "
+                "that file to this check" % body)
         if r is None:
             say(frag, where, "no start timestamp found in %s" % fn,
                 "the harness is broken, not your body: report it")
@@ -504,11 +638,16 @@ def main(argv):
             elif calls:
                 say(frag, where, "a call `%s` the body alone does not make" % show(calls[:2]),
                     "the body went through a pointer or out of line: keep it __always_inline")
+            elif swapped(extra, missing):
+                say(frag, where, "`%s` where the body alone has `%s`: other memory"
+                    % (show(extra[:3]), show(missing[:3])),
+                    "the region must address what the body alone does: CB_OPAQUE() the "
+                    "pointer (or index) it reads through")
             elif extra:
                 say(frag, where, "`%s` is in the region but not in the body alone"
                     % show(extra[:3]),
                     "the compiler moved work in from outside: CB_OPAQUE() the value it computes")
-            if missing and not calls and not spills:
+            if missing and not calls and not spills and not swapped(extra, missing):
                 say(frag, where, "`%s` of the body alone is not in the region" % show(missing[:3]),
                     "the compiler computed it before the region (hoisted): CB_OPAQUE() its inputs")
         elif kind == "long":
@@ -518,14 +657,26 @@ def main(argv):
                 if shapes(c) == short:
                     continue
                 extra, missing = diff_words(c, ref)
-                odd.setdefault((show(extra[:3]), show(missing[:3])), []).append(k + 1)
+                key = (show(extra[:3]), show(missing[:3]), show(stack(extra)[:2]),
+                       swapped(extra, missing))
+                odd.setdefault(key, []).append(k + 1)
             if odd:
                 verdict.append("copies")
-            for (extra, missing), ks in odd.items():
+            for (extra, missing, spills, other), ks in odd.items():
                 one = len(ks) == 1
                 which = "%s %s of %d" % ("copy" if one else "copies", spans(ks), len(copies))
                 hold, lack = ("holds", "lacks") if one else ("hold", "lack")
-                if missing and extra:
+                if spills:
+                    say(frag, where, "%s %s stack access `%s`, not in the body alone"
+                        % (which, hold, spills),
+                        blame(b, "the compiler spilled a register: use fewer live values "
+                              "or clobbers"))
+                elif missing and extra and other:
+                    say(frag, where, "%s %s `%s` where one body has `%s`: other memory"
+                        % (which, hold, extra, missing),
+                        "each copy must address what the body alone does: CB_OPAQUE() the "
+                        "pointer (or index) it reads through")
+                elif missing and extra:
                     say(frag, where, "%s %s `%s` where one body has `%s`"
                         % (which, hold, extra, missing),
                         "the copies shared work (merged): CB_OPAQUE() its inputs and result")

@@ -189,10 +189,12 @@ fi
 #  - a harness that calls the body through a pointer, one that spills
 #    around it, one whose long region lets copies share a load (merge), a
 #    body the compiler hoists, bodies it folds to a constant
-#    (tests/kmod/folded.c), a body that clobbers the harness's %r15
-#    (tests/kmod/clobber.c) and a body that calls msleep()
-#    (tests/kmod/sleepy.c) are each reported, for exactly the bodies they
-#    break, by name, with the cause.
+#    (tests/kmod/folded.c: stored, behind raw asm, made by a wrapper macro
+#    too), regions that address other memory than the body alone or spill
+#    between the long region's copies (tests/kmod/operands.c), a body that
+#    clobbers the harness's %r15 (tests/kmod/clobber.c) and a body that
+#    calls msleep() (tests/kmod/sleepy.c) are each reported, for exactly
+#    the bodies they break, by name, with the cause.
 # The samplers are all in the fragment files (harness.h's macros), so a
 # test needs only its two fragment objects, compiled by kbuild with the
 # module's flags, not the harness's C files (five modules' worth were
@@ -226,6 +228,7 @@ for broken in pointer spill merge; do
 done
 selftest hoist tests/kmod/hoist.c CB_GROUPS="base hoist" &
 selftest folded tests/kmod/folded.c CB_GROUPS="base fold" &
+selftest operands tests/kmod/operands.c CB_GROUPS="base operands" &
 selftest clobber tests/kmod/clobber.c CB_GROUPS="base clobber" &
 selftest sleepy tests/kmod/sleepy.c CB_GROUPS="base sleepy" &
 selftest copies tests/kmod/copies.c CB_GROUPS="base copies"
@@ -255,13 +258,14 @@ else
 	fail "checker self-test objects do not build: $(grep -m2 error $st-copies.log)"
 fi
 # broken NAME: what its report must say besides the bodies' names
-for broken in pointer spill merge hoist folded clobber sleepy; do
+for broken in pointer spill merge hoist folded operands clobber sleepy; do
 	why=
 	case $broken in
 	hoist) want="hoist:hoisted" ;;
 	sleepy) want="sleepy:msleep_1" ;;	# a body that calls msleep()
-	folded) want="fold:imul3 fold:imul3_insns"
+	folded) want="fold:imul3 fold:imul3_insns fold:raw_barrier fold:raw_insns fold:stored fold:wrapped"
 		why='^fold:imul3: its body: folded to a constant: .* it holds only `mov \$0xe1,%eax`; CB_OPAQUE\(\) its inputs' ;;
+	operands) want="operands:base operands:disp operands:spill" ;;
 	clobber) want="clobber:r15"
 		why='^clobber:r15: short region .*; the body.s asm clobbers %r15, which the harness keeps' ;;
 	# every copy that reuses the first one's load: the same mnemonic
@@ -274,7 +278,8 @@ for broken in pointer spill merge hoist folded clobber sleepy; do
 		fail "broken harness '$broken': does not build: $(grep -m2 error $st-$broken.log)"
 		continue
 	fi
-	python3 tests/kmod/regions.py $st-$broken/fragments.o $st-$broken/kmod/fragments/*.c > $st-$broken.out 2>&1
+	python3 tests/kmod/regions.py --table $st-$broken.regions $st-$broken/fragments.o \
+		$st-$broken/kmod/fragments/*.c > $st-$broken.out 2>&1
 	got=$(grep -oE '^[a-z0-9_]+:[a-z0-9_]+' $st-$broken.out | sort -u | tr '\n' ' ')
 	if [ "$got" != "$want " ]; then
 		fail "object code check with '$broken': expected [$want], reported [$got]"
@@ -284,6 +289,50 @@ for broken in pointer spill merge hoist folded clobber sleepy; do
 		pass "object code check bites: '$broken' is reported for exactly the bodies it breaks ($want): $(grep -m1 -E "${why:-.}" $st-$broken.out)"
 	fi
 done
+
+# says TEST FRAGMENT VERDICTS REGEX WHAT: in the report on the checker's
+# test TEST (above), FRAGMENT's regions that are not clean have VERDICTS
+# (the table's column, each once, sorted) and a line says REGEX
+says() {
+	local got out=$st-$1.out
+	got=$(awk -v f="$2" '$1 == f && $6 != "clean" { print $6 }' "$st-$1.regions" 2>/dev/null |
+		sort -u | tr '\n' ' ')
+	if [ "$got" != "$3 " ]; then
+		fail "object code check: $5: expected $2's regions [$3], got [$got]: $(grep -m2 "^$2:" "$out")"
+	elif ! grep -qE "$4" "$out"; then
+		fail "object code check: $5: no line matches /$4/: $(grep -m2 "^$2:" "$out")"
+	else
+		pass "object code check: $5: $(grep -m1 -E "$4" "$out")"
+	fi
+}
+# a body folded to a constant, judged from its object code whatever its
+# source looks like
+says folded fold:stored folded \
+	'^fold:stored: its body: folded to a constant: .* it holds only `mov \$0xe1,%eax; mov %rax,\(%r15\)`; ' \
+	"a constant stored through the state pointer is folded"
+says folded fold:raw_barrier folded '^fold:raw_barrier: its body: folded to a constant: ' \
+	"a body whose barrier is raw asm, not CB_OPAQUE(), is folded"
+says folded fold:raw_insns folded '^fold:raw_insns: its body: partly folded: .* 2 instructions where its table line declares 3 ' \
+	"a body with raw asm barriers and fewer instructions than its .insns is partly folded"
+says folded fold:wrapped nosource,folded \
+	'^fold:wrapped: its source: no line of .*folded\.c starts with CB_BODY\(wrapped\) ' \
+	"a body a wrapper macro makes is named as not found, not '?'"
+says folded fold:wrapped nosource,folded '^fold:wrapped: its body: folded to a constant: ' \
+	"a body a wrapper macro makes is still checked: folded"
+# two memory operands are the same only with the same base and displacement
+says operands operands:disp "copies moved" \
+	'^operands:disp: short region \(paoloni\): `mov 0x8\(%r15\),%rax` where the body alone has `mov \(%r15\),%rax`: other memory; ' \
+	"a region that reads another displacement than the body alone is named"
+says operands operands:disp "copies moved" \
+	'^operands:disp: long region \(paoloni\): copies 1-16 of 16 hold `mov 0x8\(%r15\),%rax` where one body has `mov \(%r15\),%rax`: other memory; ' \
+	"long copies that read another displacement than the body alone are named"
+says operands operands:base "copies moved" \
+	'^operands:base: short region \(paoloni\): `mov \(%r14\),%rax` where the body alone has `mov \(%r15\),%rax`: other memory; ' \
+	"a region that reads through another base register than the body alone is named"
+# a stack access between the long region's copies is a spill, as in the short one
+says operands operands:spill copies \
+	'^operands:spill: long region \(.*\): copies 1-16 of 16 hold stack access `mov %rax,0x8\(%rsp\)`, not in the body alone; the compiler spilled' \
+	"a stack access in the long region's copies alone is named as a spill"
 
 # CB_ARGS() takes an array, whose length the table can see: a pointer
 # (sizeof would give one argument) does not compile.  The portable build
