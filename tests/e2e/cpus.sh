@@ -234,16 +234,20 @@ mark "rmmod checked"
 # module's threads are gone within seconds; before, they waited as long as
 # the hog.  rmmod itself may take longer: the unload waits for an RCU grace
 # period, which CPU 1's softirqs, starved by the hog, can hold up (the
-# kernel's wait, as for any module; its time is noted, not bounded).
+# kernel's wait, as for any module): the hog stops once the threads are
+# gone, and rmmod's time is noted, not bounded.
 #
 # starved_rmmod NAME REQUEST: the writer of REQUEST killed with CPU 1
-# hogged, then rmmod; the module's threads gone within 3 s of the kill
+# hogged, then rmmod; the module's threads gone within 3 s (x SLOW, 10 s
+# at most) of the kill
 starved_rmmod() {
 	echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 	taskset -c 0 cbpoke write "$CB/run" "$2" > /tmp/w5 &
 	pid=$!
 	wait_state running
-	cbpoke hog 1 $((8 * SLOW)) > /tmp/hog &
+	# (15 s at most: under RCU's 21 s stall report, which a CPU the hog
+	# holds that long would raise; the bound below stays under it)
+	cbpoke hog 1 15 > /tmp/hog &
 	hog=$!
 	sleep 0.5
 	t0=$(now)
@@ -252,22 +256,24 @@ starved_rmmod() {
 	taskset -c 0 rmmod cyclebench &
 	rm_pid=$!
 	n=0
-	while grep -qs '^cyclebench' /proc/[0-9]*/comm && [ $n -lt $((100 * SLOW)) ]; do
+	while grep -qs '^cyclebench' /proc/[0-9]*/comm && [ $n -lt 150 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
 	gone=$(elapsed_ms "$t0")
-	wait $rm_pid
-	rc=$?
-	ms=$(elapsed_ms "$t0")
 	hog_said=$(cat /tmp/hog)
 	kill $hog 2>/dev/null
 	wait $hog 2>/dev/null
 	echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us
-	echo "$1, CPU 1 owned by a SCHED_FIFO hog: writer killed, threads gone in $gone ms, rmmod done at $ms ms" >> /out/figures.txt
+	wait $rm_pid
+	rc=$?
+	ms=$(elapsed_ms "$t0")
+	echo "$1, CPU 1 owned by a SCHED_FIFO hog: writer killed, threads gone in $gone ms, rmmod done at $ms ms (the hog stopped once they were)" >> /out/figures.txt
 	expect_eq "$1: the hog ran as SCHED_FIFO (no error)" "" "$hog_said"
-	expect_le "$1, CPU 1 owned by a real-time hog: the module's threads are gone within 3 s (x$SLOW) of the kill" \
-		$((3000 * SLOW)) "$gone"
+	lim=$((3000 * SLOW))
+	[ $lim -le 10000 ] || lim=10000
+	expect_le "$1, CPU 1 owned by a real-time hog: the module's threads are gone within $lim ms of the kill (the hog holds it 15 s)" \
+		$lim "$gone"
 	expect_eq "$1: rmmod succeeds, leaving no module" "0 no" \
 		"$rc $(grep -q '^cyclebench ' /proc/modules && echo yes || echo no)"
 	expect_ok "insmod again" insmod /cyclebench.ko run_on_load=0
