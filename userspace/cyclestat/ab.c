@@ -18,9 +18,14 @@
  * compare's (compare.c: runs as repetitions, Hodges-Lehmann change, its
  * interval, the U test), A's and B's medians per op shown.
  *
- * A fragment only in A is "gone", only in B "new": listed, not compared.
- * Exit 0 when nothing is slower, 1 when something is, 2 when a row could
- * not be compared (varies, too few runs, an error) or nothing was.
+ * A fragment only in B is "new": listed, not compared.  One only in A is
+ * "gone": it fails, as compare's "missing" does (--allow-missing: listed
+ * only).  A run without a row is named: under icount that row decides
+ * nothing; under time the runs that have it decide it where they can
+ * (compare's rule), else it is "incomplete".
+ * Exit 0 when nothing is slower, 1 when something is (or is gone), 2 when
+ * a row could not be compared (varies, a run without it, too few runs, an
+ * error) or nothing was.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -123,7 +128,7 @@ static uint64_t ops_of(const struct side *s, const char *name)
 	return 1;
 }
 
-static void row_icount(const struct side *s, struct ab_row *r)
+static void row_icount(const struct cs_opts *o, const struct side *s, struct ab_row *r)
 {
 	int perop = all_perop(s, r->name), ea, eb;
 
@@ -136,6 +141,8 @@ static void row_icount(const struct side *s, struct ab_row *r)
 	if (ea < 0 || eb < 0) {
 		r->verdict = "missing in a run";
 		r->fails = 2;
+		cs_say_lacking(o, s, r->name, 1, 1,
+			       "under icount every run counts the same instructions, so that row decides nothing; measure it there again");
 		return;
 	}
 	if (ea || eb) {
@@ -168,7 +175,10 @@ static void row_time(const struct cs_opts *o, struct side *s, struct ab_row *r)
 	r->clo = c.lo;
 	r->chi = c.hi;
 	r->verdict = c.verdict ? c.verdict : "error";
-	if (c.fails)
+	cs_say_row_lacking(o, s, &c);
+	if (c.incomplete)
+		r->fails = 2;
+	else if (c.fails)
 		r->fails = 1;
 	else if (!strcmp(r->verdict, "error") || !strcmp(r->verdict, "not enough runs"))
 		r->fails = 2;
@@ -225,7 +235,7 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 	unsigned char *hit = NULL;
 	const char **names = NULL;
 	size_t n = 0, of_a;
-	int ret = 2, icount = o->clock && !strcmp(o->clock, "icount"), slower = 0, bad = 0;
+	int ret = 2, icount = o->clock && !strcmp(o->clock, "icount"), slower = 0, bad = 0, gone = 0;
 
 	if (o->format != CS_TABLE) {
 		fprintf(stderr, "cyclestat: ab prints a table; for json, csv or tap use cyclestat compare on the same runs\n");
@@ -254,14 +264,16 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 		r[k].change = r[k].clo = r[k].chi = NAN;
 		r[k].copy = NAN;
 		r[k].have = side_has(&s[0], names[k]) | side_has(&s[1], names[k]) << 1;
-		if (r[k].have == 1)
+		if (r[k].have == 1) {
+			/* as compare's "missing": a gate never passes what B lost */
 			r[k].verdict = "gone";
-		else if (r[k].have == 2)
+			r[k].fails = !o->allow_missing;
+		} else if (r[k].have == 2)
 			r[k].verdict = "new";
 		else if (!r[k].have)
 			r[k].verdict = "no clean data";
 		else if (icount)
-			row_icount(s, &r[k]);
+			row_icount(o, s, &r[k]);
 		else
 			row_time(&co, s, &r[k]);
 	}
@@ -274,12 +286,15 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 	for (size_t i = 0; i < n; i++) {
 		slower |= r[i].fails == 1;
 		bad |= r[i].fails == 2 || !r[i].have;
+		gone |= r[i].have == 1 && r[i].fails;
 	}
 	ret = slower ? 1 : bad ? 2 : 0;
+	if (gone && !o->quiet)
+		fprintf(stderr, "cyclestat: ab: a fragment of A is gone from B: it fails, as compare's missing does (--allow-missing lets it pass)\n");
 	if (bad && !o->quiet)
 		fprintf(stderr, "cyclestat: ab: %s\n", icount ?
 			"a row's figures differ between the runs of one side (varies) or are missing: under icount every run counts the same instructions; that row decides nothing" :
-			"a row could not be compared (too few runs, or an error): it decides nothing");
+			"a row could not be compared (a run without it, too few runs, or an error): it decides nothing");
 	goto out;
 nomem:
 	cs_seterr(&err, NULL, 0, "out of memory");

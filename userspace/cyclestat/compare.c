@@ -99,15 +99,72 @@ static int ens_are_reps(const struct cs_opts *o, const struct side *s, const str
 	return o->ensembles || (s->n == 1 && setup && !strcmp(setup, CB_SETUP_ENSEMBLE));
 }
 
-/* gather one side's repetitions of NAME; NULL when no tree has data */
-static long double *gather(const struct cs_opts *o, const struct side *s, const char *name,
-			   int any, const char *b, int cal, size_t *n, int *smi, int *by_ens)
+/*
+ * The runs that have the row, in use[side][run], and how many, in runs[]:
+ * a run without it (one that failed for it, another selection, a result
+ * directory its fragments file does not list) is left out, never read as
+ * a repetition.  --paired, with as many runs a side: the pairs whose two
+ * runs both have it, since leaving out one run of a pair would pair every
+ * later run with its neighbour's partner.  0, or -1 out of memory.
+ */
+static int runs_with(const struct cs_opts *o, const struct side *s, const char *name, int any,
+		     unsigned char *use[2], size_t runs[2])
+{
+	for (int sd = 0; sd < 2; sd++) {
+		use[sd] = calloc(s[sd].n + 1, 1);
+		if (!use[sd])
+			return -1;
+		for (size_t i = 0; i < s[sd].n; i++)
+			use[sd][i] = find(&s[sd].in[i], name, any) != NULL;
+	}
+	for (size_t i = 0; o->paired && s[0].n == s[1].n && i < s[0].n; i++)
+		use[0][i] = use[1][i] = use[0][i] && use[1][i];
+	for (int sd = 0; sd < 2; sd++) {
+		runs[sd] = 0;
+		for (size_t i = 0; i < s[sd].n; i++)
+			runs[sd] += use[sd][i];
+	}
+	return 0;
+}
+
+/*
+ * One step of the clock in the unit of the figures of basis @b: what a
+ * median that locks on a step can be off by (the largest of the runs').
+ * A two-length figure is (long - short) over R - 1 copies, so a step of
+ * it is step / (R - 1); in core cycles, over the run's calib.
+ */
+static long double step_of(const struct side *s, const char *name, int any, const char *b,
+			   int cal)
+{
+	long double st = 0;
+
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++) {
+			const struct cs_frag *fr = find(&s[sd].in[i], name, any);
+			long double v;
+
+			if (!fr)
+				continue;
+			v = cs_tsc_step(&s[sd].in[i], fr);
+			if (!strcmp(b, "per-op") && fr->perop.repeat > 1)
+				v /= fr->perop.repeat - 1;
+			if (cal && fr->calib > 0)
+				v /= fr->calib;
+			st = fmaxl(st, v);
+		}
+	return st;
+}
+
+/* gather one side's repetitions of NAME from the runs @use marks; NULL when none has data */
+static long double *gather(const struct cs_opts *o, const struct side *s, const unsigned char *use,
+			   const char *name, int any, const char *b, int cal, size_t *n, int *smi,
+			   int *by_ens)
 {
 	size_t cap = 0;
 	long double *v;
 
 	for (size_t i = 0; i < s->n; i++) {
-		const struct cs_frag *fr = find(&s->in[i], name, any);
+		const struct cs_frag *fr = use[i] ? find(&s->in[i], name, any) : NULL;
 
 		if (fr)
 			cap += ens_are_reps(o, s, fr) ? fr->ens.count : 1;
@@ -116,7 +173,7 @@ static long double *gather(const struct cs_opts *o, const struct side *s, const 
 	if (!cap || !(v = calloc(cap, sizeof(*v))))
 		return NULL;
 	for (size_t i = 0; i < s->n; i++) {
-		const struct cs_frag *fr = find(&s->in[i], name, any);
+		const struct cs_frag *fr = use[i] ? find(&s->in[i], name, any) : NULL;
 
 		if (fr) {
 			*n += figures(&s->in[i], fr, b, !ens_are_reps(o, s, fr), cal, v + *n);
@@ -197,37 +254,66 @@ static void relative(struct cmp *c, long double base)
 	c->hi = c->t.level > 0 ? rel(c->t.hi, base) : NAN;
 }
 
-static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need)
+/* the unit of a row's figures, as a reason names it */
+static const char *unit_word(const struct cmp *c)
 {
-	double thr = o->threshold, h, m;
+	return !c->cal ? "ticks" : c->emul ? "adds" : "cycles";
+}
 
-	/* from nothing to something: no relative threshold can call it same */
-	if (c->mb == 0 && c->mn != 0) {
-		c->verdict = c->mn > 0 ? "slower" : "faster";
-		c->fails = c->mn > 0;
-		snprintf(c->reason, sizeof(c->reason), "from 0 to %.4Lg", c->mn);
-		return;
-	}
+/*
+ * The verdict.  From a BASE median of 0 no relative threshold holds (any
+ * change from 0 is infinite): there the line is one step of the clock in
+ * the figures' own unit, and the test decides as on every other row, so
+ * that medians locked on a step either side of 0 are not a change, and a
+ * cost that appears in every run is.  @total: the runs each side was
+ * given; where some lack the row and those that have it are too few to
+ * decide, it is incomplete (exit 2): a gate never passes what it could
+ * not compare.
+ */
+static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need, const size_t total[2])
+{
+	int zero = c->mb == 0 && c->t.level > 0;
+	double thr = zero ? (double)c->step : o->threshold, h, m;
+	double ch = zero ? (double)c->t.est : c->change;
+	double lo = zero ? (double)c->t.lo : c->lo, hi = zero ? (double)c->t.hi : c->hi;
+
+	c->need = need;
 	if (c->nb < need || c->nn < need) {
+		if (c->runs_b < total[0] || c->runs_n < total[1]) {
+			c->verdict = "incomplete";
+			c->fails = c->incomplete = 1;
+			if (o->paired && total[0] == total[1])
+				snprintf(c->reason, sizeof(c->reason), "whole pairs: %zu of %zu; need %u",
+					 c->runs_b, total[0], need);
+			else if (c->runs_b == total[0] || c->runs_n == total[1])
+				snprintf(c->reason, sizeof(c->reason), "%s: %zu of %zu runs; need %u",
+					 c->runs_b < total[0] ? "BASE" : "NEW",
+					 c->runs_b < total[0] ? c->runs_b : c->runs_n,
+					 c->runs_b < total[0] ? total[0] : total[1], need);
+			else
+				snprintf(c->reason, sizeof(c->reason), "BASE: %zu of %zu runs; NEW: %zu of %zu; need %u",
+					 c->runs_b, total[0], c->runs_n, total[1], need);
+			return;
+		}
 		c->verdict = "not enough runs";
 		snprintf(c->reason, sizeof(c->reason), "%zu, need %u", c->nb < c->nn ? c->nb : c->nn,
 			 need);
 		return;
 	}
-	if (c->t.p < o->alpha && c->lo > thr) {
+	if (c->t.p < o->alpha && lo > thr) {
 		c->verdict = "slower";
 		c->fails = 1;
-	} else if (c->t.p < o->alpha && c->hi < -thr) {
+	} else if (c->t.p < o->alpha && hi < -thr) {
 		c->verdict = "faster";
-	} else if (c->lo >= -thr && c->hi <= thr) {
+	} else if (lo >= -thr && hi <= thr) {
 		c->verdict = "same";
 	} else {
 		/* the interval narrows as 1/sqrt(n): how many might decide it */
 		size_t n = c->nb < c->nn ? c->nb : c->nn;
 
 		c->verdict = "inconclusive";
-		h = (c->hi - c->lo) / 2;
-		m = fabs(c->change) > thr ? fabs(c->change) - thr : thr - fabs(c->change);
+		h = (hi - lo) / 2;
+		m = fabs(ch) > thr ? fabs(ch) - thr : thr - fabs(ch);
 		if (m > 1e-9 && ceil(n * (h / m) * (h / m)) <= 99)
 			snprintf(c->reason, sizeof(c->reason), "n = %zu; need %.0f", n,
 				 fmax(ceil(n * (h / m) * (h / m)), n + 1));
@@ -235,7 +321,11 @@ static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need)
 			snprintf(c->reason, sizeof(c->reason), "n = %zu; need >99", n);
 		else
 			snprintf(c->reason, sizeof(c->reason), "n = %zu; on the threshold", n);
+		return;
 	}
+	if (zero)
+		snprintf(c->reason, sizeof(c->reason), "from 0: %+.3Lg [%+.3Lg, %+.3Lg] %s; a step is %.3Lg",
+			 c->t.est, c->t.lo, c->t.hi, unit_word(c), c->step);
 }
 
 /*
@@ -334,10 +424,17 @@ static void compare_samples(const struct cs_opts *o, struct side *s, const char 
 	uint64_t r = 0;
 	int perop = samples_per_op(s, name, any, &r);
 	long double off = perop ? 0x1p63L : 0, per = perop ? r - 1 : 1;
+	size_t runs[2] = { 0, 0 };
 
 	c->basis = perop ? "per-op" : "raw";
 	c->reps = "samples";
 	c->change = c->lo = c->hi = NAN;
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++)
+			runs[sd] += find(&s[sd].in[i], name, any) != NULL;
+	c->runs_b = runs[0];
+	c->runs_n = runs[1];
+	c->step = step_of(s, name, any, c->basis, 0);
 	if (pool(&s[0], name, any, perop, &x) || pool(&s[1], name, any, perop, &y) ||
 	    cs_shift_of_tables(&x, &y, CONF, &c->t)) {
 		c->verdict = "error";
@@ -348,8 +445,12 @@ static void compare_samples(const struct cs_opts *o, struct side *s, const char 
 	c->mb = (median(&x) - off) / per;
 	c->mn = (median(&y) - off) / per;
 	c->t.p = cs_mannwhitney_of(&x, &y);
-	relative(c, c->mb * per);
-	decide(o, c, 1);
+	/* the shift per body run, as the medians */
+	c->t.est /= per;
+	c->t.lo /= per;
+	c->t.hi /= per;
+	relative(c, c->mb);
+	decide(o, c, 1, runs);
 out:
 	cs_counts_free(&x);
 	cs_counts_free(&y);
@@ -362,23 +463,34 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		compare_samples(o, s, name, any, c);
 		return;
 	}
-	long double *x, *y, *t;
+	long double *x = NULL, *y = NULL, *t;
+	unsigned char *use[2] = { NULL, NULL };
+	size_t runs[2], total[2] = { s[0].n, s[1].n };
 	int pos = 1, by_ens = 0;
 
 	c->basis = basis_of(s, 2, name, any);
 	c->cal = !o->ticks && calibrated(s, 2, name, any);
 	c->emul = emulated_any(s, 2, name, any);
-	x = gather(o, &s[0], name, any, c->basis, c->cal, &c->nb, &c->smi, &by_ens);
-	y = gather(o, &s[1], name, any, c->basis, c->cal, &c->nn, &c->smi, &by_ens);
+	c->step = step_of(s, name, any, c->basis, c->cal);
+	c->reps = o->paired ? "paired runs" : "runs";
+	c->change = c->lo = c->hi = NAN;
+	if (runs_with(o, s, name, any, use, runs))
+		goto error;
+	c->runs_b = runs[0];
+	c->runs_n = runs[1];
+	if (!runs[0] || !runs[1]) {
+		/* --paired: not one whole pair */
+		c->mb = c->mn = NAN;
+		c->t.p = NAN;
+		decide(o, c, need, total);
+		goto out;
+	}
+	x = gather(o, &s[0], use[0], name, any, c->basis, c->cal, &c->nb, &c->smi, &by_ens);
+	y = gather(o, &s[1], use[1], name, any, c->basis, c->cal, &c->nn, &c->smi, &by_ens);
 	c->reps = by_ens ? (o->paired ? "paired ensembles" : "ensembles") :
 		  o->paired ? "paired runs" : "runs";
-	c->change = c->lo = c->hi = NAN;
-	if (!x || !y || !(t = malloc((c->nb > c->nn ? c->nb : c->nn) * sizeof(*t)))) {
-		free(x);
-		free(y);
-		c->verdict = "error";
-		return;
-	}
+	if (!x || !y || !(t = malloc((c->nb > c->nn ? c->nb : c->nn) * sizeof(*t))))
+		goto error;
 	memcpy(t, x, c->nb * sizeof(*t));
 	c->mb = median_of(t, c->nb);
 	memcpy(t, y, c->nn * sizeof(*t));
@@ -400,26 +512,29 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		snprintf(c->reason, sizeof(c->reason), "%zu in BASE, %zu in NEW", c->nb, c->nn);
 		c->fails = 1;
 		c->t.p = NAN;
-		free(x);
-		free(y);
-		return;
+		goto out;
 	}
 	for (size_t i = 0; o->paired && i < c->nb; i++)
 		y[i] -= x[i];
 	if (o->paired ? cs_paired(y, c->nb, CONF, &c->t) :
-	    cs_two_sample(x, c->nb, y, c->nn, CONF, &c->t)) {
-		c->verdict = "error";
-	} else if (pos) {
+	    cs_two_sample(x, c->nb, y, c->nn, CONF, &c->t))
+		goto error;
+	if (pos) {
 		c->change = (double)expm1l(c->t.est);
 		c->lo = c->t.level > 0 ? (double)expm1l(c->t.lo) : NAN;
 		c->hi = c->t.level > 0 ? (double)expm1l(c->t.hi) : NAN;
 	} else {
 		relative(c, c->mb);
 	}
+	decide(o, c, need, total);
+	goto out;
+error:
+	c->verdict = "error";
+out:
 	free(x);
 	free(y);
-	if (strcmp(c->verdict ? c->verdict : "", "error"))
-		decide(o, c, need);
+	free(use[0]);
+	free(use[1]);
 }
 
 /* Both sides' inputs loaded (compare's, ab's): 0, or -1 with *err said */
@@ -486,6 +601,58 @@ void cs_sides_free(struct side s[2])
 void cs_cmp_row(const struct cs_opts *o, struct side *s, const char *name, struct cmp *c)
 {
 	compare_one(o, s, name, 0, c, o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha));
+}
+
+/*
+ * Name each run of either side without a result for NAME (with
+ * @stale_lacks, also one that holds an aborted or failed run's stale
+ * figures), and what that did to its row (@why): an error where the row
+ * decides nothing, else a warning (-q: none).
+ */
+void cs_say_lacking(const struct cs_opts *o, const struct side s[2], const char *name,
+		    int stale_lacks, int error, const char *why)
+{
+	if (!error && o->quiet)
+		return;
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++) {
+			const struct cs_input *in = &s[sd].in[i];
+			const struct cs_frag *fr = find(in, name, 0);
+			const char *state = "not in this run";
+
+			if (fr && !(stale_lacks && fr->stale))
+				continue;
+			if (fr)
+				state = cs_info_get(&fr->info, CB_INFO_state);
+			for (size_t j = 0; !fr && j < in->nabsent; j++)
+				if (!strcmp(in->absent[j].name, name))
+					state = in->absent[j].state;
+			fprintf(stderr, "cyclestat: %s: %s: no %sresult for %s (%s): %s\n",
+				error ? "error" : "warning", s[sd].path[i], fr ? "clean " : "", name,
+				state, why);
+		}
+}
+
+/* a row that some runs lack: which, and whether the others decided it */
+void cs_say_row_lacking(const struct cs_opts *o, const struct side s[2], const struct cmp *c)
+{
+	int pairs = o->paired && s[0].n == s[1].n;
+	char why[200];
+
+	if (c->runs_b == s[0].n && c->runs_n == s[1].n)
+		return;
+	if (c->incomplete && pairs)
+		snprintf(why, sizeof(why), "the whole pairs left, %zu, are too few to decide (%u): the row is incomplete; measure it there again",
+			 c->runs_b, c->need);
+	else if (c->incomplete)
+		snprintf(why, sizeof(why), "the runs that have it, %zu v %zu, are too few to decide (%u a side): the row is incomplete; measure it there again",
+			 c->runs_b, c->runs_n, c->need);
+	else if (pairs)
+		snprintf(why, sizeof(why), "its row compares the other whole pairs, %zu", c->runs_b);
+	else
+		snprintf(why, sizeof(why), "its row compares the other runs, %zu v %zu", c->runs_b,
+			 c->runs_n);
+	cs_say_lacking(o, s, c->name, 0, c->incomplete, why);
 }
 
 /* a tree of the side with NAME's data, preferring a stale (aborted, failed) one */
@@ -593,6 +760,8 @@ static size_t fill_rows(const struct cs_opts *o, struct side *s, int any, struct
 			c[k].fails = !o->allow_missing;
 		} else {
 			compare_one(o, s, name, any, &c[k], need);
+			if (!any)
+				cs_say_row_lacking(o, s, &c[k]);
 		}
 	}
 	free(names);
@@ -608,7 +777,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	struct cmp *c = NULL;
 	struct cs_err err = { 0 };
 	size_t n = 0;
-	int ret = 2, any = 1;
+	int ret = 2, any = 1, slower = 0, incomplete = 0;
 	unsigned int need = o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha);
 
 	if (o->format == CS_GBENCH) {
@@ -635,9 +804,12 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	if (!n)
 		goto fail;
 	cs_print_cmp(o, s, c, n, need);
-	ret = 0;
-	for (size_t i = 0; i < n; i++)
-		ret |= c[i].fails;
+	/* slower or missing: 1, a change to act on, as ab; else a row it could not compare: 2 */
+	for (size_t i = 0; i < n; i++) {
+		slower |= c[i].fails && !c[i].incomplete;
+		incomplete |= c[i].incomplete;
+	}
+	ret = slower ? 1 : incomplete ? 2 : 0;
 	goto out;
 fail:
 	cs_perror(&err);

@@ -25,15 +25,22 @@ struct cmp {
 	int cal;		/* in core cycles: each run's ticks over its calib:add_chain */
 	int emul;		/* ... of an emulated clock: calib:add_chain adds, not cycles */
 	size_t nb, nn;
+	size_t runs_b, runs_n;	/* the runs compared (--paired: whole pairs): those with the row */
 	long double mb, mn;	/* median of the repetitions' figures */
+	long double step;	/* the clock's step in the unit of t (the line from a BASE median of 0) */
 	double change, lo, hi;	/* relative; NaN when not compared */
 	struct cs_shift t;
 	const char *verdict;
-	char reason[64];
+	char reason[96];
 	int fails, smi;
+	int incomplete;		/* runs lack the row, and those that have it cannot decide: exit 2 */
+	unsigned int need;	/* the fewest repetitions a side that can decide */
 };
 
 void cs_cmp_row(const struct cs_opts *o, struct side *s, const char *name, struct cmp *c);
+void cs_say_lacking(const struct cs_opts *o, const struct side s[2], const char *name,
+		    int stale_lacks, int error, const char *why);
+void cs_say_row_lacking(const struct cs_opts *o, const struct side s[2], const struct cmp *c);
 int cs_cmp_mismatches(const struct cs_opts *o, const struct side *s);
 int cs_sides_load(struct side s[2], struct cs_err *err);
 const char **cs_side_names(const struct cs_opts *o, const struct side s[2], int any, size_t *n,

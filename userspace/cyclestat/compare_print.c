@@ -50,11 +50,14 @@ static void json_num(FILE *f, double v)
 /* the verdict as the table shows it: the reason shortened to fit */
 static const char *short_verdict(const struct cmp *c)
 {
-	static char b[80];
+	static char b[sizeof(c->reason) + 16];
 	const char *need = strstr(c->reason, "need");
 
 	if (!strcmp(c->verdict, "not enough runs"))
 		snprintf(b, sizeof(b), "%s runs", need ? need : c->reason);
+	else if (!strcmp(c->verdict, "incomplete"))
+		snprintf(b, sizeof(b), "incomplete (%.*s)", need ? (int)(need - 2 - c->reason) :
+			 (int)strlen(c->reason), c->reason);
 	else if (!strcmp(c->verdict, "inconclusive"))
 		snprintf(b, sizeof(b), "inconclusive (%s)", need ? need : "on the threshold");
 	else
@@ -108,6 +111,8 @@ static void print_tap(const struct cs_opts *o, const struct cmp *c, size_t n)
 				c[i].nb, c[i].nn);
 		} else if (!strcmp(c[i].verdict, "new")) {
 			fputs(" (not in the baseline)", f);
+		} else if (c[i].incomplete) {
+			fputs(" (no whole pair)", f);
 		} else {
 			fprintf(f, " (in the baseline, not in this run%s)",
 				c[i].fails ? "" : "; allowed by --allow-missing");
@@ -211,8 +216,11 @@ static void print_markdown(const struct cs_opts *o, const struct side *s, const 
 		fprintf(f, " %s%s%s |\n", c[i].fails ? "**" : "", short_verdict((struct cmp *)&c[i]),
 			c[i].fails ? "**" : "");
 	}
-	fprintf(f, "\n%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing\n\n",
+	fprintf(f, "\n%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing",
 		cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4]);
+	if (cnt[6])
+		fprintf(f, ", %zu incomplete", cnt[6]);
+	fputs("\n\n", f);
 	ratios(f, c, n, 1);
 	fprintf(f, "%ssame: the whole 95%% interval within \u00b1%g%%; slower, faster: also p < %g; need N runs: under %u repetitions a side\n",
 		cnt[0] + cnt[1] ? "\n" : "", o->threshold * 100, o->alpha, need);
@@ -280,14 +288,15 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 			cs_json_str(f, c[i].name);
 		}
 	fprintf(f, "],\n  \"slower\": %zu, \"faster\": %zu, \"same\": %zu, \"inconclusive\": %zu, "
-		"\"not_enough_runs\": %zu, \"missing\": %zu}\n", cnt[0], cnt[1], cnt[2], cnt[3], cnt[5], cnt[4]);
+		"\"not_enough_runs\": %zu, \"missing\": %zu, \"incomplete\": %zu}\n", cnt[0], cnt[1],
+		cnt[2], cnt[3], cnt[5], cnt[4], cnt[6]);
 }
 
 /* compare's rows as cells, their widths, and what the notes must say */
 struct cmp_cells {
 	char (*cell)[5][40];	/* base, change, interval, p, new */
-	/* slower, faster, same, inconclusive, missing, too few runs */
-	size_t cnt[6];
+	/* slower, faster, same, inconclusive, missing, too few runs, incomplete */
+	size_t cnt[7];
 	int wn, wv, wb, wnw, wi;	/* name, verdict, base, new, interval */
 	int reps_note, low;
 	const char *bases[3];
@@ -301,8 +310,8 @@ static void fill_cmp_cells(const struct cmp *c, size_t n, struct cmp_cells *t)
 		int ww;
 
 		t->cnt[!strcmp(v, "slower") ? 0 : !strcmp(v, "faster") ? 1 : !strcmp(v, "same") ? 2 :
-		       !strcmp(v, "inconclusive") ? 3 : !strcmp(v, "not enough runs") ? 5 : 4] +=
-			strcmp(v, "new") != 0;
+		       !strcmp(v, "inconclusive") ? 3 : !strcmp(v, "not enough runs") ? 5 :
+		       c[i].incomplete ? 6 : 4] += strcmp(v, "new") != 0;
 		if (c[i].basis) {
 			fig(t->cell[i][0], c[i].mb);
 			fig(t->cell[i][4], c[i].mn);
@@ -415,11 +424,20 @@ static void print_cmp_notes(const struct cs_opts *o, const struct cmp *c, size_t
 	FILE *f = o->out;
 
 	ratios(f, c, n, 0);
-	fprintf(f, "%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing%s\n",
+	fprintf(f, "%zu slower, %zu faster, %zu same, %zu inconclusive, %zu too few runs, %zu missing%s",
 		t->cnt[0], t->cnt[1], t->cnt[2], t->cnt[3], t->cnt[5], t->cnt[4],
 		o->paired ? " or unpaired" : "");
-	fprintf(f, "same: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
+	if (t->cnt[6])
+		fprintf(f, ", %zu incomplete", t->cnt[6]);
+	fprintf(f, "\nsame: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
 		o->threshold * 100, need);
+	if (t->cnt[6])
+		fprintf(f, "incomplete: runs lack the row (stderr names them), and those with it are\ntoo few to decide: it decides nothing, and compare exits 2\n");
+	for (size_t i = 0; i < n; i++)
+		if (c[i].basis && c[i].mb == 0 && strcmp(c[i].verdict, "not enough runs")) {
+			fprintf(f, "from a base median of 0 no percentage holds: slower, faster and same are\nbeyond or within one step of the clock (the TAP and JSON reason: how far)\n");
+			break;
+		}
 	if (t->low)
 		fprintf(f, "(N%%): that interval's level; too few repetitions for a 95%% one, it is the\nwidest the rank test has (3 v 3: min..max of the nine differences, 90%%)\n");
 	for (size_t i = 0; i < n; i++)

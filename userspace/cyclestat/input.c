@@ -110,7 +110,7 @@ static int yes(const struct cs_input *in, const struct cs_frag *fr, enum cb_info
  * where that is 1 or absent the one the samples show (cs_step_of()); a
  * step of 1 (icount's exact instruction counts) adds nothing.
  */
-static uint64_t tsc_step(const struct cs_input *in, const struct cs_frag *fr)
+uint64_t cs_tsc_step(const struct cs_input *in, const struct cs_frag *fr)
 {
 	uint64_t step = info_num(in, fr, CB_INFO_tsc_step, 1);
 
@@ -119,7 +119,7 @@ static uint64_t tsc_step(const struct cs_input *in, const struct cs_frag *fr)
 
 static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
 {
-	uint64_t step = tsc_step(in, fr);
+	uint64_t step = cs_tsc_step(in, fr);
 
 	return step < 2 ? 0 : (long double)step /
 			      ((long double)(fr->perop.repeat - 1) * fr->ops);
@@ -402,7 +402,7 @@ static void hold_net_step(struct cs_input *in)
 	for (size_t i = 0; i < in->nfrag; i++) {
 		struct cs_frag *fr = &in->frag[i];
 		struct cs_est *n = &fr->netop;
-		uint64_t step = tsc_step(in, fr);
+		uint64_t step = cs_tsc_step(in, fr);
 		long double v = cs_q_ld(n->value), h;
 
 		if (step < 2 || n->n < 2 || isnan(n->lo))
@@ -413,20 +413,15 @@ static void hold_net_step(struct cs_input *in)
 	}
 }
 
-/* the fragments the tree lists without a result directory: absent, "missing" */
-static int listed_missing(const char *path, struct cs_input *in)
+/* push each of @names onto in->absent as @state (the names it takes): 0, or -1 */
+static int push_absent(struct cs_input *in, char **names, size_t n, const char *state)
 {
-	char **names;
-	size_t n;
-	struct cs_absent *a;
+	struct cs_absent *a = n ? realloc(in->absent, (in->nabsent + n) * sizeof(*a)) : in->absent;
 
-	if (cs_listed_missing(path, &names, &n))
-		return -1;
-	a = n ? realloc(in->absent, (in->nabsent + n) * sizeof(*a)) : in->absent;
 	for (size_t i = 0; i < n; i++) {
 		if (a) {
 			a[in->nabsent].name = names[i];
-			a[in->nabsent++].state = "missing";
+			a[in->nabsent++].state = state;
 		} else {
 			free(names[i]);
 		}
@@ -439,9 +434,31 @@ static int listed_missing(const char *path, struct cs_input *in)
 }
 
 /*
+ * The fragments the tree lists without a result directory: absent,
+ * "missing"; the result directories it does not list: absent, "unlisted"
+ * (not read: what its fragments file leaves out is not this run's).
+ */
+static int tree_absent(const char *path, struct cs_input *in)
+{
+	char **gone, **extra;
+	size_t ngone, nextra;
+
+	if (cs_tree_disagrees(path, &gone, &ngone, &extra, &nextra))
+		return -1;
+	if (push_absent(in, gone, ngone, "missing")) {
+		for (size_t i = 0; i < nextra; i++)
+			free(extra[i]);
+		free(extra);
+		return -1;
+	}
+	return push_absent(in, extra, nextra, "unlisted");
+}
+
+/*
  * Say what the input dropped that its user asked for (--strict: as an
  * error): a fragment its fragments file lists but that has no results
- * there, and --undisturbed where there is no flags file to go by.
+ * there, a result directory it does not list, and --undisturbed where
+ * there is no flags file to go by.
  */
 int cs_input_warn(const struct cs_opts *o, const struct cs_input *in)
 {
@@ -454,6 +471,12 @@ int cs_input_warn(const struct cs_opts *o, const struct cs_input *in)
 			found++;
 			if (say)
 				fprintf(stderr, "cyclestat: %s: %s/fragments lists %s, but it has no result directory there: the copy is incomplete (save the tree again)%s\n",
+					what, in->path, in->absent[i].name,
+					o->strict ? " (--strict)" : "");
+		} else if (!strcmp(in->absent[i].state, "unlisted")) {
+			found++;
+			if (say)
+				fprintf(stderr, "cyclestat: %s: %s/fragments does not list %s, but it has a result directory there: left out, as not this run's (remove the directory, or measure into an empty one)%s\n",
 					what, in->path, in->absent[i].name,
 					o->strict ? " (--strict)" : "");
 		}
@@ -567,7 +590,7 @@ int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_
 		}
 		in->nfrag++;
 	}
-	if (listed_missing(path, in) || finish_input(in)) {
+	if (tree_absent(path, in) || finish_input(in)) {
 		cs_seterr(err, path, 0, "out of memory");
 		goto fail;
 	}

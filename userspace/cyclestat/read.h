@@ -46,7 +46,9 @@ int cs_safe_name(const char *c, size_t len);
 int cs_locate(const char *path, struct cs_loc **loc, size_t *nloc,
 	      struct cs_info *top, struct cs_err *err);
 void cs_locs_free(struct cs_loc *loc, size_t n);
-int cs_listed_missing(const char *path, char ***names, size_t *n);
+/* fragments listed without a result directory, and result directories not listed */
+int cs_tree_disagrees(const char *path, char ***gone, size_t *ngone, char ***extra,
+		      size_t *nextra);
 /* a sweep=cpus directory's steps, DIR/kK (*n = 0: PATH is none) */
 int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
 		   struct cs_err *err);
@@ -70,6 +72,8 @@ int cs_load_input(const char *path, struct cs_input *in,
 /* a cpus= tree's results as CPU @cpu saw them (its cpuN/ arrays); -1: the tree's own */
 int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_err *err);
 void cs_input_free(struct cs_input *in);
+/* the clock's step of @fr in ticks: info's tsc_step (its own, else the tree's), else the samples' */
+uint64_t cs_tsc_step(const struct cs_input *in, const struct cs_frag *fr);
 /* what an input left out that its user asked for, said on stderr: how many */
 int cs_input_warn(const struct cs_opts *o, const struct cs_input *in);
 /* whether the filter selects the fragment @name (no filter: all do) */

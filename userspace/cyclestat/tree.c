@@ -209,15 +209,15 @@ static char *result_dir(const char *path, const char *name)
 	return dir;
 }
 
-/* every DIR/group/name[/ARG] with results, sorted: trees without "fragments" */
-static int scan_tree(const char *path, struct cs_loc **loc, size_t *n)
+/* every DIR/group/name[/ARG] with results, sorted, in *names (*nn of them) */
+static int walk_tree(const char *path, char ***names, size_t *nn)
 {
-	char **names = NULL;
-	size_t nn = 0;
 	DIR *d = opendir(path), *sd;
 	struct dirent *de, *se;
 	int ret = 0;
 
+	*names = NULL;
+	*nn = 0;
 	if (!d)
 		return -1;
 	while (!ret && (de = readdir(d))) {
@@ -226,28 +226,46 @@ static int scan_tree(const char *path, struct cs_loc **loc, size_t *n)
 		if (de->d_name[0] == '.')
 			continue;
 		gdir = join(path, de->d_name);
-		if (!gdir)
+		if (!gdir) {
+			ret = -1;
 			break;
+		}
 		sd = opendir(gdir);
 		while (sd && !ret && (se = readdir(sd)))
 			if (se->d_name[0] != '.')
-				ret = scan_name(path, de->d_name, se->d_name, &names, &nn);
+				ret = scan_name(path, de->d_name, se->d_name, names, nn);
 		if (sd)
 			closedir(sd);
 		free(gdir);
 	}
 	closedir(d);
-	if (nn)
-		qsort(names, nn, sizeof(*names), cmp_name);
-	for (size_t i = 0; i < nn; i++) {
-		char *dir = ret ? NULL : result_dir(path, names[i]);
+	if (*nn)
+		qsort(*names, *nn, sizeof(**names), cmp_name);
+	return ret;
+}
 
-		if (dir && add_loc(loc, n, names[i], dir, NULL))
+static void names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* every DIR/group/name[/ARG] with results, sorted: trees without "fragments" */
+static int scan_tree(const char *path, struct cs_loc **loc, size_t *n)
+{
+	char **names;
+	size_t nn;
+	int ret = walk_tree(path, &names, &nn);
+
+	for (size_t i = 0; !ret && i < nn; i++) {
+		char *dir = result_dir(path, names[i]);
+
+		if (!dir || add_loc(loc, n, names[i], dir, NULL))
 			ret = -1;
 		free(dir);
-		free(names[i]);
 	}
-	free(names);
+	names_free(names, nn);
 	return ret;
 }
 
@@ -410,27 +428,69 @@ fail:
 	return -1;
 }
 
+/* does the fragments file @buf list @name (the first word of a line)? */
+static int lists(const char *buf, const char *name)
+{
+	size_t len = strlen(name);
+	const char *c = buf;
+
+	while (*c) {
+		if (!strncmp(c, name, len) && (c[len] == ' ' || c[len] == '\n' || !c[len]))
+			return 1;
+		c = strchrnul(c, '\n');
+		c += *c == '\n';
+	}
+	return 0;
+}
+
 /*
- * The fragments DIR/fragments lists that have no result directory there
- * (a copy made by hand, a directory deleted): *names, *n of them; none
+ * What PATH/fragments and PATH's result directories disagree on: the
+ * fragments it lists with no result directory there (a copy made by hand,
+ * a directory deleted), in *gone (*ngone), and the result directories it
+ * does not list (results of another run or selection left in the
+ * directory; a fragments file cut short), in *extra (*nextra).  None
  * where PATH is no tree with a fragments file.
  */
-int cs_listed_missing(const char *path, char ***names, size_t *n)
+int cs_tree_disagrees(const char *path, char ***gone, size_t *ngone, char ***extra,
+		      size_t *nextra)
 {
-	char *p = join(path, CB_FILE_FRAGMENTS), *buf;
+	char *p = join(path, CB_FILE_FRAGMENTS), *buf, **all = NULL;
 	struct cs_err ignored;
-	size_t len;
+	size_t len, nall = 0;
 	int ret = 0;
 
-	*names = NULL;
-	*n = 0;
+	*gone = *extra = NULL;
+	*ngone = *nextra = 0;
 	if (!p)
 		return -1;
 	if (cs_is_dir(path) && is_file(p) && !cs_read_file(p, &buf, &len, CS_INFO_MAX, &ignored)) {
-		ret = list_tree(path, buf, NULL, n, names);
+		ret = list_tree(path, buf, NULL, ngone, gone);
+		if (!ret)
+			ret = walk_tree(path, &all, &nall);
+		for (size_t i = 0; !ret && i < nall; i++) {
+			char **e;
+
+			if (lists(buf, all[i]))
+				continue;
+			e = realloc(*extra, (*nextra + 1) * sizeof(*e));
+			if (!e) {
+				ret = -1;
+				break;
+			}
+			*extra = e;
+			e[(*nextra)++] = all[i];
+			all[i] = NULL;
+		}
+		names_free(all, nall);
 		free(buf);
 	}
 	free(p);
+	if (ret) {
+		names_free(*gone, *ngone);
+		names_free(*extra, *nextra);
+		*gone = *extra = NULL;
+		*ngone = *nextra = 0;
+	}
 	return ret;
 }
 

@@ -70,9 +70,24 @@ expect_ok ab_icount_one_instruction_only_that_row_slower sh -c "[ \$(grep -c ' s
 expect_ok ab_fragment_only_in_b_is_new grep -qE '^ab:only_b  *-  *-  .* new$' "$T/out"
 expect_ok ab_fragment_only_in_a_is_gone grep -qE '^ab:only_a  *-  *-  .* gone$' "$T/out"
 
-# the other way round: one fewer, faster, exit 0
+# the other way round: one fewer, faster, exit 0 (ab:only_b gone from B, allowed)
 expect_exit ab_icount_one_instruction_fewer_exit_0 0 '^ab:adds .* 1\.250  *1\.000  *-0\.250  *-1  *-20\.00%  *faster$' -- \
-	"$CS" ab --clock icount "$T/b1" "$T/b2" -- "$T/a1" "$T/a2"
+	"$CS" ab --allow-missing --clock icount "$T/b1" "$T/b2" -- "$T/a1" "$T/a2"
+
+# a fragment gone from B fails as compare's "missing" does, unless allowed
+expect_exit ab_fragment_gone_from_b_fails_as_compare_missing 1 '^ab:only_a  *-  *-  .* gone$' -- \
+	"$CS" ab --clock icount "$T/a1" "$T/a2" -- "$T/b1" "$T/b2" ab:same ab:only_a
+expect_exit compare_fails_the_same_fragment_as_missing 1 '^ab:only_a .* missing$' -- \
+	"$CS" compare "$T/a1" "$T/a2" -- "$T/b1" "$T/b2" ab:same ab:only_a
+expect_exit ab_allow_missing_lets_a_gone_fragment_pass 0 '^ab:only_a .* gone$' -- \
+	"$CS" ab --allow-missing --clock icount "$T/a1" "$T/a2" -- "$T/b1" "$T/b2" ab:same ab:only_a
+
+# a run of B without a row: under icount that row decides nothing, and says which run
+tree "$T/m2" 4 only_a
+rm -r "$T/m2/ab/same"
+expect_exit ab_icount_row_missing_in_a_run_exit_2 2 '^ab:same .* missing in a run$' -- \
+	"$CS" ab --clock icount "$T/a1" "$T/a2" -- "$T/s1" "$T/m2"
+expect_ok ab_icount_row_missing_in_a_run_names_the_run grep -q "^cyclestat: error: $T/m2: no result for ab:same (missing)" "$T/err"
 
 # one instruction more in a copy of 4096 ops: +0.000 an op to three
 # decimals, but +1 a copy, and slower
@@ -113,5 +128,11 @@ expect_exit ab_time_a_a_no_alarm 0 '^alu:add_dep  *time  ' -- \
 	"$CS" ab -q "$T/ta1" "$T/ta2" "$T/ta3" "$T/ta4" "$T/ta5" -- "$T/tc1" "$T/tc2" "$T/tc3" "$T/tc4" "$T/tc5" base calib alu loop mem
 expect_ok ab_time_a_a_nothing_slower_or_faster sh -c "! grep -qE ' (slower|faster)\$' '$T/out'"
 expect_exit ab_time_too_few_runs_exit_2 2 'not enough runs' -- "$CS" ab -q "$T/ta1" -- "$T/tc1"
+
+# --clock time: a run of B without the row leaves 5 v 4, too few: incomplete, exit 2
+rm -rf "$T/tl5"; cp -r "$T/tb5" "$T/tl5"; rm -r "$T/tl5/loop/dec_jnz/110"
+expect_exit ab_time_one_b_run_without_the_row_is_incomplete_exit_2 2 '^loop:dec_jnz/110  *time  .* incomplete' -- \
+	"$CS" ab "$T/ta1" "$T/ta2" "$T/ta3" "$T/ta4" "$T/ta5" -- "$T/tb1" "$T/tb2" "$T/tb3" "$T/tb4" "$T/tl5" loop:dec_jnz/110
+expect_ok ab_time_incomplete_row_names_the_run grep -q "^cyclestat: error: $T/tl5: no result for loop:dec_jnz/110 (missing)" "$T/err"
 
 tap_end

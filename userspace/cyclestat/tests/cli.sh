@@ -295,6 +295,77 @@ expect_ok compare_several_runs_say_nothing_of_ensembles sh -c "! grep -q 'cannot
 expect_ok compare_one_run_setup_ensemble_counts_each_ensemble grep -q '^mem:.*/4096  *4/4 ' "$T/out"
 expect_ok compare_says_ensembles_cannot_show_between_run_spread grep -q 'cannot show the spread between runs' "$T/out"
 
+# ---- a run without a row: the runs that have it decide it, if they can; else incomplete, exit 2 ----
+rm -rf "$T/rl5" "$T/bl5" "$T/ru5"
+cp -r "$T/rn5" "$T/rl5"; rm -r "$T/rl5/loop/dec_jnz/110"
+cp -r "$T/rb5" "$T/bl5"; rm -r "$T/bl5/loop/dec_jnz/110"
+cp -r "$T/rn5" "$T/ru5"; sed -i '/^loop:dec_jnz\/110 /d' "$T/ru5/fragments"
+expect_exit compare_one_new_run_without_the_row_is_incomplete_exit_2 2 '^loop:de.*/110  *5/4 .* incomplete' -- \
+	"$CS" compare "$T"/rb[1-5] -- "$T"/rn[1-4] "$T/rl5" loop
+expect_ok compare_incomplete_row_names_the_run_that_lacks_it grep -q "^cyclestat: error: $T/rl5: no result for loop:dec_jnz/110 (missing)" "$T/err"
+expect_ok compare_incomplete_row_alone_is_incomplete sh -c "[ \$(grep -c ' incomplete (' '$T/out') = 1 ] && grep -q ', 1 incomplete\$' '$T/out'"
+expect_exit compare_one_base_run_without_the_row_is_incomplete_too 2 '^loop:de.*/110  *4/5 .* incomplete' -- \
+	"$CS" compare "$T"/rb[1-4] "$T/bl5" -- "$T"/rn[1-4] "$T/rn5" loop
+expect_exit compare_tap_incomplete_row_is_not_ok 2 '^not ok [0-9]* - loop:dec_jnz/110 incomplete (NEW: 4 of 5 runs; need 5)' -- \
+	"$CS" --format tap compare "$T"/rb[1-5] -- "$T"/rn[1-4] "$T/rl5" loop
+expect_exit compare_json_counts_the_incomplete_row 2 '"incomplete": 1}' -- \
+	"$CS" --format json compare "$T"/rb[1-5] -- "$T"/rn[1-4] "$T/rl5" loop
+expect_exit compare_runs_that_have_the_row_decide_it 1 '^loop:de.*/110  *6/5 .* slower$' -- \
+	"$CS" compare "$T"/rb[1-5] "$T/rb6" -- "$T"/rn[1-4] "$T/rl5" "$T/rn6" loop
+expect_ok compare_decided_row_names_the_run_that_lacks_it grep -q "^cyclestat: warning: $T/rl5: no result for loop:dec_jnz/110 (missing): its row compares the other runs, 6 v 5" "$T/err"
+# a result directory the fragments file does not list: said, and not read
+"$CS" "$T/ru5" > "$T/out" 2> "$T/err"
+expect_ok unlisted_result_directory_is_said grep -q "^cyclestat: warning: $T/ru5/fragments does not list loop:dec_jnz/110, but it has a result directory there" "$T/err"
+expect_exit strict_refuses_an_unlisted_result_directory 2 'error: .*fragments does not list loop:dec_jnz/110' -- "$CS" --strict "$T/ru5"
+expect_exit compare_new_run_with_the_row_unlisted_is_incomplete 2 '^loop:de.*/110  *5/4 .* incomplete' -- \
+	"$CS" compare "$T"/rb[1-5] -- "$T"/rn[1-4] "$T/ru5" loop
+expect_ok compare_unlisted_row_names_the_run grep -q "^cyclestat: error: $T/ru5: no result for loop:dec_jnz/110 (unlisted)" "$T/err"
+# --paired: a run without the row takes its pair out, never shifts the others
+for k in 7 8 9; do
+	python3 "$here/tree2.py" gen "$T/rb$k" --seed $k
+	python3 "$here/tree2.py" gen "$T/rn$k" --seed $((k + 10)) --scale 1.1
+done
+rm -rf "$T/bl2"; cp -r "$T/rb2" "$T/bl2"; rm -r "$T/bl2/loop/dec_jnz/110"
+expect_exit compare_paired_drops_the_pair_of_a_run_without_the_row 1 '^loop:de.*/110  *8/8 .* slower$' -- \
+	"$CS" --paired compare "$T"/rb[1-9] -- "$T"/rn[1-4] "$T/rl5" "$T/rn6" "$T/rn7" "$T/rn8" "$T/rn9" loop:dec_jnz/110
+expect_exit compare_paired_too_few_whole_pairs_are_incomplete 2 '^loop:de.*/110  *7/7 .* incomplete' -- \
+	"$CS" --paired compare "$T/rb1" "$T/bl2" "$T/rb3" "$T/rb4" "$T/rb5" "$T/rb6" "$T/rb7" "$T/rb8" "$T/rb9" -- "$T"/rn[1-4] "$T/rl5" "$T/rn6" "$T/rn7" "$T/rn8" "$T/rn9" loop:dec_jnz/110
+
+# ---- from a BASE median of 0: the test and one clock step decide, not the 0 ----
+# ztree DIR STEP NET: one run of base:empty (54 ticks) and g:zero (54 + NET
+# ticks), ten samples each, on a clock that moves in steps of STEP
+ztree() {
+	mkdir -p "$1/base/empty" "$1/g/zero"
+	printf 'version: 0.2.0\nkernel: 6.1.0-test\nmodel_name: Test CPU\ntsc_khz: 2000000\nhypervisor: no\nmethod_used: paoloni\nmode: kernel\nsamples: 10\nensembles: 1\ncpu: 0\ntsc_step: %s\n' "$2" > "$1/info"
+	printf 'base:empty 1 test\ng:zero 1 test\n' > "$1/fragments"
+	for f in base:empty:54 g:zero:$((54 + $3)); do
+		d=$1/$(echo "$f" | cut -d: -f1)/$(echo "$f" | cut -d: -f2)
+		awk -v v="${f##*:}" 'BEGIN { for (i = 0; i < 10; i++) print v }' > "$d/cycles"
+		printf 'name: %s\nops: 1\nstate: ok\nrun_id: 1\nmethod: paoloni\nensembles: 1\nsamples: 10\ntsc_step: %s\n' "${f%:*}" "$2" > "$d/info"
+	done
+}
+k=0
+for net in 0 0 0 0 0; do k=$((k + 1)); ztree "$T/z0_$k" 27 $net; done
+k=0
+for net in 27 0 27 27 0; do k=$((k + 1)); ztree "$T/zn_$k" 27 $net; done
+k=0
+for net in 54 54 54 54 54; do k=$((k + 1)); ztree "$T/z2_$k" 27 $net; done
+k=0
+for net in 0 0 0 0 0; do k=$((k + 1)); ztree "$T/e0_$k" 1 $net; done
+k=0
+for net in 5 5 5 5 5; do k=$((k + 1)); ztree "$T/e5_$k" 1 $net; done
+expect_exit compare_from_0_noise_within_one_step_is_not_slower 0 '^g:zero  *5/5 ' -- \
+	"$CS" compare "$T"/z0_[1-5] -- "$T"/zn_[1-5]
+expect_ok compare_from_0_noise_within_one_step_is_same grep -qE '^g:zero .* same$' "$T/out"
+expect_exit compare_from_0_two_steps_in_every_run_is_slower 1 '^g:zero  *5/5 .* slower$' -- \
+	"$CS" compare "$T"/z0_[1-5] -- "$T"/z2_[1-5]
+expect_exit compare_from_0_to_5_ticks_in_every_run_is_slower 1 '^g:zero  *5/5 .* slower$' -- \
+	"$CS" compare "$T"/e0_[1-5] -- "$T"/e5_[1-5]
+expect_exit compare_from_0_says_the_change_and_the_step 1 '"reason": "from 0: [+]5 [[][+]5, [+]5] ticks; a step is 1"' -- \
+	"$CS" --format json compare "$T"/e0_[1-5] -- "$T"/e5_[1-5]
+expect_exit compare_from_0_one_run_a_side_is_not_enough 0 '^g:zero  *1/1 .* need 5 runs$' -- \
+	"$CS" compare "$T/e0_1" -- "$T/e5_1"
+
 # ---- inputs are never dropped in silence: said, or refused with --strict ----
 expect_exit compare_new_path_that_does_not_exist_is_named 2 "'results-new' is no file or directory" -- \
 	"$CS" compare "$DATA/tree2" results-new
