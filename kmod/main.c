@@ -115,6 +115,7 @@ free_req:
 	kvfree(req);
 free_results:
 	cb_results_exit();
+	cb_engine_exit();	/* a run at load's thread, if one ran */
 	return ret;
 }
 
