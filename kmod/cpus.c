@@ -20,6 +20,7 @@
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kmemleak.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
@@ -235,7 +236,11 @@ static int cb_helper_fn(void *data)
 	cb_bar_leave(h->meet.bar, h->meet.cpu, ret, h->dist.broke);
 	if (began)
 		cb_life_after(&h->life, frag, h->hooks);
-	cb_life_end(&h->life, frag, h->hooks);
+	/* a lock the body left held may be in its state (measure.c) */
+	if (h->dist.broke != cb_broke_held)
+		cb_life_end(&h->life, frag, h->hooks);
+	else if (h->life.env.state)
+		kmemleak_not_leak(h->life.env.state);
 	kthread_complete_and_exit(&h->done, 0);
 }
 

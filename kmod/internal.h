@@ -202,10 +202,12 @@ enum cb_state {
  *	probed), written by the run's thread, read when a request is checked.
  * @probe_at: when (jiffies) @probe was taken: a refusal from it lasts
  *	CB_PROBE_AGE_S (request.c).
+ * @held: a run of it left preemption disabled or a lock held: its state
+ *	was kept, and the fragment is refused until unload (measure.c).
  *
  * Slots are only ever added (by a run naming a new argument), never
- * removed before unload; everything but @res, @state, @err, @probe and
- * @probe_at is fixed.
+ * removed before unload; everything but @res, @state, @err, @probe,
+ * @probe_at and @held is fixed.
  */
 struct cb_slot {
 	const struct cb_group *group;
@@ -218,6 +220,7 @@ struct cb_slot {
 	int err;
 	u64 probe;
 	unsigned long probe_at;
+	bool held;
 };
 
 int cb_results_init(unsigned int max_mb);
@@ -306,8 +309,10 @@ struct cb_pmu {
  * @primed: the baselines were read (at the entry's first sample).
  * @probe_csw: @csw as the probe began (cb_probe_begin()).
  * @pc: the preemption count as this sample (or the probe) began.
+ * @locks: the locks lockdep saw held then (0 without lockdep).
  * @broke: what the body did that a body must not (a static string), or
- *	NULL: cb_sample_broken() and cb_probe_end() set it.
+ *	NULL: cb_sample_broken() and cb_probe_end() set it; cb_broke_held
+ *	when it left preemption disabled or a lock held.
  *
  * Interrupts cannot arrive while a sample holds them off, so @irqs and
  * @csw change only between samples; NMIs can, and are told apart.
@@ -333,8 +338,11 @@ struct cb_disturb {
 	bool primed;
 	unsigned long probe_csw;
 	int pc;
+	int locks;
 	const char *broke;
 };
+
+extern const char *const cb_broke_held;
 
 void cb_pmu_open(struct cb_pmu *pmu, const struct cb_req *req,
 		 struct cb_result **res);

@@ -9,6 +9,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kmemleak.h>
+#include <linux/lockdep.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -155,6 +157,24 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 	return ret;
 }
 
+/*
+ * Whether entry @i's body left preemption disabled or a lock held
+ * (sample.c): its state may hold that lock, so it is neither torn down
+ * (its teardown may take the lock) nor freed, ever, and its slot refuses
+ * the fragment from now on (request.c).
+ */
+static bool cb_entry_held(struct cb_job *job, unsigned int i)
+{
+	void *state = job->fl[i].life.env.state;
+
+	if (job->fl[i].dist.broke != cb_broke_held)
+		return false;
+	WRITE_ONCE(cb_slot(job->req->slot[i])->held, true);
+	if (state)
+		kmemleak_not_leak(state);
+	return true;
+}
+
 /* Entry @i is done with (or the run stopped): teardown, what it saw. */
 void cb_entry_end(struct cb_job *job, unsigned int i)
 {
@@ -164,7 +184,8 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 
 	if (!fl->life.started)
 		return;
-	cb_life_end(&fl->life, frag, &cb_life_hooks);
+	if (!cb_entry_held(job, i))
+		cb_life_end(&fl->life, frag, &cb_life_hooks);
 	if (res->smi_valid)
 		res->smi_valid = cb_read_smi(&res->smi_after);
 	res->pmc_open = job->pmu.open;
@@ -202,7 +223,13 @@ void cb_entry_failed(struct cb_job *job, unsigned int i, int ret)
 		cb_warn("%s:%s%s: cpu %u did not come to the barrier the CPUs of cpus= meet at before each sample within barrier_ms: something kept it from running (a real-time task, an interrupt storm, a stopped vCPU); the run stopped, the previous results stay; free that CPU, or reload with a larger barrier_ms\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
 			arg, job->lost_cpu);
-	else if (ret == -EPROTO)
+	else if (ret == -EPROTO && job->fl[i].dist.broke == cb_broke_held) {
+		cb_warn("%s:%s%s: the body left preemption disabled or a lock held: it took a lock (or called preempt_disable()) and did not release it; the run stopped, the previous results stay; its state is kept, neither torn down nor freed, and the fragment is refused until the module is reloaded; release what the body takes\n",
+			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
+			arg);
+		if (lockdep_depth(current))
+			debug_show_held_locks(current);
+	} else if (ret == -EPROTO)
 		cb_warn("%s:%s%s: the body %s with preemption off: a body must not sleep (msleep, a mutex, GFP_KERNEL), turn interrupts on or leave preemption disabled; the kernel's report above names the call; the run stopped, the previous results stay\n",
 			cb_slot(req->slot[i])->group->name, req->frag[i]->name,
 			arg, job->fl[i].dist.broke);

@@ -206,6 +206,27 @@ static int cb_req_check_warmup(const struct cb_req *req)
 	return 0;
 }
 
+/*
+ * A fragment whose body once left preemption disabled or a lock held
+ * (sample.c) may hold that lock still, in its kept state or anywhere:
+ * run again, its first sample could spin on it with interrupts off.
+ */
+static int cb_req_check_held(const struct cb_req *req)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < req->nr; i++)
+		for (s = 0; s < cb_nr_slots(); s++)
+			if (cb_slot(s)->frag == req->frag[i] &&
+			    READ_ONCE(cb_slot(s)->held)) {
+				cb_warn("run: %s:%s: refused: an earlier run of it left preemption disabled or a lock held (the log said so then), which may be held still; fix the body, then rmmod cyclebench and load the module again\n",
+					cb_group_name(req->frag[i]),
+					req->frag[i]->name);
+				return -EPROTO;
+			}
+	return 0;
+}
+
 /* Whether the machine can take the run: memory, max_mb, time. */
 int cb_req_check(const struct cb_req *req)
 {
@@ -216,7 +237,8 @@ int cb_req_check(const struct cb_req *req)
 	cb_get_defaults(&d);
 	if (!req->nr)
 		return -EINVAL;
-	ret = cb_req_check_window(req, d.max_sample_us) ?:
+	ret = cb_req_check_held(req) ?:
+	      cb_req_check_window(req, d.max_sample_us) ?:
 	      cb_req_check_warmup(req);
 	if (ret)
 		return ret;

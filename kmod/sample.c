@@ -11,6 +11,7 @@
 
 #include <linux/bits.h>
 #include <linux/kernel_stat.h>
+#include <linux/lockdep.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/vmalloc.h>
@@ -369,6 +370,7 @@ void notrace cb_sample_begin(struct cb_ctx *ctx, u64 i)
 	d->irqs = irqs;
 	d->csw = csw;
 	d->pc = preempt_count();
+	d->locks = lockdep_depth(current);
 	d->nmi_start = nmi;
 	d->timeouts = __this_cpu_read(cb_body_timeouts);
 	d->perf_irqs = __this_cpu_read(irq_stat.apic_perf_irqs);
@@ -376,27 +378,52 @@ void notrace cb_sample_begin(struct cb_ctx *ctx, u64 i)
 		d->pmc_ok = cb_pmc_ready(d);
 }
 
+/* @broke for a body that left preemption disabled: its state is kept */
+const char *const cb_broke_held = "left preemption disabled";
+
 /*
  * What a body did that it must not, from its thread's context switches
- * since @csw and the preemption count since @d->pc; NULL if nothing.  The
- * scheduler, finding a task that sleeps with preemption off ("BUG:
- * scheduling while atomic"), resets its preemption count to what
- * schedule() expects, and may then find the task runnable again and
- * switch nothing (only the count tells).  The run's preempt_disable() is
- * gone then, and its preempt_enable() would take the count below zero
- * (in_interrupt() true from then on, the next vfree() a BUG): the count
- * the sample began with is put back.
+ * since @csw, the preemption count since @d->pc and, where lockdep runs,
+ * the locks held since @d->locks; NULL if nothing.  The count is never
+ * written here; the levels that moved are given back by the calls that
+ * move them, so that the sampler's own preempt_disable() and
+ * preempt_enable() stay paired:
+ *
+ *  - The scheduler, finding a task that sleeps with preemption off ("BUG:
+ *    scheduling while atomic"), sets its count to what schedule()
+ *    expects, and may then find the task runnable again and switch
+ *    nothing (only the count tells).  The sampler's level is gone then,
+ *    and its preempt_enable() would take the count below zero: it is
+ *    taken again with preempt_disable().
+ *  - A body that returns with more levels than it began with took a lock
+ *    (or called preempt_disable()) and did not release it.  The lock
+ *    stays held: no one here knows which it is.  Its levels are given
+ *    back with preempt_enable(), interrupts still off and the sampler's
+ *    level still held, so nothing is scheduled before the run stops; the
+ *    entry's state is then kept, never torn down or freed (a lock in it
+ *    may be held), and the fragment is refused until the module is
+ *    reloaded (measure.c, request.c).  A body that left softirqs or a
+ *    hardirq count disabled is named the same way, its count left as the
+ *    body left it: the kernel's own checks report it.
  */
 static notrace const char *cb_body_check(struct cb_disturb *d, unsigned long csw)
 {
 	int pc = preempt_count();
+	bool slept = cb_csw() != csw || pc < d->pc;
 
-	if (pc != d->pc)
-		preempt_count_set(d->pc);
-	if (cb_csw() != csw || pc < d->pc)
+	for (; pc < d->pc; pc++)
+		preempt_disable();
+	if (slept)
 		return "slept";
-	if (pc > d->pc)
-		return "left preemption disabled";
+	if (pc > d->pc && (pc & ~PREEMPT_MASK) == (d->pc & ~PREEMPT_MASK)) {
+		for (; pc > d->pc; pc--)
+			preempt_enable();
+		return cb_broke_held;
+	}
+	if (pc != d->pc)
+		return "left softirqs or a hardirq count disabled";
+	if (lockdep_depth(current) > d->locks)
+		return cb_broke_held;
 	return NULL;
 }
 
@@ -431,6 +458,7 @@ void notrace cb_probe_begin(struct cb_ctx *ctx)
 {
 	ctx->dist->probe_csw = cb_csw();
 	ctx->dist->pc = preempt_count();
+	ctx->dist->locks = lockdep_depth(current);
 }
 
 int notrace cb_probe_end(struct cb_ctx *ctx)

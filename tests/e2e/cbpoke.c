@@ -48,6 +48,7 @@ static const char *errname(int e)
 	case ENODEV: return "ENODEV";
 	case ETIME: return "ETIME";
 	case ETIMEDOUT: return "ETIMEDOUT";
+	case EPROTO: return "EPROTO";
 	case ESPIPE: return "ESPIPE";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);

@@ -135,3 +135,46 @@ expect_eq "the log names hostile:heavy, the warm-up and its bound" 1 \
 	"$(dmesg | grep -c 'run: hostile:heavy: warmup=10000 x ensembles=10 would hold interrupts off for over 60 s')"
 expect_eq "hostile:heavy's earlier result stays" ok "$(info_get "$CB/hostile/heavy/info" state)"
 check_unload
+
+# A body that returns with preemption disabled (one preempt_disable(), or
+# a raw spinlock of its state, not released in sample 1's long region):
+# the run stops at that sample, naming the fragment and what it left; the
+# module writes no preemption count, gives the levels back by the calls
+# that took them, and never tears down or frees the state (its teardown
+# would take the lock again: hostile.c counts its calls), and refuses the
+# fragment until it is reloaded.  Sound bodies run after it, and rmmod
+# returns.
+expect_ok "insmod (base + hostile)" insmod /cyclebench.ko run_on_load=0
+for f in preempt_leak lock_leak; do
+	sleep 5	# cb_warn says 3 things in 5 s at most: the log checks need 2
+	expect_eq "hostile:$f, a level not released: EPROTO" EPROTO \
+		"$(run_write "hostile:$f samples=20 ensembles=1 warmup=0")"
+	expect_eq "hostile:$f's result says failed, -EPROTO" "failed -71" \
+		"$(info_get "$CB/hostile/$f/info" state) $(info_get "$CB/hostile/$f/info" error)"
+	expect_eq "the log names hostile:$f and what it left" 1 \
+		"$(dmesg | grep -c "hostile:$f: the body left preemption disabled or a lock held: .*its state is kept, neither torn down nor freed")"
+	expect_eq "hostile:$f again: refused, EPROTO" EPROTO \
+		"$(run_write "hostile:$f samples=5 ensembles=1 warmup=0")"
+	expect_eq "... the log says why and how to run it again" 1 \
+		"$(dmesg | grep -c "run: hostile:$f: refused: an earlier run of it left preemption disabled or a lock held.*load the module again")"
+	expect_eq "a sound body runs after hostile:$f" ok \
+		"$(run_write "base:empty samples=100 ensembles=1")"
+done
+expect_eq "hostile:lock_leak's teardown was never called" 0 \
+	"$(cat /sys/module/cyclebench/parameters/lock_teardowns)"
+if [ -e /proc/lockdep ]; then
+	# lockdep names the lock the module cannot: it lists the run's
+	# thread's held lock with the body's region (debug_show_held_locks),
+	# and reports it once more when the thread, ending, takes a mutex
+	# with it held ("Invalid wait context"; or "still has locks held")
+	expect_ge "lockdep lists hostile:lock_leak's lock as held by the run's thread" 1 \
+		"$(dmesg | grep -c '#0: .*(&st->lock).*, at: cb_')"
+	t=0
+	while [ $t -lt 50 ] && ! dmesg | grep -qE 'Invalid wait context|still has locks held'; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	expect_eq "lockdep reports it once as the thread ends (splat.sh leaves that report out)" 1 \
+		"$(dmesg | grep -cE 'Invalid wait context|still has locks held')"
+fi
+check_unload

@@ -17,14 +17,21 @@
  * moody: every call moody_iters iterations, a parameter of the test
  *	module (/sys/module/cyclebench/parameters/moody_iters): as slow as
  *	a body under a slow clock, then fast again.
+ * preempt_leak: calls preempt_disable() once, in sample 1's long
+ *	region, and never the preempt_enable() that pairs with it.
+ * lock_leak: takes a raw spinlock of its state in the same call and
+ *	never releases it (raw: a spinning lock on PREEMPT_RT too); its
+ *	teardown would take it again, so it says if it is ever called.
  */
 #include <linux/moduleparam.h>
+#include <linux/spinlock.h>
 
 #include "cyclebench.h"
 
 #define DEAR_ITERS	10000000UL
 #define WARM_ITERS	100000UL
 #define RARE_EVERY	200
+#define LEAK_CALL	(CB_LONG_REPEAT + 1 + 5)
 
 struct hostile_state {
 	u64 calls;
@@ -60,11 +67,55 @@ CB_BODY(moody)
 	hostile_spin(READ_ONCE(moody_iters));
 }
 
+CB_BODY_STATE(preempt_leak, struct hostile_state)
+{
+	if (st->calls++ == LEAK_CALL)
+		preempt_disable();
+}
+
+struct hostile_lock {
+	u64 calls;
+	raw_spinlock_t lock;
+};
+
+static unsigned int lock_teardowns;
+module_param(lock_teardowns, uint, 0444);
+MODULE_PARM_DESC(lock_teardowns, "testing: hostile:lock_leak's teardowns (it must have none)");
+
+static int lock_setup(struct cb_env *env)
+{
+	struct hostile_lock *st = env->state;
+
+	raw_spin_lock_init(&st->lock);
+	return 0;
+}
+
+static void lock_teardown(struct cb_env *env)
+{
+	struct hostile_lock *st = env->state;
+
+	WRITE_ONCE(lock_teardowns, lock_teardowns + 1);
+	raw_spin_lock(&st->lock);
+	raw_spin_unlock(&st->lock);
+}
+
+CB_BODY_STATE(lock_leak, struct hostile_lock)
+{
+	if (st->calls++ == LEAK_CALL)
+		raw_spin_lock(&st->lock);
+}
+
 static const struct cb_fragment hostile_fragments[] = {
 	CB_FRAGMENT(every_other, 1, "dear in every other sample's long region"),
 	CB_FRAGMENT(rare, 1, "dear in one sample of 200"),
 	CB_FRAGMENT(heavy, 1, "10^5 iterations a call"),
 	CB_FRAGMENT(moody, 1, "moody_iters iterations a call"),
+	CB_FRAGMENT(preempt_leak, 1, "one preempt_disable() not paired"),
+	{
+		CB_FRAGMENT_FIELDS(lock_leak, 1, "one raw_spin_lock() not released"),
+		.setup = lock_setup,
+		.teardown = lock_teardown,
+	},
 };
 
 CB_GROUP(hostile, hostile_fragments);

@@ -93,6 +93,10 @@ expect_eq "the tests' build has the fault_* hooks" \
 	"fault_barrier_ms fault_pmu_fail fault_pmu_rewind fault_pmu_tsc fault_setup " "$(fault_params)"
 build_clean "W=1 and sparse" W=1 C=2 CHECK=sparse
 expect_eq "a product build has no test hook (modinfo: no fault_* parameter)" "" "$(fault_params)"
+# a body that leaves preemption disabled is stopped and named, never
+# "repaired" (sample.c): no path writes the preemption count
+expect_eq "no code of the module or lib/ writes preempt_count" "" \
+	"$(grep -nE 'preempt_count_(set|add|sub)|__preempt_count_(add|sub|dec|inc)|__preempt_count\b' kmod/*.[ch] kmod/fragments/*.c lib/*.[ch] | tr '\n' ' ')"
 # ... and W=1 on every QEMU kernel series, each in its own tree (the one
 # whose headers are KDIR's was just built).
 for k in ${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}; do
