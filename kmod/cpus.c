@@ -228,17 +228,17 @@ static int cb_helper_fn(void *data)
 	     !cb_aborted(h->ctx.job); ms += 20)
 		msleep(20);
 	if (h->per_cpu) {
-		ret = cb_life_begin(&h->life, frag, &h->env, h->hooks);
+		ret = cb_life_ensemble_begin(&h->life, frag, &h->env, h->hooks);
 		began = !ret;
 	}
 	if (!ret)
 		ret = frag->sample(&h->ctx);
 	cb_bar_leave(h->meet.bar, h->meet.cpu, ret, h->dist.broke);
 	if (began)
-		cb_life_after(&h->life, frag, h->hooks);
+		cb_life_ensemble_end(&h->life, frag, h->hooks);
 	/* a lock the body left held may be in its state (measure.c) */
 	if (h->dist.broke != cb_broke_held)
-		cb_life_end(&h->life, frag, h->hooks);
+		cb_life_entry_end(&h->life, frag, h->hooks);
 	else if (h->life.env.state)
 		kmemleak_not_leak(h->life.env.state);
 	kthread_complete_and_exit(&h->done, 0);

@@ -133,7 +133,7 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 		fl->dist.pmu = job->pmu.open ? &job->pmu : NULL;
 		res->smi_valid = cb_read_smi(&res->smi_before);
 	}
-	ret = cb_life_begin(&fl->life, frag, &env, &cb_life_hooks);
+	ret = cb_life_ensemble_begin(&fl->life, frag, &env, &cb_life_hooks);
 	if (ret)
 		return ret;
 	ctx.out = cb_life_at(res->cycles, e, req->samples);
@@ -153,7 +153,7 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 	fl->over = ctx.over;
 	fl->tried += ctx.warmup + ctx.n;
 	fl->measured += !ret;
-	cb_life_after(&fl->life, frag, &cb_life_hooks);
+	cb_life_ensemble_end(&fl->life, frag, &cb_life_hooks);
 	return ret;
 }
 
@@ -185,7 +185,7 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 	if (!fl->life.started)
 		return;
 	if (!cb_entry_held(job, i))
-		cb_life_end(&fl->life, frag, &cb_life_hooks);
+		cb_life_entry_end(&fl->life, frag, &cb_life_hooks);
 	if (res->smi_valid)
 		res->smi_valid = cb_read_smi(&res->smi_after);
 	res->pmc_open = job->pmu.open;

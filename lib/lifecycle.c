@@ -18,10 +18,12 @@
  * Before ensemble @e of the entry: the first time, its state (from @env,
  * the side's argument, CPU and rank) and its once-a-run setup; then, for a
  * setup_each_ensemble fragment, its setup for this ensemble.  An error
- * leaves what was made for cb_life_end().
+ * leaves what was made for cb_life_entry_end().
  */
-int cb_life_begin(struct cb_life *life, const struct cb_fragment *frag,
-		  const struct cb_env *env, const struct cb_life_hooks *h)
+int cb_life_ensemble_begin(struct cb_life *life,
+			   const struct cb_fragment *frag,
+			   const struct cb_env *env,
+			   const struct cb_life_hooks *h)
 {
 	bool each = frag->setup_each_ensemble;
 	int ret;
@@ -46,16 +48,17 @@ int cb_life_begin(struct cb_life *life, const struct cb_fragment *frag,
 }
 
 /* After the ensemble's samples (whatever they returned): its teardown. */
-void cb_life_after(struct cb_life *life, const struct cb_fragment *frag,
-		   const struct cb_life_hooks *h)
+void cb_life_ensemble_end(struct cb_life *life,
+			  const struct cb_fragment *frag,
+			  const struct cb_life_hooks *h)
 {
 	if (frag->teardown && frag->setup_each_ensemble)
 		h->teardown(frag, &life->env);
 }
 
 /* The entry is done with, or the run stopped: the once-a-run teardown, the state. */
-void cb_life_end(struct cb_life *life, const struct cb_fragment *frag,
-		 const struct cb_life_hooks *h)
+void cb_life_entry_end(struct cb_life *life, const struct cb_fragment *frag,
+		       const struct cb_life_hooks *h)
 {
 	if (!life->started)
 		return;

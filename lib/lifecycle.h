@@ -3,13 +3,16 @@
  * lifecycle.h - the life of one request entry in a run, written once for
  * the module (measure.c, cpus.c) and cyclebench-user (userspace/runner/engine.c):
  *
- *	first ensemble	its state (state_size bytes, zeroed) and, unless
- *			setup_each_ensemble, its setup for the whole run
- *	each ensemble	setup_each_ensemble: its setup; the samples, into
- *			the ensemble's place in the result's arrays, after
- *			a warm-up where the caches may be cold; its teardown
- *	the end		its once-a-run teardown (where that setup
- *			succeeded), the state freed
+ *	cb_life_ensemble_begin(), before each ensemble: the first time,
+ *		its state (state_size bytes, zeroed) and, unless
+ *		setup_each_ensemble, its setup for the whole run; with
+ *		setup_each_ensemble, its setup for this ensemble
+ *	(the side takes the samples, into the ensemble's place in the
+ *		result's arrays, after a warm-up where the caches may be cold)
+ *	cb_life_ensemble_end(), after each: setup_each_ensemble's teardown
+ *	cb_life_entry_end(), the entry done or the run stopped: its
+ *		once-a-run teardown (where that setup succeeded), the state
+ *		freed
  *
  * and the bytes a run's arrays take, the one estimate both sides check
  * max_mb= against.  What differs is a side's hooks (struct cb_life_hooks):
@@ -50,12 +53,15 @@ struct cb_life {
 	bool set_up;
 };
 
-int cb_life_begin(struct cb_life *life, const struct cb_fragment *frag,
-		  const struct cb_env *env, const struct cb_life_hooks *h);
-void cb_life_after(struct cb_life *life, const struct cb_fragment *frag,
-		   const struct cb_life_hooks *h);
-void cb_life_end(struct cb_life *life, const struct cb_fragment *frag,
-		 const struct cb_life_hooks *h);
+int cb_life_ensemble_begin(struct cb_life *life,
+			   const struct cb_fragment *frag,
+			   const struct cb_env *env,
+			   const struct cb_life_hooks *h);
+void cb_life_ensemble_end(struct cb_life *life,
+			  const struct cb_fragment *frag,
+			  const struct cb_life_hooks *h);
+void cb_life_entry_end(struct cb_life *life, const struct cb_fragment *frag,
+		       const struct cb_life_hooks *h);
 u64 cb_life_warmup(const struct cb_fragment *frag, u32 e, bool interleave,
 		   u32 warmup);
 

@@ -459,14 +459,14 @@ static int prepare(const struct cb_run *req, struct cb_user_result *r,
 	int ret;
 
 	cb_in_setup = r;
-	ret = cb_life_begin(&fl->life, r->frag, &env, &user_life);
+	ret = cb_life_ensemble_begin(&fl->life, r->frag, &env, &user_life);
 	cb_in_setup = NULL;
 	return ret;
 }
 
 static void after(const struct cb_user_result *r, struct cb_user_flight *fl)
 {
-	cb_life_after(&fl->life, r->frag, &user_life);
+	cb_life_ensemble_end(&fl->life, r->frag, &user_life);
 }
 
 /**
@@ -595,7 +595,7 @@ out:
 
 static void finish(const struct cb_user_result *r, struct cb_user_flight *fl)
 {
-	cb_life_end(&fl->life, r->frag, &user_life);
+	cb_life_entry_end(&fl->life, r->frag, &user_life);
 	memset(fl, 0, sizeof(*fl));
 }
 

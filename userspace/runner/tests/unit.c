@@ -424,13 +424,13 @@ static void life_run(const struct cb_fragment *frag, unsigned int ens, int fail_
 	life_setups = life_teardowns = life_allocs = life_frees = 0;
 	life_fail_at = fail_at;
 	for (unsigned int e = 0; e < ens; e++) {
-		if (cb_life_begin(&life, frag, &env, &life_hooks))
+		if (cb_life_ensemble_begin(&life, frag, &env, &life_hooks))
 			break;
 		if (life.env.arg != 7 || (frag->state_size && !life.env.state))
 			got[4] = 1;
-		cb_life_after(&life, frag, &life_hooks);
+		cb_life_ensemble_end(&life, frag, &life_hooks);
 	}
-	cb_life_end(&life, frag, &life_hooks);
+	cb_life_entry_end(&life, frag, &life_hooks);
 	got[0] = life_setups;
 	got[1] = life_teardowns;
 	got[2] = life_allocs;
