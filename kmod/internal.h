@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parts of the module share.  The calls point one way (make
- * check's tests/callgraph.py fails on a circle; --graph draws the arrows):
+ * What the parts of the module share.  Its files, in layers, highest
+ * first: every call points down the list (make check's tests/callgraph.py
+ * reads it and fails on a call up it; --graph draws the arrows):
  *
- *	main.c -> debugfs.c -> engine.c -> measure.c -> cpus.c -> lifecycle.c
- *	engine.c -> sample.c -> request.c -> lifecycle.c
- *	main.c, engine.c -> request.c -> params.c -> results.c -> grammar.c
- *	and any of them -> params.c, results.c, grammar.c (no call back)
+ *	main.c debugfs.c engine.c measure.c cpus.c sample.c request.c
+ *	params.c results.c lifecycle.c grammar.c alloc.c hugemap.c
  *
  * A lower file reaches back up only through a pointer it is handed: cpus.c
  * and lifecycle.c set up a fragment with measure.c's hooks.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """File-level call graph of each program, and its circles.
 
-    tests/callgraph.py [--graph] [--tap]
+    tests/callgraph.py [--graph] [--tap] [--top DIR]
 
 A file calls another when one of its functions calls (NAME(...)) a
 function the other defines; a function pointer handed over (a callback)
@@ -15,8 +15,15 @@ component): the layers are then no layers, and a change in one file can
 come back to it.  Exit 1 when any program has one, naming its files and
 one call for each of their arrows.
 
+The module's files are also in layers, written in kmod/internal.h's
+first comment (the words ending in .c after "highest first", up to the
+first blank comment line): every file of the module is there, and every
+call goes from a file to one below it.  Exit 1 when one does not, naming
+the call.
+
 --graph prints every program's arrows (FILE -> FILE: function, ...);
 --tap writes a TAP line per program instead of the plain report.
+--top DIR reads the tree at DIR (default: this checkout).
 
 The C is read, not compiled: comments, strings and preprocessor lines are
 dropped, a definition is NAME(...) { at the top level, a call NAME( inside
@@ -46,13 +53,13 @@ KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else",
 
 def module_lib():
     """The lib/*.c files Kbuild compiles into the module (lib/NAME.o)."""
-    text = open(os.path.join(TOP, "Kbuild")).read()
+    text = open("Kbuild").read()
     return sorted(set("lib/" + m + ".c" for m in re.findall(r"\blib/(\w+)\.o\b", text)))
 
 
 def runner_lib():
     """The lib/*.c files userspace/runner/Makefile's SRCS names."""
-    text = open(os.path.join(TOP, "userspace/runner/Makefile")).read()
+    text = open("userspace/runner/Makefile").read()
     m = re.search(r"^SRCS\s*=(.*(?:\\\n.*)*)", text, re.M)
     words = m.group(1).replace("\\\n", " ").split() if m else []
     return sorted("lib/" + w.split("/")[-1] for w in words if w.startswith("$(LIB)/"))
@@ -183,8 +190,37 @@ def circles(g):
     return out
 
 
+# the program whose layers are written down, and where
+LAYERS = {"module": "kmod/internal.h"}
+
+
+def layers(path):
+    """The file names (basenames) of PATH's layer list, highest first."""
+    text = open(path).read()
+    start = text.index("highest")
+    block = text[start:].split("\n *\n", 2)
+    return re.findall(r"\b([\w-]+\.c)\b", block[1] if len(block) > 1 else "")
+
+
+def against_layers(prog, g):
+    """A message per file missing from the layers or call up them."""
+    path = LAYERS[prog]
+    order = layers(path)
+    rank = {name: i for i, name in enumerate(order)}
+    bad = [f"{f} is not in {path}'s layers: add it where its calls put it"
+           for f in sorted(g) if os.path.basename(f) not in rank]
+    for f in sorted(g):
+        for to in sorted(g[f]):
+            a, b = rank.get(os.path.basename(f)), rank.get(os.path.basename(to))
+            if a is not None and b is not None and a >= b:
+                bad.append(f"{f} calls {to} ({sorted(g[f][to])[0]}), a layer above"
+                           f" it in {path}: move the function down, or pass it as a callback")
+    return bad
+
+
 def main():
-    os.chdir(TOP)
+    top = sys.argv[sys.argv.index("--top") + 1] if "--top" in sys.argv else TOP
+    os.chdir(top)
     show = "--graph" in sys.argv
     tap = "--tap" in sys.argv
     bad = 0
@@ -195,6 +231,16 @@ def main():
             for f in sorted(g):
                 for to in sorted(g[f]):
                     print(f"{f} -> {to}: {', '.join(sorted(g[f][to]))}")
+        if prog in LAYERS:
+            up = against_layers(prog, g)
+            if tap:
+                print(("not ok" if up else "ok") +
+                      f" - {prog}: every call points down {LAYERS[prog]}'s layers" +
+                      "".join(f"; {m}" for m in up))
+            else:
+                for m in up:
+                    print(f"{prog}: {m}", file=sys.stderr)
+            bad += bool(up)
         found = circles(g)
         if not found:
             if tap:

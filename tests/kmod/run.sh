@@ -38,6 +38,17 @@ points() {
 	done
 }
 points "call graph: " < <(python3 tests/callgraph.py --tap)
+# ... and its layer check bites: a copy whose internal.h puts grammar.c
+# above results.c, which calls it
+lay=build/kmod-layers
+rm -rf "$lay"
+mkdir -p "$lay"
+{ echo Kbuild; echo userspace/runner/Makefile; find kmod lib userspace -name '*.[ch]' -not -path '*/obj/*'; } |
+	cpio -pdm --quiet "$lay"
+sed -i 's/params\.c results\.c lifecycle\.c grammar\.c/params.c grammar.c lifecycle.c results.c/' "$lay/kmod/internal.h"
+expect_eq "call graph: the layer check bites (internal.h with grammar.c above results.c)" \
+	"not ok - module: every call points down kmod/internal.h's layers; kmod/results.c calls lib/grammar.c (cb_default_arg_fits), a layer above it in kmod/internal.h: move the function down, or pass it as a callback" \
+	"$(python3 tests/callgraph.py --tap --top "$lay" | sed -n 1p)"
 
 # Who may include what (README.md, Layout; tests/includes.py --help): on
 # this tree, and on a copy where cyclestat reaches into the runner and the
