@@ -126,3 +126,4 @@ clean:
 	$(MAKE) -C userspace/runner clean
 	@# build/results is data (what make run measured), not a build product
 	@if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name results -exec rm -rf {} +; fi
+	$(MAKE) -C userspace/qemu-plugin clean

@@ -41,6 +41,9 @@
 #   --monitor P     QEMU's monitor on the FIFOs P.in and P.out (the caller
 #                   makes them; tests/e2e/run.sh nmi writes "nmi" there)
 #   --append ARGS   more kernel command-line words (make ab's CMDLINE_A/B)
+#   --plugin SPEC   a TCG plugin, QEMU's -plugin SPEC (FILE.so,ARG=...):
+#                   userspace/qemu-plugin/cbcount.so counts inside the
+#                   timed regions (tests/e2e/run.sh memcount)
 #   --quiet         do not echo the guest console
 #
 # Exit status: 0 when results came back (whatever they say), 1 when none
@@ -53,7 +56,7 @@ set -euo pipefail
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-out= append= icount=0 cpu=max smp='' mem=512 timeout=600 boot_timeout=300 accel=tcg quiet=0 monitor=
+out= append= icount=0 cpu=max smp='' mem=512 timeout=600 boot_timeout=300 accel=tcg quiet=0 monitor= plugin=
 ko=$top/cyclebench.ko
 cyclestat=$top/userspace/cyclestat/cyclestat.static
 abi=
@@ -87,6 +90,7 @@ while [ $# -gt 0 ]; do
 	--accel) accel=$2; shift 2 ;;
 	--monitor) monitor=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--plugin) plugin=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
@@ -190,6 +194,7 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet pty.legacy_count=0${append:+ $append}")
 [ $icount = 1 ] && qemu+=(-icount shift=0)
 [ -n "$monitor" ] && qemu+=(-monitor "pipe:$monitor")
+[ -n "$plugin" ] && qemu+=(-plugin "$plugin")
 
 log=$out/console.log
 [ "$accel" = tcg ] || log=$out/console-$accel.log

@@ -16,7 +16,10 @@
 #                                   stress (the soak), debug (fault
 #                                   injection, kmemleak), irqsoff (the
 #                                   irqsoff tracer against max_sample_us,
-#                                   under icount); without any, the
+#                                   under icount), memcount (loads,
+#                                   stores and cache misses per op from
+#                                   the TCG plugin cbcount.so, under
+#                                   icount); without any, the
 #                                   kernel's lane ("What each lane runs"
 #                                   below)
 #
@@ -65,6 +68,8 @@ echo "# e2e-$series: kernel $abi, module $ko"
 . "$top/tests/e2e/splat.sh"
 # the debug lane's additions
 . "$top/tests/e2e/debug-lane.sh"
+# the memcount suite (userspace/qemu-plugin's cbcount.so)
+. "$top/tests/e2e/memcount-host.sh"
 log_filter='cat'
 
 # test_module NAME FILE...: a module of base and the test groups FILE...
@@ -207,7 +212,8 @@ boot() {
 #    reliability's 10^8 samples, icount twice to compare the boots), and
 #    what is not a kernel's: a CPU model's (qemu64: no RDTSCP, the
 #    fallback methods; lfence: an EPYC model's LFENCE), the gate's rates
-#    and the gate script's logic (ci-gate, gate): the harness's.
+#    and the gate script's logic (ci-gate, gate): the harness's; and
+#    memcount (the TCG plugin's counts: the emulator's, not a kernel's).
 #  - 6.12-rt: every suite but those and copies (the object-code
 #    checker's own bodies: 6.1's), the big runs at a tenth: what differs
 #    between kernels is the paths (kernel APIs, PREEMPT_RT's locks), which
@@ -228,7 +234,7 @@ suites=${*:-icount max reliability rt nmi lifetime sleepy cpus hostile}
 case $series in
 6.12) suites=${*:-icount rt nmi lifetime sleepy cpus hostile ab} ;;
 *-debug) suites=${*:-max reliability nmi lifetime cpus hostile debug irqsoff icount} ;;
-6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus hostile probe ci-gate gate} ;;
+6.1) suites=${*:-icount copies max qemu64 reliability rt nmi lfence lifetime sleepy cpus hostile probe ci-gate gate memcount} ;;
 esac
 # the big runs in full on one lane (max.sh, reliability.sh)
 size=light
@@ -441,6 +447,7 @@ for s in $suites; do
 		fi
 		;;
 	debug) debug_suite ;;
+	memcount) memcount_suite ;;
 	ab)
 		# make ab end to end, on the host: A/A and a one-instruction
 		# change under icount on this kernel, this kernel against
@@ -449,7 +456,7 @@ for s in $suites; do
 		[ "$series" = 6.1 ] && o=6.12
 		tap_run ab "$top/tests/e2e/ab.sh" "$series" "$o" | grep -E '^not ok|^# [0-9]+ passed'
 		;;
-	*) fail "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus hostile probe gate stress debug irqsoff ab)" ;;
+	*) fail "unknown suite '$s' (known: icount copies max qemu64 ci-gate reliability rt nmi lfence lifetime sleepy cpus hostile probe gate stress debug irqsoff ab memcount)" ;;
 	esac
 done
 

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# Under cbcount.so (userspace/qemu-plugin/cbcount.c) and -icount shift=0:
+# the module loads without a run, tells the plugin its .text address
+# (/cbmark arm), then measures one result a run, each followed by the
+# plugin's dump of it (/cbmark dump ID).  /out/runs.txt maps each dump to
+# its result, method, ops, long_repeat and long - short TSC delta (here
+# instructions): the host computes the per-op counts from the plugin's
+# file (userspace/qemu-plugin/perop.py) and checks them (tests/e2e/run.sh
+# memcount).
+. /lib.sh
+
+expect_ok "insmod (nothing run at load)" insmod /cyclebench.ko run_on_load=0
+base=$(cat /sys/module/cyclebench/sections/.text)
+expect_match "the module's .text address is readable" '^0x[0-9a-f]+$' "$base"
+expect_ok "cbmark arm $base" /cbmark arm "$base"
+R=$(info_get $CB/info long_repeat)
+cp $CB/fragments /out/fragments
+
+id=0
+: > /out/runs.txt
+# measure RESULT [METHOD]: one run of RESULT alone, then the plugin's dump
+measure() {
+	m=${2:-paoloni}
+	id=$((id + 1))
+	expect_eq "run $1 method=$m" ok "$(run_write "$1 method=$m samples=100 ensembles=1 warmup=10")"
+	/cbmark dump $id
+	d=$CB/$(echo "$1" | tr : /)
+	ops=$(grep "^$1 " $CB/fragments | cut -d' ' -f2)
+	lms=$(long_minus_short "$d")
+	expect_match "$1 $m: every sample's long - short the same (icount)" '^[0-9]+ $' "$lms"
+	echo "$id $1 $m $ops $R $lms" >> /out/runs.txt
+}
+
+for f in memops:load4 memops:store4 memops:rmw4 memops:alu4 memops:sweep/256 \
+	 memops:sweep/1024 alu:add_dep alu:imul_dep loop:dec_jnz/100 mem:load_l1 \
+	 mem:chase/4096 mem:chase/65536; do
+	measure $f
+done
+measure memops:load4 lfence
+measure memops:store4 lfence
+
+# The module loaded again (perhaps elsewhere): armed again, the same counts
+expect_ok "rmmod" rmmod cyclebench
+expect_ok "insmod again" insmod /cyclebench.ko run_on_load=0
+expect_ok "cbmark arm again" /cbmark arm "$(cat /sys/module/cyclebench/sections/.text)"
+measure memops:load4

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cbcount.c - a QEMU TCG plugin (API version 1, QEMU 7.2) that counts, inside
+ * cyclebench's timed regions only, what each region executed: instructions,
+ * loads, stores, and L1D, L1I and L2 accesses and misses in the
+ * set-associative model of cache.h.  Callees count with the body that calls
+ * them: a region is everything the vCPU runs from its start timestamp to its
+ * stop timestamp.
+ *
+ *   qemu-system-x86_64 -icount shift=0 -smp 1 ... \
+ *     -plugin cbcount.so,regions=REGIONS,out=COUNTS[,l1d=32K:8:64][,l1i=32K:8:64]
+ *                       [,l2=1M:16:64|none][,addr=phys|virt][,skip=1]
+ *
+ * REGIONS (regions.py): a line a region, "START STOP FRAGMENT METHOD
+ * short|long", START the offset in the module's .text of the region's start
+ * RDTSC, STOP of its stop RDTSC(P); neither is counted, everything between
+ * is.  The module's address is known only in the guest, which says it, and
+ * when to write the counts, with cbmark (cbmark.c): 8-byte NOPs whose
+ * displacement is a command (CB_MARK_* below), found in user code as it is
+ * translated.  Until `cbmark arm BASE` (again after each load of the
+ * module: its new place) the plugin instruments nothing but
+ * those NOPs, so the boot runs at full speed; arming flushes QEMU's
+ * translations (qemu_plugin_reset()) and from then on every kernel
+ * instruction gets a callback, which returns at once outside a region.
+ * `cbmark dump ID` appends to COUNTS, for each region run since the last
+ * dump, one line
+ *	ID FRAGMENT METHOD REGION N INSNS LOADS STORES L1D_ACC L1D_MISS
+ *	  L1I_ACC L1I_MISS L2_ACC L2_MISS
+ * (sums over its N runs), then "ID end", and starts the sums again; the
+ * caches keep their contents.  The first skip=K runs (default 1) of each
+ * region after a dump are left out of the sums: the first run of new code
+ * (the probe's, the long region's copies) finds the caches cold.  Only
+ * regions' accesses reach the model: it sees a fragment's own footprint,
+ * as if nothing else ran between samples.
+ * Data addresses are physical (addr=phys, the default; virtual where QEMU
+ * has none), instruction fetches virtual (version 1 gives no physical
+ * address of code): one access an instruction, of its length.
+ *
+ * One vCPU: the counts are exact under -icount with -smp 1; a region run on
+ * another vCPU is not counted, and said in COUNTS's last line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "cbmark.h"
+#include "qemu-plugin-v1.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+/* kernel addresses on x86-64: the upper half */
+#define KERNEL_BASE	0xffff800000000000ULL
+
+enum { N_INSNS, N_LOADS, N_STORES, N_L1D_ACC, N_L1D_MISS, N_L1I_ACC,
+       N_L1I_MISS, N_L2_ACC, N_L2_MISS, N_COUNTS };
+
+struct region {
+	char *name;			/* "FRAGMENT METHOD REGION" */
+	uint64_t runs, sum[N_COUNTS];
+	unsigned int skipped;		/* runs left out since the last dump */
+};
+
+/* a start or stop: its offset in .text, its address once armed (sorted
+ * by offset, so by address too) and its region */
+struct pc {
+	uint64_t off, at;
+	unsigned int region;
+	bool stop;
+};
+
+static struct {
+	qemu_plugin_id_t id;
+	struct region *region;
+	unsigned int n_regions;
+	struct pc *pc;
+	unsigned int n_pcs;
+	FILE *out;
+	const char *out_path;
+	struct cb_cache l1d, l1i, l2;
+	bool has_l2, virt, armed;
+	unsigned int skip;
+	/* the region running (inside), and its counts at its start */
+	bool inside;
+	unsigned int cur;
+	uint64_t insns, loads, stores, at_start[N_COUNTS];
+	/* cbmark's value register, and what went wrong */
+	uint64_t value;
+	uint64_t unmatched, other_vcpu;
+} cb;
+
+static void cache_counts(uint64_t *n)
+{
+	n[N_INSNS] = cb.insns;
+	n[N_LOADS] = cb.loads;
+	n[N_STORES] = cb.stores;
+	n[N_L1D_ACC] = cb.l1d.accesses;
+	n[N_L1D_MISS] = cb.l1d.misses;
+	n[N_L1I_ACC] = cb.l1i.accesses;
+	n[N_L1I_MISS] = cb.l1i.misses;
+	n[N_L2_ACC] = cb.l2.accesses;
+	n[N_L2_MISS] = cb.l2.misses;
+}
+
+/* An instruction inside a region: userdata is its address (the upper
+ * half's, sign bits dropped) with its length in the top byte. */
+static void on_insn(unsigned int vcpu, void *udata)
+{
+	uint64_t u = (uint64_t)(uintptr_t)udata;
+	uint64_t at = (u & 0x0000ffffffffffffULL) | KERNEL_BASE;
+
+	if (!cb.inside || vcpu)
+		return;
+	cb.insns++;
+	if (!cb_cache_access(&cb.l1i, at, (unsigned int)(u >> 56)) && cb.has_l2)
+		cb_cache_access(&cb.l2, at, (unsigned int)(u >> 56));
+}
+
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, void *udata)
+{
+	unsigned int len = 1u << qemu_plugin_mem_size_shift(info);
+	uint64_t at = vaddr;
+
+	(void)udata;
+	if (!cb.inside || vcpu)
+		return;
+	if (qemu_plugin_mem_is_store(info))
+		cb.stores++;
+	else
+		cb.loads++;
+	if (!cb.virt) {
+		struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+
+		if (hw && !qemu_plugin_hwaddr_is_io(hw))
+			at = qemu_plugin_hwaddr_phys_addr(hw);
+	}
+	if (!cb_cache_access(&cb.l1d, at, len) && cb.has_l2)
+		cb_cache_access(&cb.l2, at, len);
+}
+
+static void on_start(unsigned int vcpu, void *udata)
+{
+	if (vcpu) {
+		cb.other_vcpu++;
+		return;
+	}
+	cb.inside = true;
+	cb.cur = (unsigned int)(uintptr_t)udata;
+	cache_counts(cb.at_start);
+}
+
+static void on_stop(unsigned int vcpu, void *udata)
+{
+	struct region *r = &cb.region[(uintptr_t)udata];
+	uint64_t now[N_COUNTS];
+
+	if (vcpu)
+		return;
+	if (!cb.inside || &cb.region[cb.cur] != r) {
+		/* a stop without its start: a region left by a jump (a
+		 * fault), or an address that is not the region's */
+		cb.unmatched++;
+		cb.inside = false;
+		return;
+	}
+	cb.inside = false;
+	cache_counts(now);
+	if (r->skipped < cb.skip) {
+		r->skipped++;
+		return;
+	}
+	r->runs++;
+	for (int i = 0; i < N_COUNTS; i++)
+		r->sum[i] += now[i] - cb.at_start[i];
+}
+
+static void dump(uint64_t id)
+{
+	for (unsigned int i = 0; i < cb.n_regions; i++) {
+		struct region *r = &cb.region[i];
+
+		if (!r->runs)
+			continue;
+		fprintf(cb.out, "%" PRIu64 " %s %" PRIu64, id, r->name, r->runs);
+		for (int k = 0; k < N_COUNTS; k++)
+			fprintf(cb.out, " %" PRIu64, r->sum[k]);
+		fputc('\n', cb.out);
+		r->runs = 0;
+		r->skipped = 0;
+		memset(r->sum, 0, sizeof(r->sum));
+	}
+	fprintf(cb.out, "%" PRIu64 " end\n", id);
+	fflush(cb.out);
+}
+
+static int pc_off_cmp(const void *a, const void *b)
+{
+	const struct pc *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int pc_at_cmp(const void *a, const void *b)
+{
+	const struct pc *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static const struct pc *pc_find(uint64_t at)
+{
+	struct pc key = { .at = at };
+
+	return cb.n_pcs ? bsearch(&key, cb.pc, cb.n_pcs, sizeof(key), pc_at_cmp) : NULL;
+}
+
+static void trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+
+static void rearmed(qemu_plugin_id_t id);
+
+static void on_mark(unsigned int vcpu, void *udata)
+{
+	unsigned int cmd = (unsigned int)(uintptr_t)udata;
+
+	(void)vcpu;
+	switch (cmd) {
+	case CB_MARK_BIT0:
+	case CB_MARK_BIT1:
+		cb.value = cb.value << 1 | (cmd == CB_MARK_BIT1);
+		return;
+	case CB_MARK_ARM:
+		/* (again after the module was loaded again: its new place) */
+		for (unsigned int i = 0; i < cb.n_pcs; i++)
+			cb.pc[i].at = cb.pc[i].off + cb.value;
+		cb.inside = false;
+		fprintf(cb.out, "# cbcount: armed at .text 0x%" PRIx64 "\n", cb.value);
+		fflush(cb.out);
+		cb.armed = true;
+		/* every translation made so far lacks the callbacks (or has
+		 * the old place's): flushed, and made again (trans()) */
+		qemu_plugin_reset(cb.id, rearmed);
+		break;
+	case CB_MARK_DUMP:
+		dump(cb.value);
+		break;
+	}
+	cb.value = 0;
+}
+
+/* A translation block: cbmark's NOPs in user code; once armed, every
+ * kernel instruction. */
+static void trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	(void)id;
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t at = qemu_plugin_insn_vaddr(insn);
+		size_t len = qemu_plugin_insn_size(insn);
+		const struct pc *pc;
+
+		if (at < KERNEL_BASE) {
+			const uint8_t *b = qemu_plugin_insn_data(insn);
+			uint32_t disp;
+
+			if (len != CB_MARK_LEN || memcmp(b, CB_MARK_OPCODE, 4))
+				continue;
+			memcpy(&disp, b + 4, 4);
+			if ((disp & CB_MARK_MASK) == CB_MARK_MAGIC)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark,
+					QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)disp);
+			continue;
+		}
+		if (!cb.armed)
+			continue;
+		pc = pc_find(at);
+		if (pc) {
+			qemu_plugin_register_vcpu_insn_exec_cb(insn,
+				pc->stop ? on_stop : on_start,
+				QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)pc->region);
+			continue;
+		}
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS,
+			(void *)(uintptr_t)((at & 0x0000ffffffffffffULL) | (uint64_t)len << 56));
+		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, NULL);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	(void)id;
+	(void)udata;
+	fprintf(cb.out, "# cbcount: exit, armed %s, unmatched stops %" PRIu64
+		", regions on another vCPU %" PRIu64 "\n",
+		cb.armed ? "yes" : "no", cb.unmatched, cb.other_vcpu);
+	fclose(cb.out);
+}
+
+/* (qemu_plugin_reset() took every callback away: the same ones again) */
+static void rearmed(qemu_plugin_id_t id)
+{
+	qemu_plugin_register_vcpu_tb_trans_cb(id, trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+}
+
+/* "cbcount: WHAT: WHY", to QEMU's log and stderr; -1 */
+static int fail(const char *what, const char *why)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "cbcount: %s: %s\n", what, why);
+	qemu_plugin_outs(msg);
+	fputs(msg, stderr);
+	return -1;
+}
+
+/* REGIONS: "START STOP FRAGMENT METHOD REGION" a line, '#' comments */
+static int read_regions(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512], name[400];
+	unsigned int cap = 0, lineno = 0;
+
+	if (!f)
+		return fail(path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, b;
+		char frag[200], method[64], kind[16];
+
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%llx %llx %199s %63s %15s", &a, &b, frag, method, kind) != 5) {
+			snprintf(name, sizeof(name),
+				 "line %u: want START STOP FRAGMENT METHOD REGION", lineno);
+			fclose(f);
+			return fail(path, name);
+		}
+		if (cb.n_regions == cap) {
+			cap = cap ? 2 * cap : 256;
+			cb.region = realloc(cb.region, cap * sizeof(*cb.region));
+			cb.pc = realloc(cb.pc, 2 * cap * sizeof(*cb.pc));
+			if (!cb.region || !cb.pc) {
+				fclose(f);
+				return fail(path, "out of memory");
+			}
+		}
+		snprintf(name, sizeof(name), "%s %s %s", frag, method, kind);
+		cb.region[cb.n_regions] = (struct region){ .name = strdup(name) };
+		cb.pc[cb.n_pcs++] = (struct pc){ .off = a, .region = cb.n_regions };
+		cb.pc[cb.n_pcs++] = (struct pc){ .off = b, .region = cb.n_regions, .stop = true };
+		cb.n_regions++;
+	}
+	fclose(f);
+	qsort(cb.pc, cb.n_pcs, sizeof(*cb.pc), pc_off_cmp);
+	for (unsigned int i = 1; i < cb.n_pcs; i++)
+		if (cb.pc[i].off == cb.pc[i - 1].off)
+			return fail(path,
+				    "two regions start or stop at one address (regions.py joins such regions)");
+	return 0;
+}
+
+/* a count of runs, 0 to 10^6: 1 when @v is one */
+static int count_arg(const char *v, unsigned int *n)
+{
+	unsigned long x;
+	char *end;
+
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || x > 1000000)
+		return 0;
+	*n = (unsigned int)x;
+	return 1;
+}
+
+static int cache_arg(struct cb_cache *c, const char *key, const char *spec)
+{
+	uint64_t size;
+	unsigned int ways, line;
+	const char *why = cb_cache_parse(spec, &size, &ways, &line);
+
+	if (why)
+		return fail(key, why);
+	cb_cache_free(c);
+	if (cb_cache_init(c, size, ways, line))
+		return fail(key, "out of memory");
+	return 0;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *regions = NULL, *l1d = "32K:8:64", *l1i = "32K:8:64", *l2 = "1M:16:64";
+
+	(void)info;
+	cb.id = id;
+	cb.skip = 1;
+	for (int i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		const char *v = eq ? eq + 1 : "";
+		size_t k = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+
+#define KEY(s) (k == sizeof(s) - 1 && !strncmp(argv[i], s, k))
+		if (KEY("regions"))
+			regions = v;
+		else if (KEY("out"))
+			cb.out_path = v;
+		else if (KEY("l1d"))
+			l1d = v;
+		else if (KEY("l1i"))
+			l1i = v;
+		else if (KEY("l2"))
+			l2 = v;
+		else if (KEY("skip")) {
+			if (!count_arg(v, &cb.skip))
+				return fail(argv[i], "want a count of runs, 0 to 1000000");
+		}
+		else if (KEY("addr") && (!strcmp(v, "phys") || !strcmp(v, "virt")))
+			cb.virt = !strcmp(v, "virt");
+		else
+			return fail(argv[i], "unknown argument (regions=FILE out=FILE"
+				    " l1d= l1i= l2=SIZE:WAYS:LINE|none addr=phys|virt skip=RUNS)");
+#undef KEY
+	}
+	if (!regions || !cb.out_path)
+		return fail("arguments", "regions=FILE and out=FILE are required");
+	if (cache_arg(&cb.l1d, "l1d", l1d) || cache_arg(&cb.l1i, "l1i", l1i))
+		return -1;
+	cb.has_l2 = strcmp(l2, "none");
+	if (cb.has_l2 && cache_arg(&cb.l2, "l2", l2))
+		return -1;
+	if (read_regions(regions))
+		return -1;
+	cb.out = fopen(cb.out_path, "w");
+	if (!cb.out)
+		return fail(cb.out_path, strerror(errno));
+	fprintf(cb.out, "# cbcount: %u regions, l1d %s, l1i %s, l2 %s, data addresses %s,"
+		" first %u runs a region left out\n",
+		cb.n_regions, l1d, l1i, l2, cb.virt ? "virtual" : "physical", cb.skip);
+	fprintf(cb.out, "# ID FRAGMENT METHOD REGION N INSNS LOADS STORES L1D_ACC L1D_MISS"
+		" L1I_ACC L1I_MISS L2_ACC L2_MISS\n");
+	fflush(cb.out);
+	rearmed(id);
+	return 0;
+}
