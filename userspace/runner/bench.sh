@@ -7,8 +7,9 @@
 # next to the published latencies, then mem:chase over buffer sizes, where
 # the L1 -> L2 -> L3 -> DRAM steps show, beside mem:chase_huge (the same
 # ring on 2 MiB pages: what the 4 KiB curve adds over it is page walks).
-# Last, coverage.sh: how often the 95 % intervals hold over 30 runs, and
-# ab-rates.sh: how often make ab RUNNER=user's verdicts hold (A/A, +10 %).
+# Then coverage.sh: how often the 95 % intervals hold over 30 runs,
+# ab-rates.sh: how often make ab RUNNER=user's verdicts hold (A/A, +10 %),
+# and peers.sh: the per-op latencies beside uarch-bench's.
 # A benchmark: it prints, and exits 0 whatever it measured (the tests check
 # plausibility, not these bounds).
 #
@@ -164,3 +165,7 @@ CYCLESTAT=$CS CPU=$CPU sh coverage.sh
 echo
 # how often make ab's CLOCK=time verdicts hold: A/A and +10 %, 20 each
 CPU=$CPU sh ab-rates.sh
+echo
+# beside uarch-bench, the peer for per-op latencies (peers.sh: built from
+# its public source where a copy is present; our figures alone where not)
+CYCLESTAT=$CS CPU=$CPU sh peers.sh
