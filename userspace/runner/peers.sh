@@ -82,8 +82,9 @@ done
 { sed 's/^/ours /' "$out/figures.txt.ours"; [ -n "$ub" ] && sed 's/^/theirs /' "$out/figures.txt.theirs"; } > "$out/figures.txt"
 rm -f "$out/figures.txt.ours" "$out/figures.txt.theirs"
 
-model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p)
-echo "per op, core cycles: mean (sd) over $REPS interleaved repetitions; $model; $(date -u +%Y-%m-%d)"
+cpu() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | sed -n 1p; }
+echo "per op, core cycles: mean (sd) over $REPS interleaved repetitions, cpu $CPU;" \
+	"$(cpu 'model name') (family $(cpu 'cpu family'), model $(cpu model)), $(nproc) CPUs; $(date -u +%Y-%m-%d)"
 [ -n "$ub" ] || echo "(uarch-bench: none here; put its source in $src with its submodules, or set UARCH_BENCH)"
 awk -v peer="${ub:+yes}" '
 	FILENAME ~ /times/ { t[$1] += $2; nt[$1]++; next }
