@@ -66,14 +66,16 @@ asserts long - short = (R - 1) x INSNS / COPIES under QEMU's icount).
 Exit status: 0 clean, 1 problems, 2 usage or unreadable input.
 """
 import difflib
+import os
 import re
 import subprocess
 import sys
 
-TAGS = {"p": "paoloni", "l": "lfence", "pn": "paoloni-nordtscp",
-        "ln": "lfence-nordtscp", "cn": "cpuid-nordtscp"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import cbnote  # noqa: E402
+from cbnote import TAGS, REGION_FN  # noqa: E402
+
 MARK = re.compile(r"^cb_(bb|be|lb|le|lc|rb|re)_\d+$")
-REGION_FN = re.compile(r"^cb_(short|long)_(%s)_(\w+)$" % "|".join(TAGS))
 # calls a kernel option puts into C code, out of line
 OPTION_CALLS = {
     "__list_add_valid": "CONFIG_DEBUG_LIST",
@@ -193,30 +195,11 @@ def read_bodies(sources):
 
 
 def listed(ko):
-    """body identifier -> group:name, from the module's .note.cyclebench
-    (harness.h's __CB_LISTED(): kbuild's name of the file, the group), so
-    that a body whose source is not found is still named."""
+    """body identifier -> group:name (scripts/cbnote.py)."""
     try:
-        dump = subprocess.run(["objdump", "-s", "-j", ".note.cyclebench", ko],
-                              capture_output=True, text=True).stdout
+        return cbnote.listed(ko)
     except OSError as e:
         die("objdump failed: %s" % e)
-    raw = bytearray()
-    for line in dump.splitlines():
-        m = re.match(r"^ [0-9a-f]+ ((?:[0-9a-f]{2,8} ?){1,4})", line)
-        if m:
-            raw += bytes.fromhex(m.group(1).replace(" ", ""))
-    out, i = {}, 0
-    while i + 12 <= len(raw):
-        namesz = int.from_bytes(raw[i:i + 4], "little")
-        descsz = int.from_bytes(raw[i + 4:i + 8], "little")
-        name = raw[i + 12:i + 12 + namesz].rstrip(b"\0")
-        j = i + 12 + (namesz + 3) // 4 * 4
-        desc = raw[j:j + descsz].rstrip(b"\0").decode("ascii", "replace")
-        if name == b"cyclebench" and ":" in desc:
-            out[desc.split(":", 1)[1]] = desc
-        i = j + (descsz + 3) // 4 * 4
-    return out
 
 
 def symbols(ko):

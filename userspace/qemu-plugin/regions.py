@@ -15,13 +15,15 @@ mem:chase_huge) share a line: FRAGMENT names them all, joined by '+'.
 Exit status: 0, 1 when a region function has no region, 2 on a usage
 error or unreadable input.
 """
+import os
 import re
 import subprocess
 import sys
 
-TAGS = {"p": "paoloni", "l": "lfence", "pn": "paoloni-nordtscp",
-        "ln": "lfence-nordtscp", "cn": "cpuid-nordtscp"}
-REGION_FN = re.compile(r"^cb_(short|long)_(%s)_(\w+)$" % "|".join(TAGS))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import cbnote  # noqa: E402
+from cbnote import TAGS, REGION_FN  # noqa: E402
+
 END = re.compile(r"^cb_(be|le)_\d+$")
 
 
@@ -39,23 +41,11 @@ def run(cmd):
 
 
 def listed(ko):
-    """body identifier -> group:name, from .note.cyclebench."""
-    raw = bytearray()
-    for line in run(["objdump", "-s", "-j", ".note.cyclebench", ko]).splitlines():
-        m = re.match(r"^ [0-9a-f]+ ((?:[0-9a-f]{2,8} ?){1,4})", line)
-        if m:
-            raw += bytes.fromhex(m.group(1).replace(" ", ""))
-    out, i = {}, 0
-    while i + 12 <= len(raw):
-        namesz = int.from_bytes(raw[i:i + 4], "little")
-        descsz = int.from_bytes(raw[i + 4:i + 8], "little")
-        name = raw[i + 12:i + 12 + namesz].rstrip(b"\0")
-        j = i + 12 + (namesz + 3) // 4 * 4
-        desc = raw[j:j + descsz].rstrip(b"\0").decode("ascii", "replace")
-        if name == b"cyclebench" and ":" in desc:
-            out[desc.split(":", 1)[1]] = desc
-        i = j + (descsz + 3) // 4 * 4
-    return out
+    """body identifier -> group:name (scripts/cbnote.py)."""
+    try:
+        return cbnote.listed(ko)
+    except OSError as e:
+        die("objdump failed: %s" % e)
 
 
 def main():
