@@ -14,6 +14,15 @@ TAGS = {"p": "paoloni", "l": "lfence", "pn": "paoloni-nordtscp",
 REGION_FN = re.compile(r"^cb_(short|long)_(%s)_(\w+)$" % "|".join(TAGS))
 
 
+def run(cmd, die):
+    """@cmd's standard output; die(message) when it cannot run or fails."""
+    try:
+        return subprocess.run(cmd, check=True, capture_output=True,
+                              text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        die("%s failed: %s" % (" ".join(cmd), e))
+
+
 def listed(ko):
     """body identifier -> group:name; OSError when objdump cannot run."""
     dump = subprocess.run(["objdump", "-s", "-j", ".note.cyclebench", ko],

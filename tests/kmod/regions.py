@@ -68,7 +68,6 @@ Exit status: 0 clean, 1 problems, 2 usage or unreadable input.
 import difflib
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
@@ -110,11 +109,7 @@ def die(msg):
 
 
 def run(cmd):
-    try:
-        return subprocess.run(cmd, check=True, capture_output=True,
-                              text=True).stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        die("%s failed: %s" % (" ".join(cmd), e))
+    return cbnote.run(cmd, die)
 
 
 def body_source(text, at):

@@ -17,7 +17,6 @@ error or unreadable input.
 """
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
@@ -33,11 +32,7 @@ def die(msg, code=2):
 
 
 def run(cmd):
-    try:
-        return subprocess.run(cmd, check=True, capture_output=True,
-                              text=True).stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        die("%s failed: %s" % (" ".join(cmd), e))
+    return cbnote.run(cmd, die)
 
 
 def listed(ko):
