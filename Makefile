@@ -12,12 +12,22 @@
 #   make ab           A against B: BASE=REV [NEW=REV] (two builds, one boot),
 #                     KERNEL_A=K KERNEL_B=K or CMDLINE_A/B (a boot each);
 #                     CLOCK=icount (exact instructions), time or both, PARAMS, RUNS
+#                     (the last line: verdict: slower (exit 1 from scripts/ab.sh))
 #   make bench        cyclestat against ministat and datamash, side by side
 #   make stress       the long reliability soak in QEMU
 #   make fuzz         cyclestat's parser fuzzer, bounded
 #   make plot         build/hist.png, a histogram of one fragment
 #                     (FRAGMENT=alu:add_dep, IN=DIR; default build/results)
-#   make install / uninstall / clean
+#   make install      the module (modules_install) and both programs
+#   make uninstall    removes what make install put there
+#   make clean        the build products and build/, but build/results
+#   make deps         what the rest needs (scripts/deps.sh; the targets run it)
+#   make help         this text
+#
+# Kept where: build/ (results, plots, logs; 'rm -rf build' removes
+# build/results too), and /var/cache/cyclebench (the QEMU kernels, their
+# headers, checkpatch: some GB; 'sudo rm -rf /var/cache/cyclebench', and
+# the next make run or make test fetches them again).
 #
 # KDIR overrides the kernel build tree (default: scripts/kdir.sh).
 # KERNELS picks the QEMU kernels for make test (default: "6.1 6.12 6.12-rt
@@ -32,7 +42,7 @@ CHECK_KERNELS ?= 6.1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all module userspace cyclestat-static run ab test check bench stress \
-	fuzz plot install uninstall clean deps
+	fuzz plot install uninstall clean deps help
 
 all: module userspace
 
@@ -63,8 +73,13 @@ build/failnth: tests/e2e/failnth.c
 deps:
 	@scripts/deps.sh || $(SUDO) scripts/deps.sh
 
+# (make -s run: no progress lines)
 run: deps
-	@scripts/run.sh
+	@scripts/run.sh $(if $(findstring s,$(firstword x$(MAKEFLAGS))),-q)
+
+# the header comment above, from "make [all]" to its first empty line
+help:
+	@sed -n '/^#   make \[all\]/,/^$$/s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
 ab: deps
 	@scripts/ab.sh
@@ -73,7 +88,7 @@ test:
 	@scripts/deps.sh --check --kernels "$(KERNELS)" || \
 		$(SUDO) scripts/deps.sh --check --kernels "$(KERNELS)"
 	@$(MAKE) --no-print-directory -j"$$(nproc)" all cyclestat-static build/cbpoke
-	@KERNELS="$(KERNELS)" scripts/test.sh
+	@KERNELS="$(KERNELS)" scripts/test.sh $(if $(findstring s,$(firstword x$(MAKEFLAGS))),-q)
 
 check:
 	@scripts/deps.sh --static --kernels "$(CHECK_KERNELS)" || \
@@ -124,6 +139,6 @@ clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C userspace/cyclestat clean
 	$(MAKE) -C userspace/runner clean
+	$(MAKE) -C userspace/qemu-plugin clean
 	@# build/results is data (what make run measured), not a build product
 	@if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name results -exec rm -rf {} +; fi
-	$(MAKE) -C userspace/qemu-plugin clean

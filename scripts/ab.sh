@@ -3,12 +3,13 @@
 #
 # 'make ab': A against B in one command, and the gate's exit status: 0 when
 # nothing got slower, 1 when something did, 2 when it could not compare
-# (this script's; make turns any failure into 2).
+# (this script's; make turns any failure into 2, so the last line says it:
+# "verdict: slower (exit 1 from scripts/ab.sh)").
 #
 #   make ab BASE=REV [NEW=REV]          two builds of the module: git
 #                                       revisions of this tree (NEW: the
 #                                       working tree), interleaved in one
-#                                       boot (A, B, A, B ... insmod/rmmod)
+#                                       boot (AB BA ... insmod/rmmod)
 #   make ab KERNEL_A=6.1 KERNEL_B=6.12  two kernels (6.1, 6.12, 6.12-rt,
 #                                       6.1-debug), a module built for each,
 #                                       a boot each
@@ -21,20 +22,29 @@
 #                                       lines, a boot each
 #   make ab BASE=REV RUNNER=user        two builds of cyclebench-user: the
 #                                       portable fragments on this host's
-#                                       real CPU, from userspace, A, B, A,
-#                                       B ... (CLOCK=time; no module loads)
+#                                       real CPU, from userspace (CLOCK=time;
+#                                       no module loads)
+#
+#   The runs go in rounds of one a side, turned round every round: AB BA
+#   AB BA ... (scripts/ab-order.sh; ab.txt records it), so that a drift
+#   across them moves both sides alike.
 #
 #   CLOCK=icount  exact instructions per op: the guest boots with -icount
 #                 shift=0, where the TSC counts instructions (the default
 #                 under emulation); CLOCK=time: ticks, each run over its own
 #                 calib:add_chain (the default natively); CLOCK=both:
 #                 under QEMU, an icount boot and a time boot (each its own
-#                 table, each row naming its clock; the worse exit status)
+#                 table, each row naming its clock; the exit status 1
+#                 over 2 over 0, as cyclestat's across rows)
 #   PARAMS="only=alu,loop"   module parameters, as make run takes them
 #                 (under icount samples=20 ensembles=2 warmup=2 come first:
-#                 every sample is the same there; PARAMS' own win)
+#                 every sample is the same there; PARAMS' own win); an
+#                 only= item one side's build lacks is left out of that
+#                 side's runs: B's row "new" (A's "gone")
 #   RUNS=N        runs a side (default 2 under icount, where the second
-#                 proves the first exact; 5 under time), on each clock
+#                 proves the first exact; 8 under time: an even number of
+#                 rounds balances a linear drift exactly, and 8 a side
+#                 decide up to 64 rows over Holm's correction), on each clock
 #   OPTS="-t 5"   cyclestat's options (cyclestat ab, as compare's)
 #   KCFLAGS_A=, KCFLAGS_B=   compiler flags of one side's build (the
 #                 module's, or cyclebench-user's with RUNNER=user)
@@ -57,6 +67,20 @@ PARAMS=${PARAMS:-}
 OPTS=${OPTS:-}
 
 die() { echo "ab: $*" >&2; exit 2; }
+
+# the last line, on every way out: the verdict and this script's exit
+# status, which make reports as 2 whatever it was
+# shellcheck disable=SC2317 # called from the EXIT trap
+verdict_line() {
+	local v
+	case $1 in
+	0) v="nothing slower" ;;
+	1) v=slower ;;
+	*) v="could not compare" ;;
+	esac
+	echo "verdict: $v (exit $1 from scripts/ab.sh)"
+}
+trap 'verdict_line $?' EXIT
 
 # revisions: a REV names a commit; none is the working tree
 rev_a=${BASE:-} rev_b=${NEW:-}
@@ -110,25 +134,37 @@ clocks=$([ "$CLOCK" = both ] && echo "icount time" || echo "$CLOCK")
 [[ ${RUNS:-1} =~ ^[1-9][0-9]*$ ]] || die "RUNS=$RUNS: want a number of runs a side, >= 1"
 
 # runs CLOCK: runs a side on CLOCK
-runs() { echo "${RUNS:-$([ "$1" = icount ] && echo 2 || echo 5)}"; }
+runs() { echo "${RUNS:-$([ "$1" = icount ] && echo 2 || echo 8)}"; }
 
-# params CLOCK: the module parameters on CLOCK.  Under icount a few
-# samples (each one the same count); under time a selection with only=
-# also runs calib:add_chain, which divides each run's clock out of its
-# figures.
+# order CLOCK [SIDE]: the rounds of CLOCK's runs, AB BA ... (one side: A A ...)
+order() { "$top/scripts/ab-order.sh" "$(runs "$1")" "${2:-AB}"; }
+
+# the only= selection of PARAMS (empty: none), and of each side's runs:
+# what that side's build holds of it (side_selections)
+only=
+for w in $PARAMS; do
+	case $w in only=*) only=${w#only=} ;; esac
+done
+declare -A only_of=([A]="$only" [B]="$only")
+
+# params CLOCK [SIDE]: the module parameters on CLOCK (of SIDE's runs: its
+# only=).  Under icount a few samples (each one the same count); under
+# time a selection with only= also runs calib:add_chain, which divides
+# each run's clock out of its figures.
 params() {
-	local sel='' w
+	local sel=$only p=$PARAMS
+	if [ -n "${2:-}" ] && [ -n "$only" ]; then
+		sel=${only_of[$2]}
+		p=${PARAMS/only=$only/only=$sel}
+	fi
 	if [ "$1" = icount ]; then
-		echo "samples=20 ensembles=2 warmup=2${PARAMS:+ $PARAMS}"
+		echo "samples=20 ensembles=2 warmup=2${p:+ $p}"
 		return
 	fi
-	for w in $PARAMS; do
-		case $w in only=*) sel=${w#only=} ;; esac
-	done
 	if [ -n "$sel" ] && [[ ,$sel, != *,calib,* ]] && [[ ,$sel, != *,calib:add_chain,* ]]; then
-		echo "${PARAMS/only=$sel/only=$sel,calib:add_chain}"
+		echo "${p/only=$sel/only=$sel,calib:add_chain}"
 	else
-		echo "$PARAMS"
+		echo "$p"
 	fi
 }
 [ "$(params time)" = "$PARAMS" ] || [[ " $clocks " != *" time "* ]] ||
@@ -281,6 +317,53 @@ build_user() {
 	cp "$dir/userspace/runner/cyclebench-user" "$out/user/$side"
 }
 
+# names SIDE: the fragments SIDE's build holds, group:name a line
+names() {
+	if [ "$RUNNER" = user ]; then
+		"$out/user/$1" --list | awk '!/^#/ && NF { n = $1; sub(/\/.*/, "", n); print n }'
+	else
+		"$top/scripts/fragments.sh" "$out/ko/$1.ko"
+	fi
+}
+
+# holds NAMES ITEM: ITEM of an only= list (all, GROUP, GROUP:NAME,
+# GROUP:NAME/ARG: its argument is the build's to check) names something
+# in NAMES
+holds() {
+	[ "$2" = all ] && return 0
+	awk -v it="${2%%/*}" '$0 == it || index($0, it ":") == 1 { f = 1 } END { exit !f }' <<< "$1"
+}
+
+# side_selections: each side's only=, the items its build holds: one that
+# names a fragment of one side alone is left out of the other side's runs
+# (B's own: its row is "new"; A's own: "gone"), one that names nothing of
+# either is refused with the closest names
+side_selections() {
+	local na nb it a b s
+	[ -n "$only" ] || return 0
+	na=$(names A)
+	nb=$(names B)
+	only_of=([A]='' [B]='')
+	for it in ${only//,/ }; do
+		a=0 b=0
+		holds "$na" "$it" && a=1
+		holds "$nb" "$it" && b=1
+		if [ $a = 0 ] && [ $b = 0 ]; then
+			[ "$RUNNER" = user ] || "$top/scripts/fragments.sh" "$out/ko/B.ko" "$it" || true
+			die "PARAMS: only=$it names no fragment of A's build or B's; $([ "$RUNNER" = user ] &&
+				echo "$out/user/B --list" || echo "scripts/fragments.sh $out/ko/B.ko") lists B's"
+		fi
+		[ $a = 0 ] || only_of[A]+=${only_of[A]:+,}$it
+		[ $b = 0 ] || only_of[B]+=${only_of[B]:+,}$it
+		[ $a != $b ] || continue
+		echo "ab: only=$it: only $([ $a = 1 ] && echo A || echo B)'s build has it; $([ $a = 1 ] && echo B || echo A)'s runs leave it out (its row: $([ $a = 1 ] && echo gone || echo new))"
+	done
+	# a side that holds none of it measures its reference alone
+	for s in A B; do
+		[ -n "${only_of[$s]}" ] || only_of[$s]=base
+	done
+}
+
 mkdir -p "$out"
 rm -f "$out/A.key"
 t0=$SECONDS
@@ -297,6 +380,7 @@ else
 		PARAMS=$(params "$clk") check_params "$out/ko/B.ko"
 	done
 fi
+side_selections
 if ! make -s -C "$top" userspace cyclestat-static > "$out/make.log" 2>&1; then
 	cat "$out/make.log" >&2
 	die "cyclestat does not build (above)"
@@ -310,7 +394,10 @@ about() {
 	local s r k c f
 	echo "clock: $1"
 	echo "runs: $(runs "$1")"
+	echo "order: $(order "$1")"
 	echo "params: $(params "$1")"
+	[ "${only_of[A]}" = "${only_of[B]}" ] ||
+		echo "params A: $(params "$1" A)"$'\n'"params B: $(params "$1" B)"
 	echo "interleaved: $([ "$RUNNER" = user ] && echo "yes, one process a run" ||
 		{ [ $one_boot = 1 ] && echo "yes, one boot" || echo "no, a boot a side"; })"
 	for s in A B; do
@@ -323,11 +410,12 @@ about() {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 }
 
-# guest CLOCK RES SIDES KERNEL CMDLINE DIR: one boot that runs SIDES in
-# turn on CLOCK, their results into RES
+# guest CLOCK RES SIDES KERNEL CMDLINE DIR: one boot that runs SIDES ("A
+# B", or one) on CLOCK in order (AB BA ...), their results into RES
 guest() {
-	local clock=$1 res=$2 sides=$3 ker=$4 cl=$5 dir=$6 s rc try params
-	params=$(params "$clock")
+	local clock=$1 res=$2 sides=$3 ker=$4 cl=$5 dir=$6 s rc try
+	local -a sp=()
+	for s in $sides; do sp+=("$s=$(params "$clock" "$s")"); done
 	# (the guest keeps every run's results in its RAM until the end:
 	# CB_AB_MEM MiB, for many runs)
 	local -a opt=(--quiet --kernel "$ker" --ko "$out/ko/${sides%% *}.ko" --timeout "${CB_AB_TIMEOUT:-1800}"
@@ -341,8 +429,8 @@ guest() {
 	for try in 1 2; do
 		rm -rf "$dir"
 		rc=0
-		# shellcheck disable=SC2086 # params is a list of key=value words
-		scripts/qemu-run.sh "${opt[@]}" --out "$dir" scripts/ab-guest.sh "$sides" "$(runs "$clock")" $params || rc=$?
+		scripts/qemu-run.sh "${opt[@]}" --out "$dir" scripts/ab-guest.sh \
+			"$(order "$clock" "${sides// /}")" "${sp[@]}" || rc=$?
 		[ $rc = 3 ] && [ $try = 1 ] || break
 		mv "$dir/console.log" "$dir.boot-crash.log"
 		echo "ab: the kernel died or hung while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again" >&2
@@ -355,39 +443,45 @@ guest() {
 	for s in $sides; do cp -r "$dir/results/$s" "$res/"; done
 }
 
-# native_runs RES: A, B, A, B ... insmod/rmmod here (CLOCK=time)
+# native_runs RES: AB BA ... insmod/rmmod here (CLOCK=time)
 native_runs() {
-	local res=$1 k s params
-	params=$(params time)
+	local res=$1 k=0 s round
 	check_loaded() { ! grep -q '^cyclebench ' /proc/modules; }
 	check_loaded || die "cyclebench is already loaded; unload it first: sudo rmmod cyclebench"
-	trap 'rmmod cyclebench 2>/dev/null || true' EXIT INT TERM
-	for k in $(seq 1 "$(runs time)"); do
-		for s in A B; do
-			# shellcheck disable=SC2086 # params is a list of key=value words
-			insmod "$out/ko/$s.ko" $params || die "side $s, run $k: insmod failed (dmesg says why)"
+	trap 'rc=$?; rmmod cyclebench 2>/dev/null || true; verdict_line $rc' EXIT
+	trap 'rmmod cyclebench 2>/dev/null || true' INT TERM
+	for round in $(order time); do
+		k=$((k + 1))
+		for s in ${round:0:1} ${round:1:1}; do
+			# shellcheck disable=SC2046 # params is a list of key=value words
+			insmod "$out/ko/$s.ko" $(params time "$s") || die "side $s, run $k: insmod failed (dmesg says why)"
 			userspace/cyclestat/cyclestat -q save "$res/$s/run$k"
 			rmmod cyclebench
 		done
 	done
-	trap - EXIT INT TERM
+	trap 'verdict_line $?' EXIT
+	trap - INT TERM
 }
 
-# user_runs RES: A, B, A, B ... cyclebench-user here (RUNNER=user); only=
-# is its selection, the other words its keys
+# user_runs RES: AB BA ... cyclebench-user here (RUNNER=user); only= is
+# its selection, the other words its keys
 user_runs() {
-	local res=$1 k s w sel=all
+	local res=$1 k=0 s w round
+	local -A sel=([A]=all [B]=all)
 	local -a keys=()
-	# shellcheck disable=SC2046 # params is a list of key=value words
-	for w in $(params time); do
-		case $w in
-		only=*) sel=${w#only=} ;;
-		*) keys+=("$w") ;;
-		esac
+	for s in A B; do
+		# shellcheck disable=SC2046 # params is a list of key=value words
+		for w in $(params time "$s"); do
+			case $w in
+			only=*) sel[$s]=${w#only=} ;;
+			*) [ "$s" = B ] || keys+=("$w") ;;
+			esac
+		done
 	done
-	for k in $(seq 1 "$(runs time)"); do
-		for s in A B; do
-			"$out/user/$s" -q -o "$res/$s/run$k" "$sel" "${keys[@]}" ||
+	for round in $(order time); do
+		k=$((k + 1))
+		for s in ${round:0:1} ${round:1:1}; do
+			"$out/user/$s" -q -o "$res/$s/run$k" "${sel[$s]}" "${keys[@]}" ||
 				die "side $s, run $k: cyclebench-user failed (above; PARAMS=\"$PARAMS\")"
 		done
 	done
@@ -402,12 +496,12 @@ for clk in $clocks; do
 	mkdir -p "$r"
 	about "$clk" > "$r/ab.txt"
 	if [ "$RUNNER" = user ]; then
-		echo "ab: cyclebench-user on this CPU, A and B in turn, $(runs "$clk") runs each"
+		echo "ab: cyclebench-user on this CPU, $(runs "$clk") runs each, in the order $(order "$clk")"
 		user_runs "$r"
 	elif [ $native = 1 ]; then
 		native_runs "$r"
 	elif [ $one_boot = 1 ]; then
-		echo "ab: one boot of $ker_a${cmd_a:+ ($cmd_a)}, CLOCK=$clk: A and B in turn, $(runs "$clk") runs each"
+		echo "ab: one boot of $ker_a${cmd_a:+ ($cmd_a)}, CLOCK=$clk: $(runs "$clk") runs each, in the order $(order "$clk")"
 		guest "$clk" "$r" "A B" "$ker_a" "$cmd_a" "$out/boot"
 	else
 		echo "ab: a boot a side, CLOCK=$clk: A on $ker_a${cmd_a:+ ($cmd_a)}, B on $ker_b${cmd_b:+ ($cmd_b)}, $(runs "$clk") runs each"
@@ -417,8 +511,8 @@ for clk in $clocks; do
 done
 echo "ab: built in $((t1 - t0)) s, measured in $((SECONDS - t1)) s; results in $top_res"
 sed -n 's/^\([AB]\): /ab: \1 = /p' "$(res "${clocks%% *}")/ab.txt"
-# a table a clock; the exit status the worse: 2 (could not compare)
-# over 1 (slower) over 0
+# a table a clock; the exit status as cyclestat's across rows (gate.c):
+# 1 (slower) over 2 (could not compare) over 0
 worst=0
 for clk in $clocks; do
 	r=$(res "$clk")
@@ -427,6 +521,6 @@ for clk in $clocks; do
 	# shellcheck disable=SC2086 # OPTS is a list of options
 	userspace/cyclestat/cyclestat ab --clock "$clk" $OPTS "$r"/A/run* -- "$r"/B/run* || rc=$?
 	[ $rc -gt 2 ] && rc=2
-	[ $rc -gt $worst ] && worst=$rc
+	if [ $rc = 1 ] || [ $worst = 1 ]; then worst=1; elif [ $rc = 2 ]; then worst=2; fi
 done
 exit $worst

@@ -27,12 +27,14 @@
 #                        run k of each side by side (BASE, NEW, BASE, NEW, ...),
 #                        and compared pair by pair (cyclestat compare --paired):
 #                        a clock that drifts over the session moves both sides
-#                        of a pair alike. Default --runs 8 (the fewest pairs
-#                        that can reach p < 0.01); the baseline's runs go to
-#                        --out as baseline/run-1 ... run-N
+#                        of a pair alike. Default --runs 14 (the fewest pairs
+#                        that can reach p < 0.01 over 64 rows, Holm's
+#                        correction); the baseline's runs go to --out as
+#                        baseline/run-1 ... run-N
 #   --runs N             runs of the selection, each saved as one repetition
-#                        (default 5; the gate compares runs, not samples, and
-#                        needs 5 per side to reach p < 0.01 at all; 8 with --ab)
+#                        (default 8; the gate compares runs, not samples, and
+#                        a row must reach p < 0.01 over all the rows: 5 a
+#                        side decide one row, 8 up to 64; 14 with --ab)
 #   --threshold PCT      smallest relative change that counts (cyclestat's
 #                        default when not given)
 #   --allow-missing      a fragment in the baseline but not in this run (or
@@ -64,7 +66,9 @@
 # prints "Bail out! <reason>" on stdout.
 #
 # Exit status: 0 nothing slower, 1 a significant regression, 2 a usage or
-# setup error (not root, module already loaded, no headers, no baseline, ...).
+# setup error (not root, module already loaded, no headers, ...), 3 no
+# baseline yet: this runner's first run, nothing loaded, TAP "1..0 # SKIP";
+# the message says how to record one (docs/ci.md, the runner's setup).
 #
 # The module is loaded with run_on_load=0 and the run is started by writing
 # the selection to debugfs `run` (docs/debugfs-contract.md). Whatever happens
@@ -216,9 +220,9 @@ isnum() {
 }
 [ -z "$threshold" ] || isnum "$threshold" || die_usage "--threshold '$threshold' is not a number (a percentage, e.g. 5)"
 [ -z "$alpha" ] || isnum "$alpha" || die_usage "--alpha '$alpha' is not a number (e.g. 0.01)"
-[ -n "$runs" ] || { [ -n "$ab" ] && runs=8 || runs=5; }
+[ -n "$runs" ] || { [ -n "$ab" ] && runs=14 || runs=8; }
 case $runs in
-'' | *[!0-9]* | 0) die_usage "--runs '$runs' is not a positive integer (5 or more to decide at alpha 0.01)" ;;
+'' | *[!0-9]* | 0) die_usage "--runs '$runs' is not a positive integer (8 or more to decide a catalogue's rows at alpha 0.01)" ;;
 esac
 [ -z "$ab" ] || [ "$update" = 0 ] ||
 	die_usage "--ab and --update-baseline: an A/B session has no baseline to update"
@@ -247,9 +251,13 @@ if [ -n "$ab" ] && [ ! -f "$ab" ]; then
 	die "no base module at $ab" \
 		"build the base commit's module (make -C /lib/modules/\$(uname -r)/build M=\$PWD) and pass its .ko to --ab"
 fi
+# No baseline: a first run, not a failure of the change (exit 3, TAP's
+# skip-all), and what to do next.
 if [ "$update" = 0 ] && [ -z "$ab" ] && [ ! -d "$baseline" ]; then
-	die "no baseline at $baseline" \
-		"record one on this runner with --update-baseline (then commit it), or pass --baseline DIR"
+	echo "$prog: no baseline at $baseline: this runner's first run, nothing compared." >&2
+	echo "$prog: record it on a known-good commit: run this same command with --update-baseline added, then commit $baseline (docs/ci.md); or pass --baseline DIR, or --ab BASE.ko" >&2
+	echo "1..0 # SKIP no baseline at $baseline yet: record one with --update-baseline"
+	exit 3
 fi
 
 if [ -e "$sysroot/sys/module/cyclebench" ]; then

@@ -9,7 +9,10 @@
 #   - one instruction: B built with -DCB_TEST_AB_ONE_MORE (tests/kmod/ab.c:
 #     ab:adds and ab:ten_plus run one add more a copy): each exactly 1/ops
 #     instructions an op dearer, slower, exit 1; every other row the same;
-#     ab:only_b (B's alone) new
+#     ab:only_b (B's alone), named in only=, new: A's runs leave it out
+#     (its insmod would refuse the name), and the runs go AB BA; ab:shl,
+#     one shift more and ops 5 for 4: 1.000 an op both, +1 a copy, slower
+#     (ops 4 -> 5)
 #   - CLOCK=both: A/A on both clocks, an icount boot and a time boot: a
 #     table each, every row naming its clock (icount's +0.000, same), the
 #     results in results/{icount,time}/{A,B}, and the time half compared
@@ -58,9 +61,21 @@ bad=$(rows "$f" | awk '$2 != "icount" || $6 != "+0.000" || $NF != "same"')
 if [ -z "$bad" ] && [ "$n" -gt 0 ]; then pass "A/A under icount: every row +0.000, same"
 else fail "A/A under icount: every row +0.000, same" "$bad"; fi
 
-ab one BASE=HEAD NEW=HEAD KERNEL="$series" KCFLAGS_B=-DCB_TEST_AB_ONE_MORE PARAMS="only=$sel"
+ab one BASE=HEAD NEW=HEAD KERNEL="$series" KCFLAGS_B=-DCB_TEST_AB_ONE_MORE \
+	PARAMS="only=base,alu,ab:adds,ab:same,ab:ten,ab:ten_plus,ab:shl,ab:only_b"
 f=$out/ab-one.txt
 if [ $rc = 1 ]; then pass "one instruction more: exit 1"; else fail "one instruction more: exit 1, got $rc"; fi
+if [ "$(tail -n 1 "$f")" = "verdict: slower (exit 1 from scripts/ab.sh)" ]; then
+	pass "one instruction more: the last line says the verdict and the exit"
+else
+	fail "one instruction more: the last line says the verdict and the exit" "$(tail -n 1 "$f")"
+fi
+if grep -q "only=ab:only_b: only B's build has it; A's runs leave it out" "$f" &&
+	grep -q '^order: AB BA$' "$out/ab-one/ab.txt"; then
+	pass "one instruction more: only=ab:only_b left out of A's runs, said; the order AB BA recorded"
+else
+	fail "one instruction more: only=ab:only_b left out of A's runs; the order AB BA" "$(grep -E '^(ab: only|order)' "$f" "$out/ab-one/ab.txt")"
+fi
 # the expected figures from A's own results: its per-op count, and one
 # instruction more a copy of ops operations (ab:adds: 4 adds then 5,
 # ab:ten_plus: 10 then 11)
@@ -75,7 +90,12 @@ for fr in adds ten_plus; do
 		fail "one instruction more: ab:$fr B = A + 1/ops an op, slower" "expected '$want', got '$got'"
 	fi
 done
-bad=$(rows "$f" | awk '$1 !~ /^ab:(adds|ten_plus|only_b)$/ && ($6 != "+0.000" || $NF != "same")')
+if rows "$f" | grep -qE '^ab:shl +icount +insns/op +1\.000 +1\.000 +\+0\.000 +\+1 +\+25\.00% +slower \(ops 4 → 5\)$'; then
+	pass "one instruction more: ab:shl, ops 4 to 5: 1.000 an op both, +1 a copy, slower (ops 4 → 5)"
+else
+	fail "one instruction more: ab:shl, ops 4 to 5: 1.000 an op both, +1 a copy, slower" "$(rows "$f" | grep '^ab:shl')"
+fi
+bad=$(rows "$f" | awk '$1 !~ /^ab:(adds|ten_plus|shl|only_b)$/ && ($6 != "+0.000" || $NF != "same")')
 if [ -z "$bad" ]; then pass "one instruction more: every other row +0.000, same"
 else fail "one instruction more: every other row +0.000, same" "$bad"; fi
 if rows "$f" | grep -qE '^ab:only_b .* new$'; then pass "one instruction more: ab:only_b, B's alone, is new"
@@ -92,7 +112,7 @@ else
 	fail "the results stay in one tree compare reads (results/{A,B}/runN)" "$(tail -n 3 "$out/ab-one-compare.txt")"
 fi
 
-# both clocks, a small selection (the time half: 5 runs a side, its calib:add_chain added)
+# both clocks, a small selection (the time half: 8 runs a side, its calib:add_chain added)
 ab both BASE=HEAD NEW=HEAD KERNEL="$series" CLOCK=both PARAMS="only=alu:add_dep,alu:imul_dep samples=1000 ensembles=5"
 f=$out/ab-both.txt
 if [ $rc = 0 ] || [ $rc = 1 ]; then pass "CLOCK=both: both halves compared (exit $rc)"
@@ -105,8 +125,8 @@ bad=$(rows "$f" | awk '$2 == "icount" && ($6 != "+0.000" || $NF != "same")')
 if [ -z "$bad" ]; then pass "CLOCK=both: the icount half, A/A: +0.000, same"
 else fail "CLOCK=both: the icount half, A/A: +0.000, same" "$bad"; fi
 n=$(ls -d "$out"/ab-both/icount/A/run* "$out"/ab-both/icount/B/run* "$out"/ab-both/time/A/run* "$out"/ab-both/time/B/run* 2>/dev/null | wc -l)
-if [ "$n" = 14 ]; then pass "CLOCK=both: results/icount/{A,B}: 2 runs each, results/time/{A,B}: 5"
-else fail "CLOCK=both: results/icount/{A,B}: 2 runs each, results/time/{A,B}: 5" "$n run folders, want 14"; fi
+if [ "$n" = 20 ]; then pass "CLOCK=both: results/icount/{A,B}: 2 runs each, results/time/{A,B}: 8"
+else fail "CLOCK=both: results/icount/{A,B}: 2 runs each, results/time/{A,B}: 8" "$n run folders, want 20"; fi
 
 if ! "$top/scripts/kdir.sh" --kernel "$other" > /dev/null 2>&1; then
 	tap_skip "$series against $other: the same table twice" "no $other headers (scripts/deps.sh --kernel $other)"

@@ -341,8 +341,9 @@ for s in $suites; do
 	ci-gate)
 		# The bare-metal CI gate, played by an icount guest: passes against
 		# its own baseline, fails naming the one doctored fragment.
-		# Five runs per gate invocation (repetitions): give icount time.
-		boot ci-gate --icount --timeout 1500 --add "$top/scripts/ci-bare-metal.sh" \
+		# Eight runs per gate invocation (repetitions): give icount time,
+		# and room for their saved trees (about 40, in the guest's memory)
+		boot ci-gate --icount --mem 1024 --timeout 1500 --add "$top/scripts/ci-bare-metal.sh" \
 			"$top/tests/host/ci-gate-guest.sh" alu:imul_dep
 		;;
 	gate)

@@ -5,18 +5,20 @@
 # the bare-metal runner and runs scripts/ci-bare-metal.sh, unchanged, four
 # times in one boot:
 #   1. --update-baseline            records a baseline from this build
-#                                   (CB_RUNS runs, default 5: repetitions);
+#                                   (CB_RUNS runs, default 8: repetitions);
 #   2. against that baseline        must pass: exit 0, every verdict ok;
 #   3. against a copy doctored 30% faster for one fragment (default
 #      alu:imul_dep; cycles and cycles_long of every run scaled)
 #                                   must fail: exit 1, exactly one "not ok",
 #                                   naming that fragment;
-#   3b. --ab with this build as the base too: an A/A session, 8 pairs,
+#   3b. --ab with this build as the base too: an A/A session, 10 pairs,
 #      compare --paired: must pass, every verdict ok;
 #   4. SIGTERM in the middle of a run  exit 143, module unloaded.
 # After each, the module must be unloaded. With -icount shift=0 the figures
 # are exact: every run is identical, so 2 gives "same" with a zero-width
-# interval, and 3 is detected at p = 2/C(10,5) = 0.0079 < 0.01 with 5 runs.
+# interval, and 3 is detected at p = 2/C(16,8) = 0.00016 with 8 runs: under
+# 0.01 over the rows (Holm's correction; 5 runs, 2/C(10,5) = 0.0079, decide
+# a single row only).
 #
 # From the host (scripts/qemu-run.sh puts the module at /cyclebench.ko and
 # cyclestat in PATH; --add copies the gate script to /):
@@ -38,7 +40,7 @@ out=${CB_OUT:-/out}
 cyclestat=${CB_CYCLESTAT:-$(command -v cyclestat)}
 fragments=${CB_FRAGMENTS:-base,alu}
 params=${CB_PARAMS:-samples=200 ensembles=5 warmup=20}
-runs=${CB_RUNS:-5}
+runs=${CB_RUNS:-8}
 victim=${1:-alu:imul_dep}
 results=$out/results.txt
 work=${TMPDIR:-/tmp}/ci-gate.$$
@@ -96,13 +98,13 @@ expect_eq "gate against the doctored baseline: exactly $victim is not ok" "$vict
 
 # 3b. --ab with this build on both sides: an A/A session, pair by pair
 # (exact under icount: every difference 0, "same").
-gate ab --ab "$ko" --runs 8
+gate ab --ab "$ko" --runs 10
 expect_eq "gate --ab, this build against itself: exit 0" 0 "$rc"
 expect_eq "gate --ab: $n fragments, none slower" "$n 0" \
 	"$(printf '%s\n' "$tap" | grep -c '^ok ' || true) $(printf '%s\n' "$tap" | grep -c '^not ok' || true)"
 if [ "${CB_GUEST_INTERRUPT:-1}" = 1 ]; then
-	expect_eq "gate --ab: 8 pairs for every fragment, compared paired" "$n paired" \
-		"$(printf '%s\n' "$tap" | grep -c 'n=8/8)') $(grep -o '"repetitions": "paired runs"' "$out/ci-ab/compare.json" | head -n 1 | sed 's/.*"paired runs"/paired/')"
+	expect_eq "gate --ab: 10 pairs for every fragment (4 rows' fewest), compared paired, each seeing 2 %" "$n paired" \
+		"$(printf '%s\n' "$tap" | grep -c 'n=10/10, sees 2.0%)') $(grep -o '"repetitions": "paired runs"' "$out/ci-ab/compare.json" | head -n 1 | sed 's/.*"paired runs"/paired/')"
 fi
 # 4. SIGTERM in the middle of a run (what a CI runner sends on cancel; a
 # background job here cannot get SIGINT, which the gate traps the same way):

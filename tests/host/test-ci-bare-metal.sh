@@ -138,19 +138,19 @@ ok 2 - alu:imul_dep same (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)" "$out"
 	expect_file "[$sh] the run request is the selection plus the run-time keys" "$c/state/run-request" \
 		"all samples=1000 ensembles=10 warmup=100 method=paoloni cpu=3 interleave=1"
 	expect_match "[$sh] doctor is asked about the chosen CPU" "^cyclestat --cpu 3 doctor$" "$(cat "$c/log")"
-	expect_match "[$sh] save reads the module's debugfs tree, once per run" "^cyclestat --tree $dbg save $c/out/results/run-5$" "$(cat "$c/log")"
-	expect_eq "[$sh] --runs defaults to 5 runs, 5 saves" 5 "$(grep -c ' save ' "$c/log")"
-	for a in results/run-1/info results/run-5/alu/imul_dep/cycles results.json gbench.json compare.json tap.txt doctor.txt; do
+	expect_match "[$sh] save reads the module's debugfs tree, once per run" "^cyclestat --tree $dbg save $c/out/results/run-8$" "$(cat "$c/log")"
+	expect_eq "[$sh] --runs defaults to 8 runs (Holm over 64 rows), 8 saves" 8 "$(grep -c ' save ' "$c/log")"
+	for a in results/run-1/info results/run-8/alu/imul_dep/cycles results.json gbench.json compare.json tap.txt doctor.txt; do
 		[ -e "$c/out/$a" ] && v=present || v=missing
 		expect_eq "[$sh] artifact $a" present "$v"
 	done
 	expect_eq "[$sh] tap.txt is what went to stdout" "$out" "$(cat "$c/out/tap.txt")"
 	expect_match "[$sh] gbench.json comes from --format gbench on the saved copy" \
-		"^cyclestat --format gbench $c/out/results/run-1 .* $c/out/results/run-5$" "$(cat "$c/log")"
+		"^cyclestat --format gbench $c/out/results/run-1 .* $c/out/results/run-8$" "$(cat "$c/log")"
 	expect_match "[$sh] compare gets the baseline (an older single tree), then this run's runs" \
-		"^cyclestat --format json compare $tmp/baseline -- $c/out/results/run-1 $c/out/results/run-2 .*run-5$" "$(cat "$c/log")"
+		"^cyclestat --format json compare $tmp/baseline -- $c/out/results/run-1 $c/out/results/run-2 .*run-8$" "$(cat "$c/log")"
 	expect_match "[$sh] the verdicts are compare --format tap of the same runs, quiet (its warnings were said)" \
-		"^cyclestat -q --format tap compare $tmp/baseline -- $c/out/results/run-1 $c/out/results/run-2 .*run-5$" "$(cat "$c/log")"
+		"^cyclestat -q --format tap compare $tmp/baseline -- $c/out/results/run-1 $c/out/results/run-2 .*run-8$" "$(cat "$c/log")"
 
 	new_case regression
 	FAKE_COMPARE_JSON=$tmp/slower.json FAKE_COMPARE_RC=1 ci --ko "$ko" --baseline "$tmp/baseline" \
@@ -174,17 +174,17 @@ not ok 2 - alu:imul_dep slower (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)" "$out
 	: >"$tmp/base.ko"
 	ci --ko "$ko" --ab "$tmp/base.ko" --fragments alu
 	expect_eq "[$sh] --ab: exit 0" 0 "$rc"
-	expect_eq "[$sh] --ab: 8 runs a side by default, loaded in turn (base, new, ...)" \
-		"$(k=0; while [ $k -lt 8 ]; do echo "insmod $tmp/base.ko run_on_load=0"; echo "insmod $ko run_on_load=0"; k=$((k + 1)); done)" \
+	expect_eq "[$sh] --ab: 14 runs a side by default (Holm over 64 rows), loaded in turn (base, new, ...)" \
+		"$(k=0; while [ $k -lt 14 ]; do echo "insmod $tmp/base.ko run_on_load=0"; echo "insmod $ko run_on_load=0"; k=$((k + 1)); done)" \
 		"$(grep '^insmod' "$c/log")"
-	expect_eq "[$sh] --ab: one rmmod per insmod" 16 "$(grep -c '^rmmod cyclebench$' "$c/log")"
+	expect_eq "[$sh] --ab: one rmmod per insmod" 28 "$(grep -c '^rmmod cyclebench$' "$c/log")"
 	expect_match "[$sh] --ab: compare --paired, the base's runs of this session first" \
-		"^cyclestat --format json --paired compare $c/out/baseline/run-1 .* $c/out/baseline/run-8 -- $c/out/results/run-1 .* $c/out/results/run-8$" \
+		"^cyclestat --format json --paired compare $c/out/baseline/run-1 .* $c/out/baseline/run-14 -- $c/out/results/run-1 .* $c/out/results/run-14$" \
 		"$(cat "$c/log")"
 	expect_match "[$sh] --ab: the TAP is paired too" \
-		"^cyclestat -q --format tap --paired compare $c/out/baseline/run-1 .* -- $c/out/results/run-1 .* $c/out/results/run-8$" \
+		"^cyclestat -q --format tap --paired compare $c/out/baseline/run-1 .* -- $c/out/results/run-1 .* $c/out/results/run-14$" \
 		"$(cat "$c/log")"
-	expect_eq "[$sh] --ab: the base's runs are kept" 8 "$(ls -d "$c/out/baseline"/run-* | wc -l | tr -d ' ')"
+	expect_eq "[$sh] --ab: the base's runs are kept" 14 "$(ls -d "$c/out/baseline"/run-* | wc -l | tr -d ' ')"
 	[ -e "$c/root/sys/module/cyclebench" ] && v=loaded || v=unloaded
 	expect_eq "[$sh] --ab: nothing left loaded" unloaded "$v"
 	new_case ab-runs
@@ -338,9 +338,11 @@ not ok 4 - x:y\"z missing (in the baseline, not in this run)" "$rc $out"
 
 	new_case no-baseline
 	ci --ko "$ko" --baseline "$c/nothing"
-	expect_eq "[$sh] no baseline: exit 2 before loading anything" "2 0" \
+	expect_eq "[$sh] no baseline: exit 3 (a first run, not a setup error) before loading anything" "3 0" \
 		"$rc $(grep -c '^insmod' "$c/log" || true)"
 	expect_match "[$sh] no baseline: suggests --update-baseline" "--update-baseline" "$err"
+	expect_match "[$sh] no baseline: points at the runner's setup" "docs/ci.md" "$err"
+	expect_eq "[$sh] no baseline: TAP skips all, no Bail out" "1..0 # SKIP no baseline at $c/nothing yet: record one with --update-baseline" "$out"
 
 	new_case update-baseline
 	ci --ko "$ko" --baseline "$c/new/baseline" --update-baseline
@@ -349,9 +351,9 @@ not ok 4 - x:y\"z missing (in the baseline, not in this run)" "$rc $out"
 		"$(cat "$tmp/fixture/alu/imul_dep/cycles")" "$(cat "$c/new/baseline/run-5/alu/imul_dep/cycles" 2>&1)"
 	expect_eq "[$sh] --update-baseline: TAP, one line per fragment" \
 		"1..3
-ok 1 - base:empty baseline updated (5 runs)
-ok 2 - alu:add_dep baseline updated (5 runs)
-ok 3 - alu:imul_dep baseline updated (5 runs)" "$out"
+ok 1 - base:empty baseline updated (8 runs)
+ok 2 - alu:add_dep baseline updated (8 runs)
+ok 3 - alu:imul_dep baseline updated (8 runs)" "$out"
 	expect_no_match "[$sh] --update-baseline: no compare" "^cyclestat compare" "$(cat "$c/log")"
 	unloaded "--update-baseline"
 
@@ -443,9 +445,9 @@ for sh in $(test_shells); do
 	ci --ko "$ko" --cyclestat "$real" --baseline "$base"
 	expect_eq "[$sh] real cyclestat: the same build against its own baseline passes" \
 		"0 1..3
-ok 1 - base:empty same (+0.0% [+0.0%, +0.0%], p=1, n=5/5)
-ok 2 - alu:add_dep same (+0.0% [+0.0%, +0.0%], p=1, n=5/5)
-ok 3 - alu:imul_dep same (+0.0% [+0.0%, +0.0%], p=1, n=5/5)" "$rc $out"
+ok 1 - base:empty same (+0.0% [+0.0%, +0.0%], p=1, n=8/8, sees 2.0%)
+ok 2 - alu:add_dep same (+0.0% [+0.0%, +0.0%], p=1, n=8/8, sees 2.0%)
+ok 3 - alu:imul_dep same (+0.0% [+0.0%, +0.0%], p=1, n=8/8, sees 2.0%)" "$rc $out"
 	[ "$rc" = 0 ] || printf '%s\n' "$err" | tail -n 5 | sed 's/^/# /'
 	for j in results.json gbench.json compare.json; do
 		if ! command -v python3 >/dev/null; then

@@ -5,8 +5,9 @@
  * more a copy (5 instead of 4, ops 4: +0.250 instructions an op under
  * icount, exactly), ab:same is unchanged, ab:ten_plus runs 11 adds for
  * 10 (+10 %: the detection rate of CLOCK=time) beside ab:ten's unchanged 10
- * (its false-alarm rate), and ab:only_b exists in B alone (make ab lists
- * it "new").  Never shipped.
+ * (its false-alarm rate), ab:shl's 4 shifts (ops 4) are 5 (ops 5): a body
+ * whose ops change (make ab: "ops 4 -> 5", the cost of a copy compared),
+ * and ab:only_b exists in B alone (make ab lists it "new").  Never shipped.
  */
 #include "cyclebench.h"
 
@@ -56,6 +57,24 @@ CB_BODY(ten_plus)
 }
 
 #ifdef CB_TEST_AB_ONE_MORE
+#define CB_TEST_AB_SHL_OPS 5
+#else
+#define CB_TEST_AB_SHL_OPS 4
+#endif
+
+CB_BODY(shl)
+{
+	asm volatile("shl $1, %%rax\n\t"
+		     "shl $1, %%rax\n\t"
+		     "shl $1, %%rax\n\t"
+#ifdef CB_TEST_AB_ONE_MORE
+		     "shl $1, %%rax\n\t"
+#endif
+		     "shl $1, %%rax"
+		     ::: "rax");
+}
+
+#ifdef CB_TEST_AB_ONE_MORE
 CB_BODY(only_b)
 {
 	asm volatile("add %%rdx, %%rdx" ::: "rdx");
@@ -67,6 +86,7 @@ static const struct cb_fragment ab_fragments[] = {
 	CB_FRAGMENT(same, 2, "2 dependent adds, in A and in B"),
 	CB_FRAGMENT(ten, 10, "10 dependent adds, in A and in B"),
 	CB_FRAGMENT(ten_plus, 10, "10 dependent adds; 11 with -DCB_TEST_AB_ONE_MORE"),
+	CB_FRAGMENT(shl, CB_TEST_AB_SHL_OPS, "4 dependent shifts; 5, ops 5, with -DCB_TEST_AB_ONE_MORE"),
 #ifdef CB_TEST_AB_ONE_MORE
 	CB_FRAGMENT(only_b, 1, "one add, in B only"),
 #endif

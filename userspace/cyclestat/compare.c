@@ -21,17 +21,23 @@
  * the same clock), the one-sample Hodges-Lehmann estimate of the pairs'
  * differences, its interval and p from Wilcoxon's signed-rank test. The
  * verdict:
- *   slower / faster	p < alpha and the whole interval beyond +-threshold
+ *   slower / faster	p < alpha over all the rows (Holm, cs_cmp_family())
+ *			and the whole interval beyond +-threshold
  *   same		the whole interval within +-threshold
  *   inconclusive	neither: says how many repetitions might decide it
- *   not enough runs	fewer per side than can ever reach p < alpha
+ *   not enough runs	fewer per side than can ever reach p < alpha (over
+ *			the rows, for a row beyond the threshold)
+ * The interval over runs is at least one clock step either side (step_floor()),
+ * and every row says the smallest change it can see (c->mdc).
  *   unpaired		--paired, but the sides have unequal repetitions
  *   missing, aborted, failed, skipped	in BASE, not (or not cleanly) in NEW
- * Exit 1 when something is slower or missing (unless --allow-missing).
+ * Exit 1 when something is slower or missing (unless --allow-missing), else
+ * 2 when a row could not be compared (incomplete, an error): gate.c.
  *
  * Calls fragment.c, ranks.c and fmt.c.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,16 +48,6 @@
 #include "commands.h"
 
 #include "compare.h"
-
-static const struct cs_frag *find(const struct cs_input *in, const char *name, int any)
-{
-	if (any && in->nfrag == 1)
-		return &in->frag[0];
-	for (size_t i = 0; i < in->nfrag; i++)
-		if (!strcmp(in->frag[i].name, name))
-			return &in->frag[i];
-	return NULL;
-}
 
 static long double median_of(long double *v, size_t n)
 {
@@ -114,8 +110,12 @@ static int runs_with(const struct cs_opts *o, const struct side *s, const char *
 		use[sd] = calloc(s[sd].n + 1, 1);
 		if (!use[sd])
 			return -1;
-		for (size_t i = 0; i < s[sd].n; i++)
-			use[sd][i] = find(&s[sd].in[i], name, any) != NULL;
+		for (size_t i = 0; i < s[sd].n; i++) {
+			const struct cs_frag *fr = cs_gate_find(&s[sd].in[i], name, any);
+
+			/* an aborted or failed result's figures are stale (gate.c) */
+			use[sd][i] = fr && !fr->stale;
+		}
 	}
 	for (size_t i = 0; o->paired && s[0].n == s[1].n && i < s[0].n; i++)
 		use[0][i] = use[1][i] = use[0][i] && use[1][i];
@@ -131,21 +131,26 @@ static int runs_with(const struct cs_opts *o, const struct side *s, const char *
  * One step of the clock in the unit of the figures of basis @b: what a
  * median that locks on a step can be off by (the largest of the runs').
  * A two-length figure is (long - short) over R - 1 copies, so a step of
- * it is step / (R - 1); in core cycles, over the run's calib.
+ * it is step / (R - 1); in core cycles, over the run's calib.  *coarse:
+ * some run's clock moves in steps of 2 ticks or more (a step of 1, exact
+ * counts, rounds nothing: cs_tsc_step()).
  */
 static long double step_of(const struct side *s, const char *name, int any, const char *b,
-			   int cal)
+			   int cal, int *coarse)
 {
 	long double st = 0;
 
+	*coarse = 0;
+
 	for (int sd = 0; sd < 2; sd++)
 		for (size_t i = 0; i < s[sd].n; i++) {
-			const struct cs_frag *fr = find(&s[sd].in[i], name, any);
+			const struct cs_frag *fr = cs_gate_find(&s[sd].in[i], name, any);
 			long double v;
 
 			if (!fr)
 				continue;
 			v = cs_tsc_step(&s[sd].in[i], fr);
+			*coarse |= v >= 2;
 			if (!strcmp(b, "per-op") && fr->perop.repeat > 1)
 				v /= fr->perop.repeat - 1;
 			if (cal && fr->calib > 0)
@@ -164,7 +169,7 @@ static long double *gather(const struct cs_opts *o, const struct side *s, const 
 	long double *v;
 
 	for (size_t i = 0; i < s->n; i++) {
-		const struct cs_frag *fr = use[i] ? find(&s->in[i], name, any) : NULL;
+		const struct cs_frag *fr = use[i] ? cs_gate_find(&s->in[i], name, any) : NULL;
 
 		if (fr)
 			cap += ens_are_reps(o, s, fr) ? fr->ens.count : 1;
@@ -173,7 +178,7 @@ static long double *gather(const struct cs_opts *o, const struct side *s, const 
 	if (!cap || !(v = calloc(cap, sizeof(*v))))
 		return NULL;
 	for (size_t i = 0; i < s->n; i++) {
-		const struct cs_frag *fr = use[i] ? find(&s->in[i], name, any) : NULL;
+		const struct cs_frag *fr = use[i] ? cs_gate_find(&s->in[i], name, any) : NULL;
 
 		if (fr) {
 			*n += figures(&s->in[i], fr, b, !ens_are_reps(o, s, fr), cal, v + *n);
@@ -196,7 +201,7 @@ static int calibrated(const struct side *s, size_t ns, const char *name, int any
 
 	for (size_t k = 0; k < ns; k++)
 		for (size_t i = 0; i < s[k].n; i++) {
-			const struct cs_frag *fr = find(&s[k].in[i], name, any);
+			const struct cs_frag *fr = cs_gate_find(&s[k].in[i], name, any);
 
 			if (!fr)
 				continue;
@@ -211,7 +216,7 @@ static int emulated_any(const struct side *s, size_t ns, const char *name, int a
 {
 	for (size_t k = 0; k < ns; k++)
 		for (size_t i = 0; i < s[k].n; i++) {
-			const struct cs_frag *fr = find(&s[k].in[i], name, any);
+			const struct cs_frag *fr = cs_gate_find(&s[k].in[i], name, any);
 
 			if (fr && fr->emulated)
 				return 1;
@@ -226,7 +231,7 @@ static const char *basis_of(const struct side *s, size_t ns, const char *name, i
 
 	for (size_t k = 0; k < ns; k++)
 		for (size_t i = 0; i < s[k].n; i++) {
-			const struct cs_frag *fr = find(&s[k].in[i], name, any);
+			const struct cs_frag *fr = cs_gate_find(&s[k].in[i], name, any);
 
 			if (!fr)
 				continue;
@@ -258,6 +263,27 @@ static void relative(struct cmp *c, long double base)
 static const char *unit_word(const struct cmp *c)
 {
 	return !c->cal ? "ticks" : c->emul ? "adds" : "cycles";
+}
+
+/*
+ * Intervals over runs carry the clock's step, as each run's does: a median
+ * locked on a step can be a step off, and where every run locks on the
+ * same one the repetitions agree, so their spread (and an interval of
+ * width 0) cannot show it.  The interval is at least one step either side
+ * of the estimate (relative to BASE's median), the larger of the two, not
+ * their sum; c->locked where the step, not the spread, sets it.  Not from
+ * a BASE median of 0, whose line is the step already (decide()), nor on
+ * an exact clock (a step of 1 tick).
+ */
+static void step_floor(struct cmp *c, int coarse)
+{
+	c->width = isnan(c->lo) ? NAN : c->hi - c->lo;
+	if (!coarse || c->mb == 0 || isnan(c->lo) || !isfinite(c->change) || c->step <= 0)
+		return;
+	c->quant = c->step / fabsl(c->mb);
+	c->locked = c->width < 2 * (double)c->quant;
+	c->lo = fmin(c->lo, c->change - (double)c->quant);
+	c->hi = fmax(c->hi, c->change + (double)c->quant);
 }
 
 /*
@@ -312,6 +338,12 @@ static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need, co
 		size_t n = c->nb < c->nn ? c->nb : c->nn;
 
 		c->verdict = "inconclusive";
+		if (c->locked && !zero) {
+			/* more runs lock on the same step: they cannot decide it */
+			snprintf(c->reason, sizeof(c->reason), "n = %zu; under one clock step (%.3Lg %s, %.1Lf%%)",
+				 n, c->step, unit_word(c), c->quant * 100);
+			return;
+		}
 		h = (hi - lo) / 2;
 		m = fabs(ch) > thr ? fabs(ch) - thr : thr - fabs(ch);
 		if (m > 1e-9 && ceil(n * (h / m) * (h / m)) <= 99)
@@ -344,7 +376,7 @@ static int pool(const struct side *s, const char *name, int any, int perop,
 	if (cs_tally_init(&t))
 		return -1;
 	for (size_t i = 0; i < s->n; i++) {
-		const struct cs_frag *fr = find(&s->in[i], name, any);
+		const struct cs_frag *fr = cs_gate_find(&s->in[i], name, any);
 		struct cs_samples sh = { 0 }, lg = { 0 };
 		char *lp = NULL;
 		int bad = 0;
@@ -393,7 +425,7 @@ static int samples_per_op(const struct side *s, const char *name, int any, uint6
 
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; i < s[k].n; i++) {
-			const struct cs_frag *fr = find(&s[k].in[i], name, any);
+			const struct cs_frag *fr = cs_gate_find(&s[k].in[i], name, any);
 
 			if (!fr)
 				continue;
@@ -425,16 +457,17 @@ static void compare_samples(const struct cs_opts *o, struct side *s, const char 
 	int perop = samples_per_op(s, name, any, &r);
 	long double off = perop ? 0x1p63L : 0, per = perop ? r - 1 : 1;
 	size_t runs[2] = { 0, 0 };
+	int coarse;
 
 	c->basis = perop ? "per-op" : "raw";
 	c->reps = "samples";
 	c->change = c->lo = c->hi = NAN;
 	for (int sd = 0; sd < 2; sd++)
 		for (size_t i = 0; i < s[sd].n; i++)
-			runs[sd] += find(&s[sd].in[i], name, any) != NULL;
+			runs[sd] += cs_gate_find(&s[sd].in[i], name, any) != NULL;
 	c->runs_b = runs[0];
 	c->runs_n = runs[1];
-	c->step = step_of(s, name, any, c->basis, 0);
+	c->step = step_of(s, name, any, c->basis, 0, &coarse);
 	if (pool(&s[0], name, any, perop, &x) || pool(&s[1], name, any, perop, &y) ||
 	    cs_shift_of_tables(&x, &y, CONF, &c->t)) {
 		c->verdict = "error";
@@ -450,6 +483,7 @@ static void compare_samples(const struct cs_opts *o, struct side *s, const char 
 	c->t.lo /= per;
 	c->t.hi /= per;
 	relative(c, c->mb);
+	c->width = c->hi - c->lo;
 	decide(o, c, 1, runs);
 out:
 	cs_counts_free(&x);
@@ -466,12 +500,12 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 	long double *x = NULL, *y = NULL, *t;
 	unsigned char *use[2] = { NULL, NULL };
 	size_t runs[2], total[2] = { s[0].n, s[1].n };
-	int pos = 1, by_ens = 0;
+	int pos = 1, by_ens = 0, coarse;
 
 	c->basis = basis_of(s, 2, name, any);
 	c->cal = !o->ticks && calibrated(s, 2, name, any);
 	c->emul = emulated_any(s, 2, name, any);
-	c->step = step_of(s, name, any, c->basis, c->cal);
+	c->step = step_of(s, name, any, c->basis, c->cal, &coarse);
 	c->reps = o->paired ? "paired runs" : "runs";
 	c->change = c->lo = c->hi = NAN;
 	if (runs_with(o, s, name, any, use, runs))
@@ -526,6 +560,7 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 	} else {
 		relative(c, c->mb);
 	}
+	step_floor(c, coarse);
 	decide(o, c, need, total);
 	goto out;
 error:
@@ -597,6 +632,152 @@ void cs_sides_free(struct side s[2])
 	}
 }
 
+/* the smallest p a row's sizes can give: the exact tests' 2 / C(n + m, n) and 2 / 2^n */
+static double min_p_of(const struct cs_opts *o, const struct cmp *c)
+{
+	double lc = 0;
+
+	if (o->per_sample || !c->t.exact)
+		return 0;
+	if (o->paired)
+		return ldexp(2, -(int)c->nb);
+	for (size_t i = 1; i <= c->nn; i++)
+		lc += log((double)(c->nb + i) / (double)i);
+	return 2 * exp(-lc);
+}
+
+/* the fewest repetitions a side at which the exact test can give p < level */
+static unsigned int reps_for(const struct cs_opts *o, double level)
+{
+	return o->paired ? cs_min_pairs(level) : cs_min_reps(level);
+}
+
+/* z with P(|Z| > z) = p: bisection on erfc */
+static double z_of(double p)
+{
+	double lo = 0, hi = 40;
+
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (erfc(mid / M_SQRT2) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * The repetitions a side at which a row whose p is @p at @n might pass
+ * @level: the test's z grows as sqrt(n), and the exact test must reach it
+ */
+static unsigned int reps_to_pass(const struct cs_opts *o, double p, size_t n, double level)
+{
+	double z = z_of(p), need = z > 0 ? ceil((double)n * pow(z_of(level) / z, 2)) : 1000;
+
+	return (unsigned int)fmax(fmin(need, 1000), fmax((double)n + 1, reps_for(o, level)));
+}
+
+/* a row the rank test decided on its p: one of the family Holm's correction spans */
+static int tested(const struct cmp *c)
+{
+	return c->basis && isfinite(c->t.p) && c->t.level > 0 &&
+	       (!strcmp(c->verdict, "slower") || !strcmp(c->verdict, "faster") ||
+		!strcmp(c->verdict, "same") || !strcmp(c->verdict, "inconclusive"));
+}
+
+/*
+ * What a comparison of many rows may say of each (docs/ab.md, "many
+ * rows").  Each row's p is a chance: 60 rows at p < 0.01 raise a false
+ * alarm in up to 38 % of comparisons of unchanged code where the spread
+ * between runs is wide.  Holm's step-down over the rows that were tested:
+ * the k-th smallest p (from 0) must be under alpha / (m - k), and every
+ * smaller one too; a slower or faster row whose adjusted p is not under
+ * alpha is inconclusive, with the runs a side at which it could be.  So
+ * the chance of any false slower or faster in a comparison is at most
+ * alpha, whatever the rows' number and spread (rows under the fewest
+ * runs for p < alpha are no hypotheses: they cannot reject).  Where no p
+ * its runs can give passes its bound (5 v 5 runs: 2/252 against 0.01 over
+ * two rows), the row says "not enough runs" and how many would, as a row
+ * under the fewest runs does: never "same" on a change it could not test.
+ *
+ * Then each row's minimum detectable change (c->mdc): the threshold plus
+ * its interval's width, the change whose interval, as wide as this one,
+ * lies wholly beyond the threshold in about 39 of 40 trials; INFINITY
+ * where no p these runs can give passes alpha / m.  c->need10: the
+ * repetitions a side that might see 10 %, the spread's share of the width
+ * narrowing as 1 / sqrt(n), the clock step's not at all.
+ */
+void cs_cmp_family(const struct cs_opts *o, struct cmp *c, size_t n)
+{
+	size_t m = 0, *ix = calloc(n + 1, sizeof(*ix));
+	double run = 0, level;
+
+	for (size_t i = 0; i < n; i++) {
+		c[i].p_adj = NAN;
+		c[i].mdc = NAN;
+		c[i].need10 = 0;
+		if (ix && tested(&c[i]))
+			ix[m++] = i;
+	}
+	/* insertion sort by p: a catalogue is a few hundred rows */
+	for (size_t a = 1; a < m; a++)
+		for (size_t b = a; b > 0 && c[ix[b]].t.p < c[ix[b - 1]].t.p; b--) {
+			size_t t = ix[b];
+
+			ix[b] = ix[b - 1];
+			ix[b - 1] = t;
+		}
+	level = o->alpha / (double)(m ? m : 1);
+	for (size_t k = 0; k < m; k++) {
+		struct cmp *r = &c[ix[k]];
+
+		run = fmax(run, fmin(1, (double)(m - k) * r->t.p));
+		r->p_adj = run;
+		if (run < o->alpha || (strcmp(r->verdict, "slower") && strcmp(r->verdict, "faster")))
+			continue;
+		r->fails = 0;
+		if (min_p_of(o, r) >= o->alpha / (double)(m - k)) {
+			/* as a row under the fewest runs for p < alpha: these runs never could */
+			r->verdict = "not enough runs";
+			r->need = reps_for(o, o->alpha / (double)(m - k));
+			snprintf(r->reason, sizeof(r->reason), "%zu, need %u (p < %.2g: %g over %zu rows)",
+				 r->nb < r->nn ? r->nb : r->nn, r->need, o->alpha / (double)(m - k),
+				 o->alpha, m - k);
+			continue;
+		}
+		r->verdict = "inconclusive";
+		snprintf(r->reason, sizeof(r->reason), "n = %zu; p = %.2g is %.2g over %zu rows; need %u",
+			 r->nb < r->nn ? r->nb : r->nn, r->t.p, run, m,
+			 reps_to_pass(o, r->t.p, r->nb < r->nn ? r->nb : r->nn, o->alpha / (double)(m - k)));
+	}
+	free(ix);
+	for (size_t i = 0; i < n; i++) {
+		struct cmp *r = &c[i];
+		double room = 0.10 - o->threshold, stat, nn;
+
+		if (!r->basis || isnan(r->lo) || !isfinite(r->change) || r->mb == 0 || o->per_sample) {
+			if (r->basis && !o->per_sample && r->mb != 0)
+				r->need10 = reps_for(o, level);
+			continue;
+		}
+		r->mdc = min_p_of(o, r) >= level ? INFINITY : o->threshold + (r->hi - r->lo);
+		if (r->mdc <= 0.10)
+			continue;
+		nn = (double)(r->nb < r->nn ? r->nb : r->nn);
+		stat = isnan(r->width) ? r->hi - r->lo : r->width;
+		if (room <= 2 * (double)r->quant) {
+			r->need10 = UINT_MAX;
+			continue;
+		}
+		nn = ceil(nn * (stat / room) * (stat / room));
+		r->need10 = nn > 999 ? 1000 : (unsigned int)fmax(nn, r->nb < r->nn ? r->nb + 1 : r->nn + 1);
+		if (r->need10 < reps_for(o, level))
+			r->need10 = reps_for(o, level);
+	}
+}
+
 /* one row as compare decides it (cyclestat ab's rows under --clock time) */
 void cs_cmp_row(const struct cs_opts *o, struct side *s, const char *name, struct cmp *c)
 {
@@ -617,7 +798,7 @@ void cs_say_lacking(const struct cs_opts *o, const struct side s[2], const char 
 	for (int sd = 0; sd < 2; sd++)
 		for (size_t i = 0; i < s[sd].n; i++) {
 			const struct cs_input *in = &s[sd].in[i];
-			const struct cs_frag *fr = find(in, name, 0);
+			const struct cs_frag *fr = cs_gate_find(in, name, 0);
 			const char *state = "not in this run";
 
 			if (fr && !(stale_lacks && fr->stale))
@@ -652,31 +833,7 @@ void cs_say_row_lacking(const struct cs_opts *o, const struct side s[2], const s
 	else
 		snprintf(why, sizeof(why), "its row compares the other runs, %zu v %zu", c->runs_b,
 			 c->runs_n);
-	cs_say_lacking(o, s, c->name, 0, c->incomplete, why);
-}
-
-/* a tree of the side with NAME's data, preferring a stale (aborted, failed) one */
-static const struct cs_frag *side_has(const struct side *s, const char *name, int any)
-{
-	const struct cs_frag *got = NULL;
-
-	for (size_t i = 0; i < s->n; i++) {
-		const struct cs_frag *fr = find(&s->in[i], name, any);
-
-		if (fr && (!got || fr->stale))
-			got = fr;
-	}
-	return got;
-}
-
-/* what NEW says about a fragment it has no clean data for */
-static const char *absent_state(const struct side *s, const char *name)
-{
-	for (size_t i = 0; i < s->n; i++)
-		for (size_t j = 0; j < s->in[i].nabsent; j++)
-			if (!strcmp(s->in[i].absent[j].name, name))
-				return s->in[i].absent[j].state;
-	return "missing";
+	cs_say_lacking(o, s, c->name, 1, c->incomplete, why);
 }
 
 /*
@@ -748,14 +905,14 @@ static size_t fill_rows(const struct cs_opts *o, struct side *s, int any, struct
 	}
 	for (size_t k = 0; k < n; k++) {
 		const char *name = names[k];
-		const struct cs_frag *st = side_has(&s[1], name, any);
+		const char *lost = cs_gate_lost(&s[1], name, any);
 
 		c[k].name = name;
 		if (k >= na && !any) {
 			c[k].verdict = "new";
 			c[k].change = c[k].lo = c[k].hi = NAN;
-		} else if (!st || st->stale) {
-			c[k].verdict = st ? cs_info_get(&st->info, CB_INFO_state) : absent_state(&s[1], name);
+		} else if (lost) {
+			c[k].verdict = lost;
 			c[k].change = c[k].lo = c[k].hi = NAN;
 			c[k].fails = !o->allow_missing;
 		} else {
@@ -777,7 +934,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	struct cmp *c = NULL;
 	struct cs_err err = { 0 };
 	size_t n = 0;
-	int ret = 2, any = 1, slower = 0, incomplete = 0;
+	int ret = 2, any = 1;
 	unsigned int need = o->paired ? cs_min_pairs(o->alpha) : cs_min_reps(o->alpha);
 
 	if (o->format == CS_GBENCH) {
@@ -803,13 +960,12 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	n = fill_rows(o, s, any, &c, need, &err);
 	if (!n)
 		goto fail;
+	cs_cmp_family(o, c, n);
 	cs_print_cmp(o, s, c, n, need);
-	/* slower or missing: 1, a change to act on, as ab; else a row it could not compare: 2 */
-	for (size_t i = 0; i < n; i++) {
-		slower |= c[i].fails && !c[i].incomplete;
-		incomplete |= c[i].incomplete;
-	}
-	ret = slower ? 1 : incomplete ? 2 : 0;
+	/* ab's exit status (gate.c): a change to act on 1, else a row not compared 2 */
+	ret = 0;
+	for (size_t i = 0; i < n; i++)
+		ret = cs_gate_worse(ret, cs_gate_row(&c[i]));
 	goto out;
 fail:
 	cs_perror(&err);

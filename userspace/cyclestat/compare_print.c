@@ -3,6 +3,7 @@
  * compare_print.c - compare's verdicts as a table (80 columns), JSON (schema 2,
  * documented in cyclestat(1)), CSV or TAP (a CI gate's stdout). Calls fmt.c.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,23 @@ static const char *pct(char *b, double v)
 		snprintf(b, 16, v > 0 ? "+inf%%" : "-inf%%");
 	else
 		snprintf(b, 16, "%+.1f%%", v * 100);
+	return b;
+}
+
+/*
+ * the minimum detectable change as a cell: "3.1%"; "none" where no p these
+ * runs give can pass (cs_cmp_family()); "-" where there is no interval
+ */
+static const char *sees(char *b, double mdc)
+{
+	if (isnan(mdc))
+		snprintf(b, 16, "-");
+	else if (isinf(mdc))
+		snprintf(b, 16, "none");
+	else if (mdc >= 0.9995)
+		snprintf(b, 16, ">99%%");
+	else
+		snprintf(b, 16, "%.1f%%", mdc * 100);
 	return b;
 }
 
@@ -52,14 +70,18 @@ static const char *short_verdict(const struct cmp *c)
 {
 	static char b[sizeof(c->reason) + 16];
 	const char *need = strstr(c->reason, "need");
+	unsigned int k;
 
-	if (!strcmp(c->verdict, "not enough runs"))
+	if (!strcmp(c->verdict, "not enough runs") && need && sscanf(need, "need %u", &k) == 1)
+		snprintf(b, sizeof(b), "need %u runs", k);
+	else if (!strcmp(c->verdict, "not enough runs"))
 		snprintf(b, sizeof(b), "%s runs", need ? need : c->reason);
 	else if (!strcmp(c->verdict, "incomplete"))
 		snprintf(b, sizeof(b), "incomplete (%.*s)", need ? (int)(need - 2 - c->reason) :
 			 (int)strlen(c->reason), c->reason);
 	else if (!strcmp(c->verdict, "inconclusive"))
-		snprintf(b, sizeof(b), "inconclusive (%s)", need ? need : "on the threshold");
+		snprintf(b, sizeof(b), "inconclusive (%s)", need ? need :
+			 strstr(c->reason, "step") ? "under a step" : "on the threshold");
 	else
 		snprintf(b, sizeof(b), "%s", c->verdict);
 	return b;
@@ -72,6 +94,51 @@ static void tap_pct(FILE *f, double v)
 		fprintf(f, "%+.1f%%", v == 0 ? 0 : v * 100);
 	else
 		fputs("n/a", f);
+}
+
+/*
+ * The line that names the rows that cannot see a change of 10 % (their
+ * minimum detectable change above it, or no interval at all), each with
+ * the repetitions a side that might: @pre before it ("# " in TAP).
+ */
+static int blind(const struct cs_opts *o, const struct cmp *c, size_t n, const char *pre)
+{
+	FILE *f = o->out;
+	size_t k = 0, col = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char b[200];
+		int w;
+
+		if (!c[i].need10)
+			continue;
+		if (k < 12) {
+			if (c[i].need10 == UINT_MAX)
+				w = snprintf(b, sizeof(b), "%s (never: a clock step is %.1Lf%%)", c[i].name,
+					     c[i].quant * 100);
+			else if (c[i].need10 >= 1000)
+				w = snprintf(b, sizeof(b), "%s (need >999)", c[i].name);
+			else
+				w = snprintf(b, sizeof(b), "%s (need %u)", c[i].name, c[i].need10);
+			if (!k)
+				col = (size_t)fprintf(f, "%scannot see 10%%:", pre);
+			else if (col + 2 + (size_t)w > 78)
+				col = (size_t)fprintf(f, ",\n%s ", pre) - 2;
+			else
+				col += (size_t)fprintf(f, ",");
+			col += (size_t)fprintf(f, " %s", b);
+		}
+		k++;
+	}
+	if (k > 12)
+		fprintf(f, ",\n%s  and %zu more (--format json lists them)", pre, k - 12);
+	if (k)
+		fputc('\n', f);
+	else if (n && *pre != '#' && !o->per_sample)
+		fprintf(f, "%severy row sees a change of 10%%\n", pre);
+	else
+		return 0;
+	return 1;
 }
 
 /*
@@ -107,8 +174,11 @@ static void print_tap(const struct cs_opts *o, const struct cmp *c, size_t n)
 			tap_pct(f, c[i].lo);
 			fputs(", ", f);
 			tap_pct(f, c[i].hi);
-			fprintf(f, "]%s%s, p=%s, n=%zu/%zu)", *short_level(lv, &c[i]) ? " " : "", lv, p,
+			fprintf(f, "]%s%s, p=%s, n=%zu/%zu", *short_level(lv, &c[i]) ? " " : "", lv, p,
 				c[i].nb, c[i].nn);
+			if (!isnan(c[i].mdc))
+				fprintf(f, ", sees %s", sees(lv, c[i].mdc));
+			fputc(')', f);
 		} else if (!strcmp(c[i].verdict, "new")) {
 			fputs(" (not in the baseline)", f);
 		} else if (c[i].incomplete) {
@@ -119,6 +189,7 @@ static void print_tap(const struct cs_opts *o, const struct cmp *c, size_t n)
 		}
 		fputs(c[i].smi ? " [SMIs during a run: rerun before trusting this]\n" : "\n", f);
 	}
+	blind(o, c, n, "# ");
 }
 
 /* a median for people: 4 significant digits, never in exponent form */
@@ -192,15 +263,15 @@ static void md_cell(FILE *f, const char *s, int code)
 
 /* --format markdown: the table and the verdict counts for a pull request comment */
 static void print_markdown(const struct cs_opts *o, const struct side *s, const struct cmp *c,
-			   size_t n, unsigned int need, const size_t *cnt, char (*cell)[5][40],
+			   size_t n, unsigned int need, const size_t *cnt, char (*cell)[6][40],
 			   const char *unit)
 {
 	FILE *f = o->out;
 
 	fprintf(f, "**cyclestat compare**: base %zu %s, new %zu %s; %s per body run, the median of each side's repetitions\n\n",
 		s[0].n, s[0].n == 1 ? "run" : "runs", s[1].n, s[1].n == 1 ? "run" : "runs", unit);
-	fputs("| fragment | n | base | new | change | 95% interval | p | verdict |\n"
-	      "|:--|--:|--:|--:|--:|:--|--:|:--|\n", f);
+	fputs("| fragment | n | base | new | change | 95% interval | p | sees | verdict |\n"
+	      "|:--|--:|--:|--:|--:|:--|--:|--:|:--|\n", f);
 	for (size_t i = 0; i < n; i++) {
 		char nn[48];
 
@@ -208,8 +279,8 @@ static void print_markdown(const struct cs_opts *o, const struct side *s, const 
 		md_cell(f, c[i].name, 1);
 		snprintf(nn, sizeof(nn), "%zu/%zu", c[i].nb, c[i].nn);
 		md_cell(f, c[i].basis ? nn : "-", 0);
-		for (int k = 0; k < 5; k++) {
-			static const int col[5] = { 0, 4, 1, 2, 3 };
+		for (int k = 0; k < 6; k++) {
+			static const int col[6] = { 0, 4, 1, 2, 3, 5 };
 
 			md_cell(f, c[i].basis ? cell[i][col[k]] : "-", 0);
 		}
@@ -222,8 +293,10 @@ static void print_markdown(const struct cs_opts *o, const struct side *s, const 
 		fprintf(f, ", %zu incomplete", cnt[6]);
 	fputs("\n\n", f);
 	ratios(f, c, n, 1);
-	fprintf(f, "%ssame: the whole 95%% interval within \u00b1%g%%; slower, faster: also p < %g; need N runs: under %u repetitions a side\n",
-		cnt[0] + cnt[1] ? "\n" : "", o->threshold * 100, o->alpha, need);
+	if (cnt[0] + cnt[1])
+		fputc('\n', f);
+	fprintf(f, "%ssame: the whole 95%% interval within \u00b1%g%%; slower, faster: also p < %g over all rows (Holm); sees: the smallest change it can call slower; need N runs: under %u repetitions a side\n",
+		blind(o, c, n, "") ? "\n" : "", o->threshold * 100, o->alpha, need);
 }
 
 static void print_json(const struct cs_opts *o, const struct side *s, struct cmp *c, size_t n,
@@ -268,6 +341,18 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 		json_num(f, c[i].basis && !isnan(c[i].lo) ? c[i].t.level : NAN);
 		fputs(", \"p_value\": ", f);
 		json_num(f, c[i].basis ? c[i].t.p : NAN);
+		fputs(", \"p_adjusted\": ", f);
+		json_num(f, c[i].p_adj);
+		fputs(", \"min_detectable\": ", f);
+		if (isinf(c[i].mdc))
+			fputs("\"none\"", f);
+		else
+			json_num(f, c[i].mdc);
+		fputs(", \"need_for_10\": ", f);
+		if (!c[i].need10 || c[i].need10 == UINT_MAX)
+			fputs(c[i].need10 ? "\"never\"" : "null", f);
+		else
+			fprintf(f, "%u", c[i].need10);
 		fprintf(f, ", \"p_text\": \"%s\", \"test\": \"%s\", \"unit\": \"%s\", \"smi\": %s}%s\n",
 			c[i].basis ? cs_fmt_p(b, sizeof(b), c[i].t.p) : "",
 			!c[i].basis ? "" : c[i].t.exact ? "exact" : "normal",
@@ -278,6 +363,12 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 	fputs("  ],\n  \"only_in_base\": [", f);
 	for (size_t i = 0, k = 0; i < n; i++)
 		if (c[i].fails && !c[i].basis) {
+			fputs(k++ ? ", " : "", f);
+			cs_json_str(f, c[i].name);
+		}
+	fputs("], \"blind_to_10\": [", f);
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (c[i].need10) {
 			fputs(k++ ? ", " : "", f);
 			cs_json_str(f, c[i].name);
 		}
@@ -294,7 +385,7 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 
 /* compare's rows as cells, their widths, and what the notes must say */
 struct cmp_cells {
-	char (*cell)[5][40];	/* base, change, interval, p, new */
+	char (*cell)[6][40];	/* base, change, interval, p, new, sees */
 	/* slower, faster, same, inconclusive, missing, too few runs, incomplete */
 	size_t cnt[7];
 	int wn, wv, wb, wnw, wi;	/* name, verdict, base, new, interval */
@@ -328,8 +419,11 @@ static void fill_cmp_cells(const struct cmp *c, size_t n, struct cmp_cells *t)
 			cs_fmt_p(t->cell[i][3], 40, c[i].t.p);
 			if (isnan(c[i].t.p))
 				snprintf(t->cell[i][3], 40, "-");
+			else if (c[i].t.p < 1e-99)
+				snprintf(t->cell[i][3], 40, "<1e-99");	/* never "0" for one that underflowed */
 			else if (strlen(t->cell[i][3]) > 6)
 				snprintf(t->cell[i][3], 40, "%.2g", c[i].t.p);
+			sees(t->cell[i][5], c[i].mdc);
 			for (int k = 0; k < 3; k++)
 				if (!t->bases[k] || t->bases[k] == c[i].basis) {
 					t->bases[k] = c[i].basis;
@@ -353,20 +447,22 @@ static void fill_cmp_cells(const struct cmp *c, size_t n, struct cmp_cells *t)
 
 static void print_cmp_csv(FILE *f, const struct cmp *c, size_t n)
 {
-	fputs("fragment,verdict,reason,basis,base_n,new_n,base_median,new_median,change,change_lo,change_hi,p_value,confidence\n", f);
+	fputs("fragment,verdict,reason,basis,base_n,new_n,base_median,new_median,change,change_lo,change_hi,p_value,confidence,p_adjusted,min_detectable\n", f);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%s,%s,%s,%s,%zu,%zu,", c[i].name, c[i].verdict, c[i].reason,
 			c[i].basis ? c[i].basis : "", c[i].nb, c[i].nn);
 		if (c[i].basis) {
-			char b[7][40];
+			char b[9][40];
 
-			fprintf(f, "%s,%s,%s,%s,%s,%s,%s\n", cs_fmt_d(b[0], 40, (double)c[i].mb),
+			fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", cs_fmt_d(b[0], 40, (double)c[i].mb),
 				cs_fmt_d(b[1], 40, (double)c[i].mn), cs_fmt_d(b[2], 40, c[i].change),
 				cs_fmt_d(b[3], 40, c[i].lo), cs_fmt_d(b[4], 40, c[i].hi),
 				cs_fmt_p(b[5], 40, c[i].t.p),
-				isnan(c[i].lo) ? "" : cs_fmt_d(b[6], 40, c[i].t.level));
+				isnan(c[i].lo) ? "" : cs_fmt_d(b[6], 40, c[i].t.level),
+				isnan(c[i].p_adj) ? "" : cs_fmt_p(b[7], 40, c[i].p_adj),
+				isnan(c[i].mdc) ? "" : isinf(c[i].mdc) ? "none" : cs_fmt_d(b[8], 40, c[i].mdc));
 		} else {
-			fputs(",,,,,,\n", f);
+			fputs(",,,,,,,,\n", f);
 		}
 	}
 }
@@ -380,17 +476,17 @@ static void print_cmp_table(const struct cs_opts *o, const struct side *s, const
 			    size_t n, const struct cmp_cells *t, const char *unit)
 {
 	FILE *f = o->out;
-	int rest = 2 + 5 + 2 + t->wb + 2 + t->wnw + 2 + 7 + 2 + t->wi + 2 + 6 + 2 + t->wv;
+	int rest = 2 + 5 + 2 + t->wb + 2 + t->wnw + 2 + 7 + 2 + t->wi + 2 + 5 + 2 + 6 + 2 + t->wv;
 	int show_p = t->wn + rest <= 80, show_base = t->wn + rest - 8 <= 80;
 	int wide = t->wn + rest - (show_base ? 0 : 2 + t->wb + 2 + t->wnw) - (show_p ? 0 : 8);
 
 	fprintf(f, "# base: %zu %s, new: %zu %s; base, new = median of each side's repetitions,\n# %s per body run\n",
 		s[0].n, s[0].n == 1 ? "tree" : "trees", s[1].n, s[1].n == 1 ? "tree" : "trees", unit);
-	fprintf(f, "%-*s  %5s%s%*s%s%*s  %7s  %-*s%s%*s  %s\n", t->wn, "fragment", "n",
+	fprintf(f, "%-*s  %5s%s%*s%s%*s  %7s  %-*s  %5s%s%*s  %s\n", t->wn, "fragment", "n",
 		show_base ? "  " : "", show_base ? t->wb : 0, show_base ? "base" : "",
 		show_base ? "  " : "", show_base ? t->wnw : 0, show_base ? "new" : "",
-		"change", t->wi, "95% interval", show_p ? "  " : "", show_p ? 6 : 0, show_p ? "p" : "",
-		"verdict");
+		"change", t->wi, "95% interval", "sees", show_p ? "  " : "", show_p ? 6 : 0,
+		show_p ? "p" : "", "verdict");
 	for (size_t i = 0; i < n; i++) {
 		const char *col = "", *off = "";
 		char nn[16];
@@ -400,13 +496,13 @@ static void print_cmp_table(const struct cs_opts *o, const struct side *s, const
 			off = "\033[0m";
 		}
 		snprintf(nn, sizeof(nn), "%zu/%zu", c[i].nb, c[i].nn);
-		fprintf(f, "%-*s  %5s%s%*s%s%*s  %7s  %-*s%s%*s  %s%s%s\n",
+		fprintf(f, "%-*s  %5s%s%*s%s%*s  %7s  %-*s  %5s%s%*s  %s%s%s\n",
 			t->wn, c[i].name, c[i].basis ? nn : "-", show_base ? "  " : "",
 			show_base ? t->wb : 0, !show_base ? "" : c[i].basis ? t->cell[i][0] : "-",
 			show_base ? "  " : "", show_base ? t->wnw : 0,
 			!show_base ? "" : c[i].basis ? t->cell[i][4] : "-",
 			c[i].basis ? t->cell[i][1] : "-", t->wi, c[i].basis ? t->cell[i][2] : "-",
-			show_p ? "  " : "", show_p ? 6 : 0, !show_p ? "" : c[i].basis ? t->cell[i][3] : "-",
+			c[i].basis ? t->cell[i][5] : "-", show_p ? "  " : "", show_p ? 6 : 0, !show_p ? "" : c[i].basis ? t->cell[i][3] : "-",
 			col, short_verdict(&c[i]), off);
 	}
 	if (!show_p || !show_base)
@@ -429,8 +525,11 @@ static void print_cmp_notes(const struct cs_opts *o, const struct cmp *c, size_t
 		o->paired ? " or unpaired" : "");
 	if (t->cnt[6])
 		fprintf(f, ", %zu incomplete", t->cnt[6]);
-	fprintf(f, "\nsame: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n",
-		o->threshold * 100, need);
+	fputc('\n', f);
+	blind(o, c, n, "");
+	fprintf(f, "same: whole 95%% interval within +-%g%%; need N runs: under %u repetitions per side\n"
+		"sees: the smallest change the row can call slower or faster (the threshold\nplus its interval's width); none: no p its runs give passes %g over %s\n",
+		o->threshold * 100, need, o->alpha, n == 1 ? "the row" : "all rows (Holm)");
 	if (t->cnt[6])
 		fprintf(f, "incomplete: runs lack the row (stderr names them), and those with it are\ntoo few to decide: it decides nothing, and compare exits 2\n");
 	for (size_t i = 0; i < n; i++)

@@ -280,15 +280,17 @@ expect_exit compare_typo_says_did_you_mean 2 "unknown command 'comapre' (did you
 expect_exit help_command_works 0 'usage: cyclestat' -- "$CS" help
 expect_exit hist_with_gbench_is_an_error 2 'no histograms' -- "$CS" --hist --format gbench "$DATA/tree"
 expect_exit threshold_outside_compare_is_an_error 2 '\-\-threshold is for compare only' -- "$CS" --threshold 5 "$DATA/tree"
-for k in 1 2 3 4 5 6; do
+for k in 1 2 3 4 5 6 7 8 9; do
 	python3 "$here/tree2.py" gen "$T/rb$k" --seed $k
 	python3 "$here/tree2.py" gen "$T/rn$k" --seed $((k + 10)) --scale 1.1
 done
-expect_exit compare_runs_per_side_detects_a_10pct_slowdown 1 '^loop:de.*/110  *6/6 .* slower$' -- \
-	"$CS" compare "$T/rb1" "$T/rb2" "$T/rb3" "$T/rb4" "$T/rb5" "$T/rb6" -- "$T/rn1" "$T/rn2" "$T/rn3" "$T/rn4" "$T/rn5" "$T/rn6"
+# eight runs a side: over the tree's eleven rows (Holm, issue 50) the
+# smallest p of 6 v 6 runs, 2/924, does not pass 0.01/11; that of 8 v 8 does
+expect_exit compare_runs_per_side_detects_a_10pct_slowdown 1 '^loop:de.*/110  *8/8 .* slower$' -- \
+	"$CS" compare "$T"/rb[1-8] -- "$T"/rn[1-8]
 expect_ok compare_runs_per_side_nothing_else_slower_or_faster sh -c "[ \$(grep -c ' slower\$' '$T/out') = 1 ] && ! grep -q ' faster\$' '$T/out'"
 # several runs a side: the runs are the unit, even for setup: ensemble
-expect_ok compare_several_runs_count_runs_not_ensembles grep -q '^mem:.*/4096  *6/6 ' "$T/out"
+expect_ok compare_several_runs_count_runs_not_ensembles grep -q '^mem:.*/4096  *8/8 ' "$T/out"
 expect_ok compare_several_runs_say_nothing_of_ensembles sh -c "! grep -q 'cannot show the spread between runs' '$T/out'"
 # one run a side: a fresh setup's ensembles stand in for runs, and it says so
 "$CS" compare "$T/rb1" -- "$T/rn1" > "$T/out" 2>&1
@@ -311,7 +313,7 @@ expect_exit compare_tap_incomplete_row_is_not_ok 2 '^not ok [0-9]* - loop:dec_jn
 expect_exit compare_json_counts_the_incomplete_row 2 '"incomplete": 1}' -- \
 	"$CS" --format json compare "$T"/rb[1-5] -- "$T"/rn[1-4] "$T/rl5" loop
 expect_exit compare_runs_that_have_the_row_decide_it 1 '^loop:de.*/110  *6/5 .* slower$' -- \
-	"$CS" compare "$T"/rb[1-5] "$T/rb6" -- "$T"/rn[1-4] "$T/rl5" "$T/rn6" loop
+	"$CS" compare "$T"/rb[1-5] "$T/rb6" -- "$T"/rn[1-4] "$T/rl5" "$T/rn6" loop:dec_jnz/110
 expect_ok compare_decided_row_names_the_run_that_lacks_it grep -q "^cyclestat: warning: $T/rl5: no result for loop:dec_jnz/110 (missing): its row compares the other runs, 6 v 5" "$T/err"
 # a result directory the fragments file does not list: said, and not read
 "$CS" "$T/ru5" > "$T/out" 2> "$T/err"
@@ -321,10 +323,6 @@ expect_exit compare_new_run_with_the_row_unlisted_is_incomplete 2 '^loop:de.*/11
 	"$CS" compare "$T"/rb[1-5] -- "$T"/rn[1-4] "$T/ru5" loop
 expect_ok compare_unlisted_row_names_the_run grep -q "^cyclestat: error: $T/ru5: no result for loop:dec_jnz/110 (unlisted)" "$T/err"
 # --paired: a run without the row takes its pair out, never shifts the others
-for k in 7 8 9; do
-	python3 "$here/tree2.py" gen "$T/rb$k" --seed $k
-	python3 "$here/tree2.py" gen "$T/rn$k" --seed $((k + 10)) --scale 1.1
-done
 rm -rf "$T/bl2"; cp -r "$T/rb2" "$T/bl2"; rm -r "$T/bl2/loop/dec_jnz/110"
 expect_exit compare_paired_drops_the_pair_of_a_run_without_the_row 1 '^loop:de.*/110  *8/8 .* slower$' -- \
 	"$CS" --paired compare "$T"/rb[1-9] -- "$T"/rn[1-4] "$T/rl5" "$T/rn6" "$T/rn7" "$T/rn8" "$T/rn9" loop:dec_jnz/110
@@ -357,12 +355,23 @@ for net in 5 5 5 5 5; do k=$((k + 1)); ztree "$T/e5_$k" 1 $net; done
 expect_exit compare_from_0_noise_within_one_step_is_not_slower 0 '^g:zero  *5/5 ' -- \
 	"$CS" compare "$T"/z0_[1-5] -- "$T"/zn_[1-5]
 expect_ok compare_from_0_noise_within_one_step_is_same grep -qE '^g:zero .* same$' "$T/out"
+# (g:zero alone: two rows at 5 v 5 cannot reach p < 0.01 over both, the
+# smallest p being 2/252; see compare_two_rows_at_five_runs_need_six)
 expect_exit compare_from_0_two_steps_in_every_run_is_slower 1 '^g:zero  *5/5 .* slower$' -- \
-	"$CS" compare "$T"/z0_[1-5] -- "$T"/z2_[1-5]
+	"$CS" compare "$T"/z0_[1-5] -- "$T"/z2_[1-5] g:zero
 expect_exit compare_from_0_to_5_ticks_in_every_run_is_slower 1 '^g:zero  *5/5 .* slower$' -- \
-	"$CS" compare "$T"/e0_[1-5] -- "$T"/e5_[1-5]
+	"$CS" compare "$T"/e0_[1-5] -- "$T"/e5_[1-5] g:zero
 expect_exit compare_from_0_says_the_change_and_the_step 1 '"reason": "from 0: [+]5 [[][+]5, [+]5] ticks; a step is 1"' -- \
-	"$CS" --format json compare "$T"/e0_[1-5] -- "$T"/e5_[1-5]
+	"$CS" --format json compare "$T"/e0_[1-5] -- "$T"/e5_[1-5] g:zero
+# Holm over the rows (issue 50): with base:empty beside it, g:zero's p of
+# 2/252 is 0.016 over two rows; 5 v 5 runs never pass, 6 v 6 do (too few
+# runs exits as gate.c says: 0, the row saying what it could not see)
+expect_exit compare_two_rows_at_five_runs_need_six 0 '^g:zero  *5/5 .* need 6 runs$' -- \
+	"$CS" compare "$T"/e0_[1-5] -- "$T"/e5_[1-5]
+ztree "$T/e0_6" 1 0
+ztree "$T/e5_6" 1 5
+expect_exit compare_two_rows_at_six_runs_find_it 1 '^g:zero  *6/6 .* slower$' -- \
+	"$CS" compare "$T"/e0_[1-6] -- "$T"/e5_[1-6]
 expect_exit compare_from_0_one_run_a_side_is_not_enough 0 '^g:zero  *1/1 .* need 5 runs$' -- \
 	"$CS" compare "$T/e0_1" -- "$T/e5_1"
 
@@ -409,7 +418,7 @@ expect_exit compare_3_v_3_table_labels_its_interval_90pct 0 'r100.cycles  *3/3 .
 expect_ok compare_says_what_a_lower_level_means grep -q "^(N%): that interval's level" "$T/out"
 expect_exit compare_3_v_3_tap_labels_its_interval_90pct 0 '\] 90%, p=' -- \
 	"$CS" --format tap compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
-expect_exit compare_3_v_3_csv_has_the_level 0 ',0.9$' -- \
+expect_exit compare_3_v_3_csv_has_the_level 0 ',0.9,,none$' -- \
 	"$CS" --format csv compare "$T/r100.cycles" "$T/r110.cycles" "$T/r120.cycles" -- "$T/r105.cycles" "$T/r115.cycles" "$T/r125.cycles"
 
 # ---- compare --per-sample: the per-op cost, as the table shows it, with its interval ----
@@ -910,7 +919,7 @@ expect_exit compare_shows_base_and_new_side_by_side 0 '^lognormal.cycles  *2001/
 	sh -c 'cd "$1" && "$2" compare --per-sample lognormal.cycles bimodal.cycles' - "$DATA" "$CSA"
 expect_ok compare_prints_the_ratio_with_its_interval \
 	grep -q '^lognormal.cycles: new is 2.49× faster than base (95% interval 2.35×..2.69×)$' "$T/out"
-expect_exit compare_markdown_is_a_table_for_a_pull_request 0 '^| fragment | n | base | new | change | 95% interval | p | verdict |$' -- \
+expect_exit compare_markdown_is_a_table_for_a_pull_request 0 '^| fragment | n | base | new | change | 95% interval | p | sees | verdict |$' -- \
 	sh -c 'cd "$1" && "$2" --format markdown compare --per-sample lognormal.cycles bimodal.cycles' - "$DATA" "$CSA"
 expect_ok compare_markdown_has_the_ratio grep -q '^- `lognormal.cycles`: new is \*\*2.49× faster\*\* than base' "$T/out"
 expect_exit summary_markdown_is_a_table 0 '^| `alu:add_dep` | 1.250 | 1.250..1.250 | net | ticks | 35.0 | 46/200 |$' -- \

@@ -50,6 +50,9 @@ for build in native sanitize; do
 	suite $build counts "$PYN" tests/counts.py $cs tests/data
 	suite $build inference "$PYN" tests/inference.py $cs
 	suite $build quantised "$PYN" tests/quantised.py $cs
+	# the gate's rates over 100 comparisons a cell; 20 under the sanitizers
+	# (the same code, five times slower: the edges and a coarser rate)
+	suite $build gate_sim "$PYN" tests/gate_sim.py $cs "$([ $build = native ] && echo 100 || echo 20)"
 	suite $build calibration "$PYN" tests/calibration.py $cs
 	suite $build plots "$PYN" tests/plots.py $cs
 	suite $build cli env PYTHON="$PYN" sh tests/cli.sh $cs

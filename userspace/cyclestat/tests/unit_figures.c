@@ -370,6 +370,33 @@ TEST(the_samples_show_the_tsc_step)
 }
 
 /*
+ * Exact counts (icount) with 5 % of the calls refilling a batch, 600 ticks
+ * dearer: every sample off the mode at one distance, which a step of 600
+ * (or of a divisor of the mode and 600) would explain, but the mode is no
+ * multiple of it, or no sample lies one step from it: no step.  A clock in
+ * steps of 27 locked on one value, a few samples a step up: 27.
+ */
+TEST(a_cluster_of_equal_outliers_is_not_the_tsc_step)
+{
+	static const uint64_t modes[] = { 1003, 1000, 1500 };
+	uint64_t v[3000];
+	struct cs_counts c;
+
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		for (size_t i = 0; i < 3000; i++)
+			v[i] = modes[m] + (i % 20 == 7 ? 600 : 0);
+		EXPECT_TRUE(cs_counts_of(v, 3000, &c) == 0);
+		EXPECT_EQ_U64(cs_step_of(&c), 1);
+		cs_counts_free(&c);
+	}
+	for (size_t i = 0; i < 3000; i++)
+		v[i] = 27 * 40 + (i % 20 == 7 ? 27 : 0) + (i % 500 == 3 ? 27 * 300 : 0);
+	EXPECT_TRUE(cs_counts_of(v, 3000, &c) == 0);
+	EXPECT_EQ_U64(cs_step_of(&c), 27);
+	cs_counts_free(&c);
+}
+
+/*
  * far on a TSC in steps of 27: 8000 samples at 54, 2000 one step up at 81,
  * one disturbance at 20000.  p25 = p75 = 54, so the IQR is 0; with the IQR
  * taken as at least one step the fence is 54 + 3 x 27 = 135: far is the
