@@ -13,6 +13,13 @@
 #
 #   PARAMS="samples=10000 ensembles=10 method=lfence" make run
 #   CB_QEMU=1 make run        force the QEMU path
+#   scripts/run.sh -q         no progress lines (make -s run; also CI=true)
+#
+# While it works it says where it is, on stderr, kselftest- and
+# perf-bench-like: a line a step, and in QEMU one at each tenth of the
+# samples taken ("run: [  42 s]  31% of 700000 samples, about 90 s left
+# (now alu:add_dep)"); from userspace the runner's bar where stderr is a
+# terminal, else a line every 30 s.
 #
 # Results are kept in build/results (a 'cyclestat save' directory).  On
 # the QEMU path it then also runs cyclebench-user natively (the portable
@@ -23,6 +30,24 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 PARAMS=${PARAMS:-}
+quiet=0
+case ${1:-} in
+-q|--quiet) quiet=1 ;;
+'') ;;
+*) echo "run: unknown argument '$1' (-q, or none; PARAMS=, CB_QEMU=, CB_USER= choose what runs)" >&2; exit 2 ;;
+esac
+[ "${CI:-}" = true ] && quiet=1
+# the selection only= names (all: every fragment)
+sel=all
+# shellcheck disable=SC2086 # PARAMS is a list of key=value words
+for w in $PARAMS; do
+	case $w in only=*) sel=${w#only=} ;; esac
+done
+
+# say WORDS: a progress line on stderr, with the seconds since the start
+say() {
+	[ "$quiet" = 1 ] || printf 'run: [%4d s] %s\n' "$SECONDS" "$*" >&2
+}
 results=$top/build/results
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 
@@ -89,6 +114,7 @@ native_ok() {
 }
 
 if native_ok; then
+	say "building the module against $(uname -r)"
 	quiet_make KDIR="/lib/modules/$(uname -r)/build" all
 	check_params cyclebench.ko
 	check_selection cyclebench.ko
@@ -97,6 +123,7 @@ if native_ok; then
 		exit 2
 	fi
 	trap 'rmmod cyclebench 2>/dev/null || true' EXIT INT TERM
+	say "measuring only=$sel (insmod returns when the run has ended)"
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
 	if ! insmod ./cyclebench.ko $PARAMS; then
 		dmesg | tail -n 50 > "$top/build/dmesg-insmod.txt" 2>/dev/null
@@ -118,24 +145,25 @@ fi
 # CB_USER=0 skips it.  Results in build/results-user.  It runs even when
 # the QEMU run failed: the host's figures do not depend on the guest.
 user_run() {
-	local sel="all,mem:chase" w rc
-	local -a keys=()
+	local usel="all,mem:chase" w rc item groups mine='' theirs=''
+	local -a keys=() q=(-q)
 	[ "${CB_USER:-1}" = 0 ] && return 0
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
 	for w in $PARAMS; do
 		case $w in
-		only=*) sel=${w#only=} ;;
 		samples=* | ensembles=* | warmup=* | method=* | cpu=*) keys+=("$w") ;;
 		esac
 	done
+	say "building cyclebench-user"
 	quiet_make -C userspace/runner cyclebench-user
 	# the items of only= whose group is portable; the others need the module
-	if [ "$sel" != "all,mem:chase" ]; then
-		local groups item mine=
+	if [ "$sel" != all ]; then
 		groups=$(userspace/runner/cyclebench-user --list | sed -n 's/^\([a-z0-9_]*\):.*/\1/p' | sort -u)
 		for item in ${sel//,/ }; do
 			if [ "$item" = all ] || grep -qx "${item%%:*}" <<< "$groups"; then
 				mine=${mine:+$mine,}$item
+			else
+				theirs=${theirs:+$theirs,}$item
 			fi
 		done
 		if [ -z "$mine" ]; then
@@ -143,17 +171,31 @@ user_run() {
 			echo "(no userspace section: only=$sel names kernel-only fragments, which need the module)"
 			return 0
 		fi
-		sel=$mine
+		usel=$mine
 	fi
 	echo
 	echo "REAL CPU, USERSPACE, INTERRUPTS ON: cyclebench-user on this host ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1))."
 	echo "Real TSC ticks of this CPU; per-op figures in core cycles, calibrated by"
 	echo "calib:add_chain. Interrupts stay on: the medians and minimums carry them."
+	if [ -n "$theirs" ]; then
+		# once: what the selection measured where
+		echo "only=$sel: $usel measured here as well; $theirs in the module only (kernel-only groups)."
+	fi
 	echo
 	rc=0
-	# interleaved: calib:add_chain sees the core clocks every result saw
-	userspace/runner/cyclebench-user -q --force -o "$top/build/results-user" "$sel" interleave=1 \
+	say "measuring $usel on this CPU from userspace (cyclebench-user)"
+	# the runner's own progress bar where stderr is a terminal
+	if [ "$quiet" = 0 ] && [ -t 2 ]; then q=(); fi
+	# interleaved: calib:add_chain sees the core clocks every result saw;
+	# where stderr is no terminal (no bar), a line every 30 s
+	local tk=''
+	if [ "$quiet" = 0 ] && [ ! -t 2 ]; then
+		( while sleep 30 > /dev/null 2>&1; do say "still measuring on this CPU from userspace"; done ) &
+		tk=$!
+	fi
+	userspace/runner/cyclebench-user "${q[@]}" --force -o "$top/build/results-user" "$usel" interleave=1 \
 		"${keys[@]}" || rc=$?
+	[ -z "$tk" ] || kill "$tk" 2> /dev/null || true
 	case $rc in
 	0) userspace/cyclestat/cyclestat --brief "$top/build/results-user" ;;
 	2) echo "run: cyclebench-user refused PARAMS (above): no userspace figures" >&2 ;;
@@ -164,27 +206,79 @@ user_run() {
 	fi
 }
 
-# The curves drawn (cyclestat plot): the memory staircase from the run
-# above; where this host has two CPUs, the contention curve (contend on CPU
-# 0 alone, then on CPUs 0 and 1 at once: sweep=cpus) and the core-to-core
-# matrix.
+# in_sel GROUP: whether the selection measures GROUP (all of it or a part)
+in_sel() {
+	local item
+	[ "$sel" = all ] && return 0
+	for item in ${sel//,/ }; do
+		case $item in all | "$1" | "$1":*) return 0 ;; esac
+	done
+	return 1
+}
+
+# The curves drawn (cyclestat plot), each only where the selection
+# measured it: the memory staircase from the run above (mem:chase's sweep);
+# where this host has two CPUs, the contention curve (contend on CPU 0
+# alone, then on CPUs 0 and 1 at once: sweep=cpus) when the selection
+# holds contend, and the core-to-core matrix on a run of everything.  The
+# plots of an earlier run go: build/plots shows this run's.
 user_plots() {
 	local p=$top/build/plots u=userspace/runner/cyclebench-user
 	mkdir -p "$p"
 	rm -f "$p"/*.svg
-	userspace/cyclestat/cyclestat -q -o "$p/staircase.svg" plot "$top/build/results-user" 'mem:chase' ||
-		rm -f "$p/staircase.svg"
-	if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
-		$u -q --force -o "$top/build/results-contend" contend cpus=0-1 sweep=cpus &&
-			userspace/cyclestat/cyclestat -q -o "$p/contention.svg" plot "$top/build/results-contend" contend
-		$u -q --force -o "$top/build/results-c2c" --c2c cpus=0-1 > /dev/null &&
-			userspace/cyclestat/cyclestat -q -o "$p/c2c.svg" plot "$top/build/results-c2c"
+	if [ -d "$top/build/results-user/mem/chase" ]; then
+		userspace/cyclestat/cyclestat -q -o "$p/staircase.svg" plot "$top/build/results-user" 'mem:chase' ||
+			rm -f "$p/staircase.svg"
 	fi
-	echo
-	echo "plots (open in a browser): $(cd "$p" && ls ./*.svg 2>/dev/null | sed "s,^\./,$p/," | tr '\n' ' ')"
+	if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+		if in_sel contend; then
+			say "contend on CPU 0, then on CPUs 0 and 1 at once, for the contention plot"
+			$u -q --force -o "$top/build/results-contend" contend cpus=0-1 sweep=cpus &&
+				userspace/cyclestat/cyclestat -q -o "$p/contention.svg" plot "$top/build/results-contend" contend
+		fi
+		if [ "$sel" = all ]; then
+			say "core to core: a cache line's round trips between CPUs 0 and 1"
+			$u -q --force -o "$top/build/results-c2c" --c2c cpus=0-1 > /dev/null &&
+				userspace/cyclestat/cyclestat -q -o "$p/c2c.svg" plot "$top/build/results-c2c"
+		fi
+	fi
+	if ls "$p"/*.svg > /dev/null 2>&1; then
+		echo
+		echo "plots (open in a browser): $(cd "$p" && ls ./*.svg | sed "s,^\./,$p/," | tr '\n' ' ')"
+	fi
+}
+
+# watch_guest LOG PID: until PID (the boot) ends, the progress lines of
+# the guest's console (guest-run.sh's): the share of the run's samples
+# taken, at each tenth and at least every 30 s, with the fragment then
+# measured (the run goes ensemble by ensemble across them all) and, once
+# it has a rate, about how long is left
+watch_guest() {
+	local l name next=0 last=$SECONDS t0='' d0=0 d t p left
+	tail -n +1 -F --pid="$2" "$1" 2> /dev/null | while IFS= read -r l; do
+		l=${l%$'\r'}
+		case $l in
+		*'qemu-run: /init started'*) say "the guest has booted; loading the module" ;;
+		*'cyclebench-progress: done'*) say "measured; saving the results in the guest" ;;
+		*'cyclebench-progress: '*)
+			l=${l#*cyclebench-progress: }
+			name=${l%% *} d=${l#* } t=${d#*/} d=${d%/*}
+			p=$((t > 0 ? d * 100 / t : 0))
+			[ -n "$t0" ] || t0=$SECONDS d0=$d
+			if [ "$p" -ge "$next" ] || [ $((SECONDS - last)) -ge 30 ]; then
+				next=$((p / 10 * 10 + 10)) last=$SECONDS left=''
+				if [ $((SECONDS - t0)) -ge 5 ] && [ "$d" -gt "$d0" ]; then
+					left=", about $(((SECONDS - t0) * (t - d) / (d - d0))) s left"
+				fi
+				say "$(printf '%3d%%' "$p") of $t samples$left (now $name)"
+			fi
+			;;
+		esac
+	done
 }
 
 abi=$(cat "$CB_CACHE/abi")
+say "building the module against Debian's $abi kernel, and cyclestat"
 quiet_make KDIR="/usr/src/linux-headers-$abi-cloud-amd64" all cyclestat-static
 check_params cyclebench.ko
 check_selection cyclebench.ko
@@ -192,12 +286,23 @@ run=$top/build/run
 rm -rf "$run"
 mkdir -p "$run"
 # boot ACCEL [qemu-run.sh options]: the run; its console goes to
-# build/run/console.log (console-kvm.log under KVM)
+# build/run/console.log (console-kvm.log under KVM), and its progress
+# lines from there to stderr
 boot() {
-	local a=$1
+	local a=$1 bp wp='' rc=0 log=$run/console.log
 	shift
+	[ "$a" = tcg ] || log=$run/console-$a.log
+	say "booting Debian's $abi kernel in QEMU ($a) to measure only=$sel"
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
-	scripts/qemu-run.sh --quiet --accel "$a" "$@" --out "$run" scripts/guest-run.sh $PARAMS
+	scripts/qemu-run.sh --quiet --accel "$a" "$@" --out "$run" scripts/guest-run.sh $PARAMS &
+	bp=$!
+	if [ "$quiet" = 0 ]; then
+		watch_guest "$log" "$bp" &
+		wp=$!
+	fi
+	wait "$bp" || rc=$?
+	[ -z "$wp" ] || wait "$wp" || true
+	return "$rc"
 }
 # KVM when /dev/kvm is usable, but a nested one (a cloud VM's /dev/kvm)
 # often cannot boot Debian's kernel: QEMU aborts on "failed to set MSR
@@ -210,6 +315,7 @@ kvm_unusable() {
 }
 accel=tcg
 if [ -r "$kvm_dev" ] && [ -w "$kvm_dev" ]; then
+	say "probing KVM: does Debian's kernel boot under it? (at most 60 s)"
 	if scripts/qemu-run.sh --quiet --accel kvm --timeout 60 --out "$run/kvm-probe" \
 		/dev/null 2> /dev/null; then
 		accel=kvm
@@ -242,6 +348,14 @@ if [ "$(cat "$top/build/run/rc")" != 0 ]; then
 fi
 rm -rf "$results"
 cp -r "$top/build/run/results" "$results"
+# a fragment that stopped alone (a body over max_sample_us) fails no run,
+# as at load: the module's words on it, once
+stopped=$(grep -E '(^|\] )cyclebench: [a-z0-9_]+:[^ ]+: ' "$top/build/run/dmesg.txt" 2> /dev/null |
+	sed 's/^\[[^]]*\] //' | awk '!seen[$0]++' | head -n 10) || true
+if [ -n "$stopped" ]; then
+	printf '%s\n' "$stopped" "run: the fragments above stopped alone, left out of the table (their state says failed); the others' results stand" >&2
+fi
+say "done in QEMU: $(grep -rlx --include=info 'state: ok' "$results" | wc -l) results in build/results"
 if [ $accel = kvm ]; then
 	echo "Measured in a KVM guest (Debian $abi kernel): real TSC cycles, but CPUID"
 	echo "is a VM exit there; PARAMS=method=lfence avoids it."

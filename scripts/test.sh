@@ -18,16 +18,22 @@
 #   scripts/test.sh --plan            which lanes each slot would run, in
 #                                     what order, and the estimated end of
 #                                     each; runs nothing
+#   scripts/test.sh -q                no progress lines (also CI=true):
+#                                     else, every CB_TEST_TICK s (60), a
+#                                     line per lane running beside: its
+#                                     time, its points so far and its last
 . "$(dirname "$0")/help.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-plan=0
+plan=0 quiet=0
 case ${1:-} in
 --plan) plan=1 ;;
+-q|--quiet) quiet=1 ;;
 '') ;;
-*) echo "test.sh: unknown argument '$1' (--plan, or none; KERNELS= and CB_TEST_JOBS= pick what runs)" >&2; exit 2 ;;
+*) echo "test.sh: unknown argument '$1' (--plan, -q, or none; KERNELS= and CB_TEST_JOBS= pick what runs)" >&2; exit 2 ;;
 esac
+[ "${CI:-}" = true ] && quiet=1
 tap=$top/build/tap
 lanes_run=() times=()
 
@@ -195,7 +201,7 @@ kmod_wait() {
 		sleep 1
 	done
 }
-rm -f build/test-*.rc build/test-*.secs build/test-*.cpu
+rm -f build/test-*.rc build/test-*.secs build/test-*.cpu build/test-*.bg
 if [ "$nslots" -ge 2 ]; then
 	# the guest tools every lane makes first: made once, before lanes race
 	make -s build/cbpoke build/failnth cyclestat-static > build/e2e-tools.log 2>&1
@@ -216,6 +222,31 @@ if [ "$nslots" -ge 2 ]; then
 	done
 fi
 bgstart=$SECONDS
+# where the lanes beside are, which show nothing until they end: every
+# tick, each running one's time, points so far and last point
+# (tests/tap/count's words); it ends with this shell's last wait
+beside_ticker() {
+	local tick=${CB_TEST_TICK:-60} k bg ok nok last
+	while sleep "$tick" > /dev/null 2>&1; do
+		for k in "${!tick_t0[@]}"; do
+			bg=build/test-$k.bg
+			[ -e "$bg" ] && [ ! -e "build/test-$k.rc" ] || continue
+			ok=$(grep -c '^ *ok ' "$bg") nok=$(grep -c '^ *not ok ' "$bg")
+			last=$(grep -E '^ *(not )?ok ' "$bg" | tail -n 1 | sed 's/^ *//' | cut -c1-70)
+			printf '### beside: %s running (%d s since they started): %d passed, %d failed so far%s\n' \
+				"$k" $((SECONDS - bgstart)) "$ok" "$nok" "${last:+; last: $last}"
+		done
+	done
+}
+declare -A tick_t0=()
+for ((i = 1; i < nslots; i++)); do
+	for k in ${slot[i]}; do tick_t0[$k]=1; done
+done
+ticker=
+if [ "$quiet" = 0 ] && [ "$nslots" -ge 2 ]; then
+	beside_ticker &
+	ticker=$!
+fi
 for k in ${slot[0]}; do
 	kmod_wait "$k"
 	suite "$k" lane "$k"
@@ -233,6 +264,7 @@ for ((i = 1; i < nslots; i++)); do
 	done
 done
 
+[ -z "$ticker" ] || kill "$ticker" 2>/dev/null || true
 echo
 echo "### summary: each lane's time (wall, then CPU), then its points (tests/tap/count)"
 printf '%s\n' "${times[@]}"

@@ -16,7 +16,9 @@
 #   (run: scripts/run.sh refuses bad PARAMS before booting; ab: make ab
 #   refuses what it cannot compare before building; help: every
 #   script answers --help and does nothing else; readme: README.md is
-#   short, undated, and every command it shows exists)
+#   short, undated, and every command it shows exists; guide: the README's
+#   commands run where they can and do what their comments say, make help,
+#   and make run's progress and selection)
 #   CB_TEST_SHELLS="bash" tests/host/run.sh     shells to run the scripts under
 #                                              (default: bash busybox)
 #   tests/host/test-dkms.sh                the dkms test on its own
@@ -29,7 +31,7 @@ top=$(cd "$dir/../.." && pwd)
 tap_lane run "$top/build/tap-host"
 
 if [ $# -eq 0 ]; then
-	set -- prepare-host ci-bare-metal workflow run help plan splat ab readme
+	set -- prepare-host ci-bare-metal workflow run help plan splat ab readme guide
 	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else
