@@ -3,7 +3,8 @@
 # by round (scripts/ab-order.sh's: "AB BA AB BA ...", or "A A" where a
 # side has a boot of its own), each run: insmod /SIDE.ko with SIDE's
 # parameters (the load runs the selection), save the results to
-# /out/results/SIDE/runK for the host (K: the round), rmmod.  Interleaved
+# /out/results/SIDE/runK for the host (K: the round), rmmod; before each,
+# "cyclebench-progress: ab SIDE K N" on the console.  Interleaved
 # and turned round every round: A's k-th run and B's k-th saw the same
 # stretch of the boot, and a drift across it moves both sides alike.
 #
@@ -15,6 +16,7 @@ set -e
 order=$1
 shift
 k=0
+n=$(echo "$order" | wc -w)
 for round in $order; do
 	k=$((k + 1))
 	rest=$round
@@ -26,6 +28,8 @@ for round in $order; do
 			case $a in "$s="*) params=${a#??} ;; esac
 		done
 		mkdir -p "/out/results/$s"
+		# make ab's progress line (ab.sh reads the console)
+		echo "cyclebench-progress: ab $s $k $n" > /dev/console
 		# shellcheck disable=SC2086 # params is a list of key=value words
 		if ! insmod "/$s.ko" $params; then
 			echo "ab: side $s, run $k: insmod failed (its kernel log: dmesg.txt)"

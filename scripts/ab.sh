@@ -67,6 +67,9 @@ PARAMS=${PARAMS:-}
 OPTS=${OPTS:-}
 
 die() { echo "ab: $*" >&2; exit 2; }
+# step WORDS: a progress line on stderr, with the seconds since the start
+# (quiet under CI=true, as make run's)
+step() { [ "${CI:-}" = true ] || printf 'ab: [%4d s] %s\n' "$SECONDS" "$*" >&2; }
 
 # the last line, on every way out: the verdict and this script's exit
 # status, which make reports as 2 whatever it was
@@ -410,10 +413,28 @@ about() {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 }
 
+# watch_guest LOG PID: until PID (the boot) ends, ab-guest.sh's progress
+# lines from the guest's console ("cyclebench-progress: ab SIDE K N")
+watch_guest() {
+	local l w
+	[ "${CI:-}" = true ] && return 0
+	tail -n +1 -F --pid="$2" "$1" 2> /dev/null | while IFS= read -r l; do
+		l=${l%$'\r'}
+		case $l in
+		*'qemu-run: /init started'*) step "the guest has booted" ;;
+		*'cyclebench-progress: ab '*)
+			# shellcheck disable=SC2086 # "SIDE K N": its words
+			set -- ${l#*cyclebench-progress: ab }
+			step "side $1, run $2 of $3"
+			;;
+		esac
+	done
+}
+
 # guest CLOCK RES SIDES KERNEL CMDLINE DIR: one boot that runs SIDES ("A
 # B", or one) on CLOCK in order (AB BA ...), their results into RES
 guest() {
-	local clock=$1 res=$2 sides=$3 ker=$4 cl=$5 dir=$6 s rc try
+	local clock=$1 res=$2 sides=$3 ker=$4 cl=$5 dir=$6 s rc try bp wp
 	local -a sp=()
 	for s in $sides; do sp+=("$s=$(params "$clock" "$s")"); done
 	# (the guest keeps every run's results in its RAM until the end:
@@ -430,7 +451,12 @@ guest() {
 		rm -rf "$dir"
 		rc=0
 		scripts/qemu-run.sh "${opt[@]}" --out "$dir" scripts/ab-guest.sh \
-			"$(order "$clock" "${sides// /}")" "${sp[@]}" || rc=$?
+			"$(order "$clock" "${sides// /}")" "${sp[@]}" &
+		bp=$!
+		watch_guest "$dir/console.log" "$bp" &
+		wp=$!
+		wait "$bp" || rc=$?
+		wait "$wp" || true
 		[ $rc = 3 ] && [ $try = 1 ] || break
 		mv "$dir/console.log" "$dir.boot-crash.log"
 		echo "ab: the kernel died or hung while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again" >&2
@@ -453,6 +479,7 @@ native_runs() {
 	for round in $(order time); do
 		k=$((k + 1))
 		for s in ${round:0:1} ${round:1:1}; do
+			step "side $s, run $k of $(runs time)"
 			# shellcheck disable=SC2046 # params is a list of key=value words
 			insmod "$out/ko/$s.ko" $(params time "$s") || die "side $s, run $k: insmod failed (dmesg says why)"
 			userspace/cyclestat/cyclestat -q save "$res/$s/run$k"
@@ -481,6 +508,7 @@ user_runs() {
 	for round in $(order time); do
 		k=$((k + 1))
 		for s in ${round:0:1} ${round:1:1}; do
+			step "side $s, run $k of $(runs time)"
 			"$out/user/$s" -q -o "$res/$s/run$k" "${sel[$s]}" "${keys[@]}" ||
 				die "side $s, run $k: cyclebench-user failed (above; PARAMS=\"$PARAMS\")"
 		done

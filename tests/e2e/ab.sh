@@ -52,9 +52,14 @@ ab() {
 # rows FILE: the table's rows (group:name first)
 rows() { grep -E '^[a-z0-9_]+:[^ ]+ ' "$1"; }
 
-ab aa BASE=HEAD NEW=HEAD KERNEL="$series" PARAMS="only=$sel"
+# (CI= : progress lines, which CI=true silences)
+ab aa CI= BASE=HEAD NEW=HEAD KERNEL="$series" PARAMS="only=$sel"
 f=$out/ab-aa.txt
 if [ $rc = 0 ]; then pass "A/A: exit 0"; else fail "A/A: exit 0, got $rc"; fi
+got=$(sed -n 's/^ab: \[ *[0-9]* s\] //p' "$f" | tr '\n' '|')
+want="the guest has booted|side A, run 1 of 2|side B, run 1 of 2|side B, run 2 of 2|side A, run 2 of 2|"
+if [ "$got" = "$want" ]; then pass "A/A: a progress line a run, in the order AB BA, with the seconds"
+else fail "A/A: a progress line a run, in the order AB BA, with the seconds" "expected '$want', got '$got'"; fi
 n=$(rows "$f" | wc -l)
 if [ "$n" -ge 6 ]; then pass "A/A: a row per fragment ($n)"; else fail "A/A: at least 6 rows, got $n"; fi
 bad=$(rows "$f" | awk '$2 != "icount" || $6 != "+0.000" || $NF != "same"')
