@@ -1,18 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # The guest side of 'make ab' (scripts/ab.sh): the runs in ORDER, round
 # by round (scripts/ab-order.sh's: "AB BA AB BA ...", or "A A" where a
 # side has a boot of its own), each run: insmod /SIDE.ko with SIDE's
 # parameters (the load runs the selection), save the results to
 # /out/results/SIDE/runK for the host (K: the round), rmmod; before each,
-# "cyclebench-progress: ab SIDE K N" on the console.  Interleaved
+# "ab SIDE K N" on the console (console.sh's cb_progress).  Interleaved
 # and turned round every round: A's k-th run and B's k-th saw the same
 # stretch of the boot, and a drift across it moves both sides alike.
 #
 #   ab-guest.sh ORDER SIDE=PARAMS...    e.g. "AB BA" "A=only=alu" "B=only=alu,ab"
 case ${1:-} in
--h|--help) sed -n '2,/^case/{/^case/d;/SPDX/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+-h|--help) sed -n '2,/^case/{/^case/d;/SPDX/d;/shellcheck/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 esac
 set -e
+. /console.sh
 order=$1
 shift
 k=0
@@ -29,7 +31,7 @@ for round in $order; do
 		done
 		mkdir -p "/out/results/$s"
 		# make ab's progress line (ab.sh reads the console)
-		echo "cyclebench-progress: ab $s $k $n" > /dev/console
+		cb_progress ab "$s" "$k" "$n"
 		# shellcheck disable=SC2086 # params is a list of key=value words
 		if ! insmod "/$s.ko" $params; then
 			echo "ab: side $s, run $k: insmod failed (its kernel log: dmesg.txt)"

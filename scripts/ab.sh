@@ -58,6 +58,7 @@
 # or with cyclestat compare.  CB_AB_ADD="FILE..." adds fragment groups
 # (tests/kmod/ab.c: the tests') to both sides' builds.
 . "$(dirname "$0")/help.sh"
+. "$(dirname "$0")/console.sh"
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -414,21 +415,16 @@ about() {
 }
 
 # watch_guest LOG PID: until PID (the boot) ends, ab-guest.sh's progress
-# lines from the guest's console ("cyclebench-progress: ab SIDE K N")
+# lines from the guest's console ("ab SIDE K N")
 watch_guest() {
-	local l w
 	[ "${CI:-}" = true ] && return 0
-	tail -n +1 -F --pid="$2" "$1" 2> /dev/null | while IFS= read -r l; do
-		l=${l%$'\r'}
-		case $l in
-		*'qemu-run: /init started'*) step "the guest has booted" ;;
-		*'cyclebench-progress: ab '*)
-			# shellcheck disable=SC2086 # "SIDE K N": its words
-			set -- ${l#*cyclebench-progress: ab }
-			step "side $1, run $2 of $3"
-			;;
-		esac
-	done
+	cb_follow "$1" "$2" ab_progress
+}
+ab_progress() {
+	case $1 in
+	started) step "the guest has booted" ;;
+	ab) step "side $2, run $3 of $4" ;;
+	esac
 }
 
 # guest CLOCK RES SIDES KERNEL CMDLINE DIR: one boot that runs SIDES ("A

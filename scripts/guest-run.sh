@@ -4,10 +4,11 @@
 # defaults of a run), measure the only= selection through the run file,
 # save the results for the host, unload.  While the run goes, each second
 # the status file names another fragment, and every 10 s, a line
-# "cyclebench-progress: NAME DONE/TOTAL" (samples of the whole run) goes
-# to the console, and "cyclebench-progress: done" at the end:
+# "NAME DONE/TOTAL" (samples of the whole run) goes to the console as a
+# progress line (console.sh's cb_progress), and "done" at the end:
 # scripts/run.sh prints its progress from them.  (A run at load would leave no status file to read.)
 set -e
+. /console.sh
 sel=all
 for a; do
 	case $a in only=*) sel=${a#only=} ;; esac
@@ -26,7 +27,7 @@ while kill -0 $w 2>/dev/null; do
 		set -- $s
 		if [ "$2" != "$last" ] || [ $n -ge 10 ]; then
 			last=$2 n=0
-			echo "cyclebench-progress: $2 $3" > /dev/console
+			cb_progress "$2" "$3"
 		fi
 		;;
 	esac
@@ -34,7 +35,7 @@ while kill -0 $w 2>/dev/null; do
 done
 rc=0
 wait $w || rc=$?
-echo "cyclebench-progress: done" > /dev/console
+cb_progress "done"
 cyclestat -q save /out/results
 rmmod cyclebench
 # As a run at load: a fragment that stopped alone (-ETIME: a body over

@@ -55,6 +55,7 @@ set -euo pipefail
 
 CB_CACHE=${CB_CACHE:-/var/cache/cyclebench}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/console.sh"
 
 out= append= icount=0 cpu=max smp='' mem=512 timeout=600 boot_timeout=300 accel=tcg quiet=0 monitor= plugin=
 ko=$top/cyclebench.ko
@@ -146,6 +147,7 @@ cp "$script" "$root/test.sh"
 cp "$top/tests/e2e/lib.sh" "$root/lib.sh"
 cp "$top/tests/e2e/splat.sh" "$root/splat.sh"
 cp "$top/tests/tap/tap.sh" "$root/tap.sh"
+cp "$top/scripts/console.sh" "$root/console.sh"
 [ -x "$top/build/cbpoke" ] && cp "$top/build/cbpoke" "$root/bin/cbpoke"
 for f in "${adds[@]}"; do
 	cp -r "$f" "$root/"
@@ -155,9 +157,8 @@ done
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 
-# what /init puts on the console first: the boot is over, ours has begun
-started='qemu-run: /init started'
-# (unquoted: $started is filled in here, the guest's own \$ are escaped)
+# (unquoted: $cb_started, console.sh's, is filled in here, the guest's own
+# \$ are escaped)
 cat > "$root/init" <<INIT
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -166,7 +167,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
-echo "$started"
+echo "$cb_started"
 dmesg -n 1
 cd /
 set --
@@ -199,10 +200,10 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 log=$out/console.log
 [ "$accel" = tcg ] || log=$out/console-$accel.log
 rm -f "$log" "$out/rc"
-# reached_init: whether the console shows $started (unanchored, \r
+# reached_init: whether the console shows $cb_started (unanchored, \r
 # stripped: kernel lines may share the console's line; silent before QEMU
 # has made the log)
-reached_init() { tr -d '\r' 2>/dev/null < "$log" | grep -q "$started"; }
+reached_init() { tr -d '\r' 2>/dev/null < "$log" | grep -q "$cb_started"; }
 # The boot's watchdog: no "/init started" on the console within
 # boot_timeout seconds, and QEMU (the one whose -initrd is this boot's) is
 # stopped.  (Once in some 40 full runs the debug kernel printed nothing

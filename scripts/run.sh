@@ -26,6 +26,7 @@
 # fragments on this host's real CPU, from userspace, interrupts on) into
 # build/results-user; CB_USER=0 skips that.
 . "$(dirname "$0")/help.sh"
+. "$(dirname "$0")/console.sh"
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -254,27 +255,28 @@ user_plots() {
 # measured (the run goes ensemble by ensemble across them all) and, once
 # it has a rate, about how long is left
 watch_guest() {
-	local l name next=0 last=$SECONDS t0='' d0=0 d t p left
-	tail -n +1 -F --pid="$2" "$1" 2> /dev/null | while IFS= read -r l; do
-		l=${l%$'\r'}
-		case $l in
-		*'qemu-run: /init started'*) say "the guest has booted; loading the module" ;;
-		*'cyclebench-progress: done'*) say "measured; saving the results in the guest" ;;
-		*'cyclebench-progress: '*)
-			l=${l#*cyclebench-progress: }
-			name=${l%% *} d=${l#* } t=${d#*/} d=${d%/*}
-			p=$((t > 0 ? d * 100 / t : 0))
-			[ -n "$t0" ] || t0=$SECONDS d0=$d
-			if [ "$p" -ge "$next" ] || [ $((SECONDS - last)) -ge 30 ]; then
-				next=$((p / 10 * 10 + 10)) last=$SECONDS left=''
-				if [ $((SECONDS - t0)) -ge 5 ] && [ "$d" -gt "$d0" ]; then
-					left=", about $(((SECONDS - t0) * (t - d) / (d - d0))) s left"
-				fi
-				say "$(printf '%3d%%' "$p") of $t samples$left (now $name)"
+	local next=0 last=$SECONDS t0='' d0=0
+	cb_follow "$1" "$2" run_progress
+}
+# run_progress started | done | NAME DONE/TOTAL: one line of the console
+run_progress() {
+	local name d t p left
+	case $1 in
+	started) say "the guest has booted; loading the module" ;;
+	done) say "measured; saving the results in the guest" ;;
+	*)
+		name=$1 d=${2%/*} t=${2#*/}
+		p=$((t > 0 ? d * 100 / t : 0))
+		[ -n "$t0" ] || t0=$SECONDS d0=$d
+		if [ "$p" -ge "$next" ] || [ $((SECONDS - last)) -ge 30 ]; then
+			next=$((p / 10 * 10 + 10)) last=$SECONDS left=''
+			if [ $((SECONDS - t0)) -ge 5 ] && [ "$d" -gt "$d0" ]; then
+				left=", about $(((SECONDS - t0) * (t - d) / (d - d0))) s left"
 			fi
-			;;
-		esac
-	done
+			say "$(printf '%3d%%' "$p") of $t samples$left (now $name)"
+		fi
+		;;
+	esac
 }
 
 abi=$(cat "$CB_CACHE/abi")

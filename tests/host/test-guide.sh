@@ -130,7 +130,8 @@ done
 STUB
 chmod +x "$tmp/co/userspace/cyclestat/cyclestat" "$tmp/co/userspace/runner/cyclebench-user"
 funcs=$(sed -n -e '/^say() {/,/^}/p' -e '/^user_run() {/,/^}/p' -e '/^in_sel() {/,/^}/p' \
-	-e '/^user_plots() {/,/^}/p' -e '/^watch_guest() {/,/^}/p' "$top/scripts/run.sh")
+	-e '/^user_plots() {/,/^}/p' -e '/^watch_guest() {/,/^}/p' -e '/^run_progress() {/,/^}/p' \
+	"$top/scripts/run.sh")
 # user SEL: user_run's output (stdout and stderr) for only=SEL; its
 # programs' calls in $tmp/calls
 user() {
@@ -173,14 +174,16 @@ expect_match "make run only=contend: the contention runs" 'contend cpus=0-1 swee
 expect_no_match "make run only=contend: no core-to-core runs" '--c2c' "$(cat "$tmp/calls")"
 
 # the guest's console, as guest-run.sh and qemu-run.sh's /init write it
-printf '%s\r\n' '[    1.2] Linux version 6.1' 'qemu-run: /init started' \
-	'cyclebench-progress: alu:add_dep 0/60000' 'cyclebench-progress: alu:add_indep 10000/60000' \
-	'cyclebench-progress: alu:imul_dep 11000/60000' \
-	'[   9.1] noise cyclebench-progress: time:jiffies 42000/60000' 'cyclebench-progress: done' > "$tmp/console.log"
+# (their words: scripts/console.sh)
+. "$top/scripts/console.sh"
+printf '%s\r\n' '[    1.2] Linux version 6.1' "$cb_started" \
+	"$cb_mark alu:add_dep 0/60000" "$cb_mark alu:add_indep 10000/60000" \
+	"$cb_mark alu:imul_dep 11000/60000" \
+	"[   9.1] noise $cb_mark time:jiffies 42000/60000" "$cb_mark done" > "$tmp/console.log"
 # watch QUIET: watch_guest's lines on that log, while a boot of 1 s runs
 watch() {
 	sleep 1 &
-	LOG=/dev/null top=$tmp/co quiet=$1 bash -c "$funcs"'; watch_guest "$1" "$2"' sh "$tmp/console.log" "$!" 2>&1 |
+	LOG=/dev/null top=$tmp/co quiet=$1 bash -c ". '$top/scripts/console.sh'; $funcs"'; watch_guest "$1" "$2"' sh "$tmp/console.log" "$!" 2>&1 |
 		sed 's/^run: \[ *[0-9]* s\] //'
 }
 prog=$(watch 0)
