@@ -199,13 +199,7 @@ static const struct file_operations cb_run_fops = {
 	.write = cb_run_write,
 };
 
-static const char *const cb_state_names[] = {
-	[CB_STATE_NONE] = "none",
-	[CB_STATE_OK] = "ok",
-	[CB_STATE_ABORTED] = "aborted",
-	[CB_STATE_FAILED] = "failed",
-	[CB_STATE_SKIPPED] = "skipped",
-};
+static const char *const cb_state_names[CB_NR_STATES] = CB_STATE_NAMES;
 
 static const char *cb_setup_name(const struct cb_fragment *frag)
 {

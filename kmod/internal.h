@@ -178,14 +178,6 @@ struct cb_result {
 	u64 in_step;
 };
 
-enum cb_state {
-	CB_STATE_NONE,
-	CB_STATE_OK,
-	CB_STATE_ABORTED,
-	CB_STATE_FAILED,
-	CB_STATE_SKIPPED,
-};
-
 /**
  * struct cb_slot - a fragment (or one argument of it) and its latest result.
  * @group: the fragment's group.

@@ -49,7 +49,10 @@
  * by chains of two latencies on two ports (core cycles, and whether a
  * busy host disturbed that measure).
  */
-#define CB_REFERENCES "base:empty,calib:add_chain,calib:imul_chain"
+#define CB_REF_EMPTY "base:empty"
+#define CB_REF_ADD "calib:add_chain"
+#define CB_REF_IMUL "calib:imul_chain"
+#define CB_REFERENCES CB_REF_EMPTY "," CB_REF_ADD "," CB_REF_IMUL
 
 /*
  * The long region's lengths cyclebench-user builds and long_repeat= may
@@ -88,6 +91,30 @@
 #define CB_SAMPLE_TIMEOUT	0x20
 #define CB_SAMPLE_PMCRESET	0x40
 #define CB_NR_SAMPLE_FLAGS	7
+
+/*
+ * A result's info "state:" (docs/debugfs-contract.md): never measured, a
+ * complete run, its last run interrupted or failed (error: says why; the
+ * figures shown, if any, are the previous complete run's), or it cannot
+ * run here (reason: says why).  Every program names them from one table:
+ * static const char *const n[CB_NR_STATES] = CB_STATE_NAMES;
+ */
+enum cb_state {
+	CB_STATE_NONE,
+	CB_STATE_OK,
+	CB_STATE_ABORTED,
+	CB_STATE_FAILED,
+	CB_STATE_SKIPPED,
+	CB_NR_STATES
+};
+
+#define CB_STATE_NAMES {						\
+	[CB_STATE_NONE] = "none",					\
+	[CB_STATE_OK] = "ok",						\
+	[CB_STATE_ABORTED] = "aborted",					\
+	[CB_STATE_FAILED] = "failed",					\
+	[CB_STATE_SKIPPED] = "skipped",					\
+}
 
 /* A result's info "setup:": none, once for the run, or before each ensemble. */
 #define CB_SETUP_NONE "none"
@@ -178,7 +205,10 @@ struct cb_key_def {
 #define CB_FILE_LONG "_long"
 #define CB_FILE_CPU_DIR "cpu%u"
 /* The counters' files, in the order of the pmu key's list. */
-#define CB_PMC_NAMES { "core_cycles", "instructions", "ref_cycles" }
+#define CB_PMC_CORE_CYCLES "core_cycles"
+#define CB_PMC_INSTRUCTIONS "instructions"
+#define CB_PMC_REF_CYCLES "ref_cycles"
+#define CB_PMC_NAMES { CB_PMC_CORE_CYCLES, CB_PMC_INSTRUCTIONS, CB_PMC_REF_CYCLES }
 
 /*
  * Who writes an info key in a scope: nobody, the module, cyclebench-user,

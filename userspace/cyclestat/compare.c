@@ -206,7 +206,7 @@ static int calibrated(const struct side *s, size_t ns, const char *name, int any
 			if (!fr)
 				continue;
 			seen = 1;
-			all &= fr->calib > 0 && strcmp(fr->name, "calib:add_chain") != 0;
+			all &= fr->calib > 0 && strcmp(fr->name, CB_REF_ADD) != 0;
 		}
 	return seen && all;
 }
@@ -227,7 +227,7 @@ static int emulated_any(const struct side *s, size_t ns, const char *name, int a
 /* per-op when every tree has it, net when every tree can, else raw */
 static const char *basis_of(const struct side *s, size_t ns, const char *name, int any)
 {
-	int perop = 1, net = strcmp(name, "base:empty") != 0;
+	int perop = 1, net = strcmp(name, CB_REF_EMPTY) != 0;
 
 	for (size_t k = 0; k < ns; k++)
 		for (size_t i = 0; i < s[k].n; i++) {
@@ -385,7 +385,8 @@ static int pool(const struct side *s, const char *name, int any, int perop,
 			continue;
 		if (!perop) {
 			bad = cs_read_cycles(fr->path, &all, &err);
-		} else if (asprintf(&lp, "%.*scycles_long", (int)(strlen(fr->path) - strlen("cycles")),
+		} else if (asprintf(&lp, "%.*s" CB_FILE_CYCLES_LONG,
+				    (int)(strlen(fr->path) - strlen(CB_FILE_CYCLES)),
 				    fr->path) < 0) {
 			cs_seterr(&err, fr->path, 0, "out of memory");
 			bad = 1;
@@ -433,7 +434,7 @@ static int samples_per_op(const struct side *s, const char *name, int any, uint6
 				first = fr;
 			if (!fr->perop.ok || fr->perop.repeat != first->perop.repeat ||
 			    fr->ops != first->ops || strcmp(fr->path + strlen(fr->path) -
-							    strlen("/cycles"), "/cycles"))
+							    strlen("/" CB_FILE_CYCLES), "/" CB_FILE_CYCLES))
 				return 0;
 		}
 	*r = first ? first->perop.repeat : 0;

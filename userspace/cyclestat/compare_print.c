@@ -215,7 +215,7 @@ static const char *unit_of(const struct cmp *c, size_t n)
 		ncal += c[i].cal;
 		nemul += c[i].emul;
 	}
-	return nemul ? (ncal ? "calib:add_chain adds (emulated clock)" : "emulated ticks") :
+	return nemul ? (ncal ? CB_REF_ADD " adds (emulated clock)" : "emulated ticks") :
 	       !ncal ? "ticks" : (size_t)ncal == n ? "core cycles" : "ticks or core cycles";
 }
 
@@ -356,7 +356,7 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 		fprintf(f, ", \"p_text\": \"%s\", \"test\": \"%s\", \"unit\": \"%s\", \"smi\": %s}%s\n",
 			c[i].basis ? cs_fmt_p(b, sizeof(b), c[i].t.p) : "",
 			!c[i].basis ? "" : c[i].t.exact ? "exact" : "normal",
-			!c[i].basis ? "" : c[i].cal && c[i].emul ? "calib:add_chain adds (emulated clock)" :
+			!c[i].basis ? "" : c[i].cal && c[i].emul ? CB_REF_ADD " adds (emulated clock)" :
 			c[i].cal ? "core cycles (calibrated)" : c[i].emul ? "emulated ticks" : "ticks",
 			c[i].smi ? "true" : "false", i + 1 < n ? "," : "");
 	}

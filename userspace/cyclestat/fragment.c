@@ -235,10 +235,10 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 	if (!path) {
 		char want[512];
 
-		snprintf(want, sizeof(want), "%s/cycles_long", loc->dir ? loc->dir : ".");
+		snprintf(want, sizeof(want), "%s/" CB_FILE_CYCLES_LONG, loc->dir ? loc->dir : ".");
 		cs_seterr(err, want, 0,
 			  "missing, but %s says 'long_repeat: %llu': without the long region there is no per-op cost (copy the whole result directory, or save the tree again)",
-			  loc->info ? loc->info : "info", (unsigned long long)r);
+			  loc->info ? loc->info : CB_FILE_INFO, (unsigned long long)r);
 		goto out;
 	}
 	if (r < 2) {
@@ -292,7 +292,7 @@ int cs_data_file_expected(const struct cs_info *info, const char *file)
 {
 	const char *pmu = cs_info_get(info, CB_INFO_pmu), *lr = cs_info_get(info, CB_INFO_long_repeat);
 
-	if (!strcmp(file, "cycles_long"))
+	if (!strcmp(file, CB_FILE_CYCLES_LONG))
 		return lr != NULL;
 	for (int k = 0; k < CS_NCOUNTERS; k++) {
 		size_t l = strlen(cs_counter_names[k]), pl;
@@ -524,7 +524,7 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	struct cs_tally t = { 0 };
 	struct cs_samples s = { 0 };
 	struct cs_counts c = { 0 };
-	const char *state;
+	enum cb_state state;
 	uint64_t ens = 0, size = 0;
 	struct cs_samples fl = { 0 };
 	size_t *idx = NULL, *cidx = NULL, n, kept;
@@ -536,13 +536,12 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	fr->ops = 1;
 	if (loc->info && cs_read_info(loc->info, &fr->info, err))
 		return -1;
-	state = cs_info_get(&fr->info, CB_INFO_state);
-	fr->stale = state && (!strcmp(state, "aborted") || !strcmp(state, "failed"));
-	if ((state && (!strcmp(state, "none") || !strcmp(state, "skipped"))) ||
+	state = cs_state(&fr->info);
+	fr->stale = state == CB_STATE_ABORTED || state == CB_STATE_FAILED;
+	if (state == CB_STATE_NONE || state == CB_STATE_SKIPPED ||
 	    (fr->stale && !cs_info_get(&fr->info, CB_INFO_samples))) {
 		/* no data: no keys after state (none), or a reason (skipped) */
-		fr->nodata = !strcmp(state, "none") ? "none" : !strcmp(state, "skipped") ? "skipped" :
-			     !strcmp(state, "aborted") ? "aborted" : "failed";
+		fr->nodata = cs_state_names[state];
 		cs_info_free(&fr->info);
 		return 1;
 	}
@@ -627,16 +626,16 @@ int cs_check_frag(const struct cs_loc *loc, struct cs_err *err)
 {
 	struct cs_samples s = { .window = 1 };
 	struct cs_info info = { 0 };
-	const char *state;
+	enum cb_state state;
 	uint64_t ens, size, ops;
 	int re, rs, ret = -1;
 
 	if (loc->info && cs_read_info(loc->info, &info, err))
 		return -1;
-	state = cs_info_get(&info, CB_INFO_state);
-	if (state && (!strcmp(state, "none") || !strcmp(state, "skipped") ||
-		      ((!strcmp(state, "aborted") || !strcmp(state, "failed")) &&
-		       !cs_info_get(&info, CB_INFO_samples)))) {
+	state = cs_state(&info);
+	if (state == CB_STATE_NONE || state == CB_STATE_SKIPPED ||
+	    ((state == CB_STATE_ABORTED || state == CB_STATE_FAILED) &&
+	     !cs_info_get(&info, CB_INFO_samples))) {
 		ret = 1;
 		goto out;
 	}

@@ -47,11 +47,8 @@ const char *cs_gate_lost(const struct side *nw, const char *name, int any)
 	for (size_t i = 0; i < nw->n; i++) {
 		const struct cs_frag *fr = cs_gate_find(&nw->in[i], name, any);
 
-		if (fr && fr->stale) {
-			const char *st = cs_info_get(&fr->info, CB_INFO_state);
-
-			return st ? st : "aborted";
-		}
+		if (fr && fr->stale)
+			return cs_state_names[cs_state(&fr->info)];
 		got = got ? got : fr;
 	}
 	if (got)

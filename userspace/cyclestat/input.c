@@ -33,9 +33,9 @@ static int finish_input(struct cs_input *in)
 	const struct cs_frag *base = NULL, *calib = NULL;
 
 	for (size_t i = 0; i < in->nfrag; i++) {
-		if (!strcmp(in->frag[i].name, "base:empty"))
+		if (!strcmp(in->frag[i].name, CB_REF_EMPTY))
 			base = &in->frag[i];
-		if (!strcmp(in->frag[i].name, "calib:add_chain"))
+		if (!strcmp(in->frag[i].name, CB_REF_ADD))
 			calib = &in->frag[i];
 	}
 	if (base) {
@@ -164,7 +164,7 @@ static void cross_check(struct cs_input *in, const struct cs_frag *calib)
 	long double c1, c2, h1, h2;
 
 	for (size_t i = 0; i < in->nfrag; i++)
-		if (!strcmp(in->frag[i].name, "calib:imul_chain"))
+		if (!strcmp(in->frag[i].name, CB_REF_IMUL))
 			imul = &in->frag[i];
 	if (!calib || !imul || !calib->perop.ok || !imul->perop.ok ||
 	    calib->perop.med.n < 2 || imul->perop.med.n < 2 ||
@@ -201,7 +201,7 @@ static int hold_intervals(struct cs_input *in)
 		h = fmaxl((e->hi - e->lo) / 2, quantum(in, fr));
 		e->lo = v - h;
 		e->hi = v + h;
-		if (!strcmp(fr->name, "calib:add_chain")) {
+		if (!strcmp(fr->name, CB_REF_ADD)) {
 			calib = fr;
 			cq = quantum(in, fr) / v;
 		}
@@ -313,28 +313,32 @@ static void calib_from_tree(const char *path, struct cs_frag *fr)
 	if (!root)
 		return;
 	len = strlen(root);
-	if (len > 7 && !strcmp(root + len - 7, "/cycles"))
-		root[len -= 7] = 0;
+	if (len > strlen("/" CB_FILE_CYCLES) &&
+	    !strcmp(root + len - strlen("/" CB_FILE_CYCLES), "/" CB_FILE_CYCLES))
+		root[len -= strlen("/" CB_FILE_CYCLES)] = 0;
 	while (up--) {
 		while (len > 1 && root[len - 1] == '/')
 			root[--len] = 0;
 		while (len && root[len - 1] != '/')
 			root[--len] = 0;
 	}
-	if (!len || asprintf(&cal, "%scalib/add_chain", root) < 0) {
+	/* its directory: CB_REF_ADD, group/name */
+	if (!len || asprintf(&cal, "%s" CB_REF_ADD, root) < 0) {
 		cal = NULL;
 		goto out;
 	}
+	*strchr(cal + len, ':') = '/';
 	if (!cs_is_dir(cal))
 		goto out;
 	/* root ends in '/': its info is the whole tree's */
 	cal[len] = 0;
-	strcat(cal, "info");
+	strcat(cal, CB_FILE_INFO);
 	if (!cs_read_info(cal, &info, &e) && emulated(&info))
 		mark_emulated(fr);
 	cs_info_free(&info);
 	memset(&info, 0, sizeof(info));
-	sprintf(cal + len, "calib/add_chain");
+	strcpy(cal + len, CB_REF_ADD);
+	*strchr(cal + len, ':') = '/';
 	if (cs_locate(cal, &loc, &n, &info, &e) || n != 1)
 		goto out;
 	if (cs_load_frag(&loc[0], &c, &e) == 0) {
@@ -585,7 +589,7 @@ int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_
 				goto fail;
 			}
 			in->absent = a;
-			a[in->nabsent++].state = fr->nodata ? fr->nodata : "none";
+			a[in->nabsent++].state = fr->nodata ? fr->nodata : cs_state_names[CB_STATE_NONE];
 			continue;
 		}
 		in->nfrag++;
@@ -596,7 +600,7 @@ int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_
 	}
 	hold_net_step(in);
 	if (n == 1 && in->nfrag == 1 && in->frag[0].calib <= 0 &&
-	    strcmp(in->frag[0].name, "calib:add_chain"))
+	    strcmp(in->frag[0].name, CB_REF_ADD))
 		calib_from_tree(path, &in->frag[0]);
 	for (size_t i = 0; i < in->nfrag && emulated(&in->info); i++)
 		mark_emulated(&in->frag[i]);

@@ -263,8 +263,9 @@ struct cs_input {
 
 /* the per-result data files of tree version 2, all optional but cycles */
 static const char *const cs_data_files[] = {
-	"cycles", "cycles_long", "core_cycles", "instructions", "ref_cycles", "flags",
-	"core_cycles_long", "instructions_long", "ref_cycles_long",
+	CB_FILE_CYCLES, CB_FILE_CYCLES_LONG, CB_PMC_CORE_CYCLES, CB_PMC_INSTRUCTIONS,
+	CB_PMC_REF_CYCLES, CB_FILE_FLAGS, CB_PMC_CORE_CYCLES CB_FILE_LONG,
+	CB_PMC_INSTRUCTIONS CB_FILE_LONG, CB_PMC_REF_CYCLES CB_FILE_LONG,
 };
 
 /*

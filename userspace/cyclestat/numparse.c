@@ -503,6 +503,22 @@ const char *cs_info_get(const struct cs_info *info, enum cb_info_key key)
 	return NULL;
 }
 
+const char *const cs_state_names[CB_NR_STATES] = CB_STATE_NAMES;
+
+/*
+ * A result's state: as its info names it; ok where it names none (a tree
+ * written before the key) or a word no program writes.
+ */
+enum cb_state cs_state(const struct cs_info *info)
+{
+	const char *s = cs_info_get(info, CB_INFO_state);
+
+	for (int i = 0; s && i < CB_NR_STATES; i++)
+		if (!strcmp(s, cs_state_names[i]))
+			return (enum cb_state)i;
+	return CB_STATE_OK;
+}
+
 /* 1: absent, 0: *v set, -1: malformed */
 int cs_info_u64(const struct cs_info *info, const char *path, enum cb_info_key key,
 		uint64_t *v, struct cs_err *err)

@@ -509,7 +509,7 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 	if (!pc)
 		return -1;
 	for (size_t j = 0; j < n; j++) {
-		int shown = strcmp(in->frag[j].name, "base:empty") || !in->has_overhead;
+		int shown = strcmp(in->frag[j].name, CB_REF_EMPTY) || !in->has_overhead;
 
 		clipped |= cost_cells(&in->frag[j], pc[j][0], pc[j][1], sizeof(pc[j][0]), 0) && shown;
 		if (cols(pc[j][0]) > wc)
@@ -533,7 +533,7 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 		char en[24];
 
 		/* the overhead itself has no cost per op: its line below says it */
-		if (!strcmp(fr->name, "base:empty") && in->has_overhead)
+		if (!strcmp(fr->name, CB_REF_EMPTY) && in->has_overhead)
 			continue;
 		snprintf(en, sizeof(en), "%llu", (unsigned long long)e->n);
 		/* (printf pads bytes: a cell with a UTF-8 character is padded by hand) */
@@ -660,7 +660,7 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		else if (strcmp(unit, cs_unit(fr)))
 			unit = "mixed units";
 		cs_headline(fr, &basis);
-		if (!strcmp(fr->name, "base:empty") && in->has_overhead) {
+		if (!strcmp(fr->name, CB_REF_EMPTY) && in->has_overhead) {
 			snprintf(pc[j][0], sizeof(pc[j][0]), "-");
 			snprintf(pc[j][1], sizeof(pc[j][1]), "-");
 		} else {
@@ -713,7 +713,7 @@ static void brief_bases(const struct cs_opts *o, const struct cs_input *in)
 		const char *basis;
 
 		cs_headline(&in->frag[j], &basis);
-		if (strcmp(in->frag[j].name, "base:empty") || !in->has_overhead) {
+		if (strcmp(in->frag[j].name, CB_REF_EMPTY) || !in->has_overhead) {
 			net |= !strcmp(basis, "net");
 			raw |= !strcmp(basis, "raw");
 		}
@@ -801,7 +801,7 @@ static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
 	for (const char *c = fr->name; *c; c++)
 		fputc(*c == '|' || *c == '`' || (unsigned char)*c < 0x20 ? '?' : *c, f);
 	fputs("` | ", f);
-	if (!strcmp(fr->name, "base:empty") && in->has_overhead) {
+	if (!strcmp(fr->name, CB_REF_EMPTY) && in->has_overhead) {
 		fputs("- | overhead |", f);
 	} else {
 		cost_cells(fr, b2, b3, sizeof(b2), 0);

@@ -35,6 +35,9 @@ const char *cs_info_get(const struct cs_info *info, enum cb_info_key key);
 int cs_info_u64(const struct cs_info *info, const char *path, enum cb_info_key key,
 		uint64_t *v, struct cs_err *err);
 const char *cs_info_name(enum cb_info_key key);
+/* the words of info "state:", by enum cb_state (contract.h) */
+extern const char *const cs_state_names[CB_NR_STATES];
+enum cb_state cs_state(const struct cs_info *info);
 void cs_info_free(struct cs_info *info);
 void cs_seterr(struct cs_err *err, const char *file, unsigned long long line,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));

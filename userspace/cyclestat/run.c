@@ -109,15 +109,14 @@ static void name_broken(const char *tree)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		struct cs_info fi = { 0 };
-		const char *st, *er;
+		const char *er;
 		char want[16];
 
 		if (!l[i].info || cs_read_info(l[i].info, &fi, &err))
 			continue;
-		st = cs_info_get(&fi, CB_INFO_state);
 		er = cs_info_get(&fi, CB_INFO_error);
 		snprintf(want, sizeof(want), "%d", -EPROTO);
-		if (st && er && !strcmp(st, "failed") && !strcmp(er, want))
+		if (cs_state(&fi) == CB_STATE_FAILED && er && !strcmp(er, want))
 			fprintf(stderr, "cyclestat: fragment %s slept, turned interrupts on or left preemption disabled in a sample: a body must not (no msleep, mutex or GFP_KERNEL); dmesg says which, and the kernel's report names the call\n",
 				l[i].name);
 		cs_info_free(&fi);

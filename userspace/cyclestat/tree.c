@@ -365,7 +365,7 @@ int cs_locate(const char *path, struct cs_loc **loc, size_t *n,
 		const char *slash = strrchr(path, '/');
 		const char *base = slash ? slash + 1 : path;
 
-		if (!strcmp(base, "cycles")) {
+		if (!strcmp(base, CB_FILE_CYCLES)) {
 			char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
 
 			ret = dir ? add_loc(loc, n, path, dir, NULL) : -1;

@@ -233,7 +233,7 @@ int cb_c2c(struct cb_run *req)
 			}
 			ret = pair(req->cpu_of[i], req->cpu_of[j], r->cycles, n, req->warmup,
 				   c2clat[p], &overhead[p]) ?: percentiles(r->cycles, n, pct[p]);
-			r->state = ret ? CB_R_FAILED : CB_R_OK;
+			r->state = ret ? CB_STATE_FAILED : CB_STATE_OK;
 		}
 	req->nr = p;
 	return ret;

@@ -629,7 +629,7 @@ static void failed(struct cb_user_result *r, struct cb_user_flight *fl, int err)
 	char name[96];
 
 	result_name(r, name, sizeof(name));
-	r->state = CB_R_FAILED;
+	r->state = CB_STATE_FAILED;
 	r->err = err;
 	if (err == -ETIME)
 		fprintf(stderr, "cyclebench-user: %s: a sample took over a second: the body runs away; shorten it\n",
@@ -724,7 +724,7 @@ void cb_results_reset(struct cb_run *req, unsigned int k)
 		r->pc_cycles = r->pc_cycles_long = r->release = NULL;
 		r->round = NULL;
 		r->cycles = r->cycles_long = NULL;
-		r->state = CB_R_NONE;
+		r->state = CB_STATE_NONE;
 		r->err = 0;
 		r->repeat = 0;
 		r->spread = r->in_step = 0;
@@ -791,7 +791,7 @@ int cb_run_all(struct cb_run *req, const struct cb_machine *m)
 			u32 e = req->interleave ? a : b;
 			struct cb_user_result *r = &req->res[i];
 
-			if (r->state == CB_R_FAILED)
+			if (r->state == CB_STATE_FAILED)
 				continue;
 			result_name(r, job.name, sizeof(job.name));
 			job.next_ns = req->tty && !req->quiet ? 1 : 0;
@@ -802,7 +802,7 @@ int cb_run_all(struct cb_run *req, const struct cb_machine *m)
 			if (ret)
 				failed(r, &fl[i], ret);
 			else if (e + 1 == req->ensembles)
-				r->state = CB_R_OK;
+				r->state = CB_STATE_OK;
 			ret = 0;
 		}
 	}
@@ -810,7 +810,7 @@ int cb_run_all(struct cb_run *req, const struct cb_machine *m)
 		finish(&req->res[i], &fl[i]);
 		for (unsigned int t = 1; t < k; t++)
 			finish(&req->res[i], &pfl[i * k + t]);
-		if (k > 1 && req->res[i].state == CB_R_OK)
+		if (k > 1 && req->res[i].state == CB_STATE_OK)
 			req->res[i].spread = start_spread(&req->res[i], k, n,
 							  &req->res[i].in_step);
 	}

@@ -238,7 +238,7 @@ static int sweep_main(struct cb_run *run, const struct cb_machine *m)
 			free(dir);
 		}
 		for (unsigned int i = 0; i < run->nr; i++)
-			failed |= run->res[i].state == CB_R_FAILED;
+			failed |= run->res[i].state == CB_STATE_FAILED;
 		cb_results_reset(run, k);
 		steps[ns++] = k;
 		if (ret || k == all)
@@ -471,7 +471,7 @@ static int run_main(const struct cb_machine *m)
 		return 1;
 	ret = 0;
 	for (unsigned int i = 0; i < req.nr; i++)
-		if (req.res[i].state == CB_R_FAILED)
+		if (req.res[i].state == CB_STATE_FAILED)
 			ret = 1;
 	if (!req.quiet)
 		fprintf(stderr, "cyclebench-user: %u result%s in %s%s; summary: cyclestat %s\n", req.nr,

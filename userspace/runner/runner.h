@@ -41,8 +41,6 @@ struct cb_machine {
 	char hypervisor_vendor[16];	/* CPUID 0x40000000's signature, or none */
 };
 
-enum cb_rstate { CB_R_NONE, CB_R_OK, CB_R_FAILED, CB_R_SKIPPED };
-
 /* One result: a fragment, or one argument of it. */
 struct cb_user_result {
 	const struct cb_group *group;
@@ -51,7 +49,7 @@ struct cb_user_result {
 	unsigned int repeat;		/* long-region copies used, 0: none */
 	u64 arg;
 	u32 ops;
-	enum cb_rstate state;
+	enum cb_state state;
 	int err;
 	u64 *cycles;
 	u64 *cycles_long;

@@ -207,10 +207,7 @@ static const char *setup_name(const struct cb_fragment *frag)
 static int write_result(const char *dir, const struct cb_run *req,
 			const struct cb_machine *m, const struct cb_user_result *r)
 {
-	static const char *const states[] = {
-		[CB_R_NONE] = "none", [CB_R_OK] = "ok",
-		[CB_R_FAILED] = "failed", [CB_R_SKIPPED] = "skipped",
-	};
+	static const char *const states[CB_NR_STATES] = CB_STATE_NAMES;
 	u64 n = (u64)req->samples * req->ensembles;
 	char *rdir, *path;
 	FILE *f;
@@ -248,9 +245,9 @@ static int write_result(const char *dir, const struct cb_run *req,
 		put_result_huge_pages(f, r->huge_pages);
 	}
 	put_result_state(f, states[r->state]);
-	if (r->state == CB_R_FAILED)
+	if (r->state == CB_STATE_FAILED)
 		put_result_error(f, r->err);
-	if (r->state == CB_R_OK) {
+	if (r->state == CB_STATE_OK) {
 		put_result_run_id(f, 1);
 		put_result_ensembles(f, req->ensembles);
 		put_result_samples(f, req->samples);
@@ -273,7 +270,7 @@ static int write_result(const char *dir, const struct cb_run *req,
 	}
 	if (close_checked(f))
 		goto out;
-	if (r->state != CB_R_OK) {
+	if (r->state != CB_STATE_OK) {
 		ret = 0;
 		goto out;
 	}

@@ -331,7 +331,7 @@ static void the_cpus_of_a_run_meet_before_every_sample(void)
 	sched_setaffinity(0, sizeof(set), &set);
 	ret = cb_run_all(&run, &m);
 	n = (u64)run.samples * run.ensembles;
-	for (u64 j = 1; !ret && r->state == CB_R_OK && j < n; j++)
+	for (u64 j = 1; !ret && r->state == CB_STATE_OK && j < n; j++)
 		for (unsigned int a = 0; a < 2; a++) {
 			unsigned int b = !a;
 
@@ -340,15 +340,15 @@ static void the_cpus_of_a_run_meet_before_every_sample(void)
 			checked++;
 			early += r->release[a][j] < r->release[b][j - 1] + r->pc_cycles[b][j - 1];
 		}
-	for (u64 j = 0; !ret && r->state == CB_R_OK && j < n; j++)
+	for (u64 j = 0; !ret && r->state == CB_STATE_OK && j < n; j++)
 		in_step += r->round[0][j] == r->round[1][j];
 	CHECK("the_cpus_of_a_run_meet_before_every_sample",
-	      !ret && r->state == CB_R_OK && checked > n && !early && in_step * 10 >= n * 9,
+	      !ret && r->state == CB_STATE_OK && checked > n && !early && in_step * 10 >= n * 9,
 	      "ret %d state %d: %llu of %llu checked samples left early, %llu of %llu in step", ret,
 	      (int)r->state, (unsigned long long)early, (unsigned long long)checked,
 	      (unsigned long long)in_step, (unsigned long long)n);
 	cb_results_reset(&run, 2);
-	CHECK("reset_results_are_unmeasured", r->state == CB_R_NONE && !r->cycles && !r->pc_cycles &&
+	CHECK("reset_results_are_unmeasured", r->state == CB_STATE_NONE && !r->cycles && !r->pc_cycles &&
 	      !r->release && !r->repeat, "state %d", (int)r->state);
 }
 
