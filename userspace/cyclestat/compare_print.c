@@ -449,8 +449,11 @@ static void print_cmp_csv(FILE *f, const struct cmp *c, size_t n)
 {
 	fputs("fragment,verdict,reason,basis,base_n,new_n,base_median,new_median,change,change_lo,change_hi,p_value,confidence,p_adjusted,min_detectable\n", f);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%s,%s,%s,%s,%zu,%zu,", c[i].name, c[i].verdict, c[i].reason,
-			c[i].basis ? c[i].basis : "", c[i].nb, c[i].nn);
+		/* a name or a reason may hold a comma ("1, need 5"): quoted */
+		cs_csv_field(f, c[i].name);
+		fprintf(f, ",%s,", c[i].verdict);
+		cs_csv_field(f, c[i].reason);
+		fprintf(f, ",%s,%zu,%zu,", c[i].basis ? c[i].basis : "", c[i].nb, c[i].nn);
 		if (c[i].basis) {
 			char b[9][40];
 

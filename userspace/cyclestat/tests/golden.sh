@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # golden.sh CYCLESTAT [--write] - whole outputs that must not change: each
-# line of golden.cmds run in tests/data, its stdout, stderr and exit status
-# compared byte for byte with golden/NN.out. The files were written by the
-# cyclestat before figures came from value -> count tables (issue 21), so
-# they pin that every printed figure stayed the same. --write rewrites them.
+# line of golden.cmds (NAME ARGS...) run in tests/data, its stdout, stderr
+# and exit status compared byte for byte with golden/NAME.out: each
+# command and format on the test trees (the gate's, summary's, plot's),
+# but gbench's, which holds the date, so that a change in how they are
+# written shows; --write rewrites the files (and writes a new line's).
 . "$(dirname "$0")/../../../scripts/help.sh"
 set -u
 CS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -13,21 +14,31 @@ here=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$here/../../../tests/tap/tap.sh"
-k=0
 grep -v '^#' "$here/golden.cmds" > "$T/cmds"
-while read -r line; do
-	k=$((k + 1))
-	want=$here/golden/$(printf %02d $k).out
+while read -r name line; do
+	want=$here/golden/$name.out
 	# shellcheck disable=SC2086 # the line is the argument list
 	(cd "$here/data" && "$CS" $line > "$T/out" 2>&1; echo "exit $?" >> "$T/out")
 	if [ "${2:-}" = --write ]; then
 		cp "$T/out" "$want"
 	fi
-	if cmp -s "$want" "$T/out"; then
-		pass "$(printf %02d $k) cyclestat $line"
+	if [ ! -e "$want" ]; then
+		fail "$name: cyclestat $line (no golden/$name.out: run golden.sh CYCLESTAT --write and read it)"
+	elif cmp -s "$want" "$T/out"; then
+		pass "$name: cyclestat $line"
 	else
-		fail "$(printf %02d $k) cyclestat $line"
+		fail "$name: cyclestat $line"
 		diff "$want" "$T/out" | head -n 10 | sed 's/^/#   /'
 	fi
+	# a CSV is read by a program: every row has the header's fields
+	case $name in csv-*)
+		if python3 -c 'import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r and not r[0].startswith("exit ")]
+sys.exit(len({len(r) for r in rows}) != 1)' "$T/out"; then
+			pass "$name: every CSV row has the header's fields"
+		else
+			fail "$name: every CSV row has the header's fields (a field with a comma not quoted?)"
+		fi
+	esac
 done < "$T/cmds"
 tap_end
