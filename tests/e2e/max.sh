@@ -109,7 +109,7 @@ contract() {	# contract DIR: ok, or the exit status and the first violations
 		echo "exit $?: $(echo "$out" | head -n 3 | tr '\n' '|')"
 	echo "$out" | head -n 1 >> /out/figures.txt
 }
-expect_eq "the live tree passes the contract (userspace/runner/tests/contract.sh)" ok "$(contract $CB)"
+expect_eq "the live tree passes the contract (tests/contract/contract.sh)" ok "$(contract $CB)"
 # (a saved copy is cyclestat's work, the same on every kernel: the debug
 # lane, whose forks are the slowest, leaves it to the others)
 if [ "$SLOW" = 1 ]; then

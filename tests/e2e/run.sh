@@ -282,7 +282,7 @@ for s in $suites; do
 	# the sizes in full on 6.1 only (tests/e2e/max.sh says why)
 	max)
 		boot max --smp 3 --mem 1024 --timeout 1800 \
-			--add "$top/userspace/runner/tests/contract.sh" \
+			--add "$top/tests/contract/contract.sh" \
 			--add "$top/tests/contract/requests.txt" "$top/tests/e2e/max.sh" $size ;;
 	qemu64) boot qemu64 --cpu qemu64 --smp 2 "$top/tests/e2e/qemu64.sh" ;;
 	rt) boot rt --smp 2 --mem 1024 "$top/tests/e2e/rt.sh" ;;
@@ -297,13 +297,13 @@ for s in $suites; do
 		tmo=600
 		case $series in *-debug) tmo=1800 ;; esac
 		boot cpus --smp 3 --mem 1024 --timeout $tmo \
-			--add "$top/userspace/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh"
+			--add "$top/tests/contract/contract.sh" "$top/tests/e2e/cpus.sh"
 		sed "s/^/# cpus: /" "$out/cpus/figures.txt" 2>/dev/null
 		# each CPU's flags of a body that gives up its wait
 		# (tests/kmod/timeouts.c): every sample a time-out
 		test_module timeouts tests/kmod/timeouts.c || continue
 		boot cpus-timeouts --smp 3 --ko "$out/timeouts-ko/cyclebench.ko" \
-			--add "$top/userspace/runner/tests/contract.sh" "$top/tests/e2e/cpus.sh" timeouts
+			--add "$top/tests/contract/contract.sh" "$top/tests/e2e/cpus.sh" timeouts
 		;;
 	irqsoff)
 		boot irqsoff --icount --mem 2048 "$top/tests/e2e/irqsoff.sh"

@@ -51,13 +51,13 @@ for u in unit unit-san grammar grammar-san; do
 	tap_run "$u" "./tests/$u"
 done
 
-# the request parser under libFuzzer (tests/fuzz_request.c): no crash, and
+# the request parser under libFuzzer (lib/tests/fuzz_request.c): no crash, and
 # every answer well-formed, for ${FUZZ_SECONDS:-10} s from the request corpus
 rm -f tests/crash-* tests/leak-* tests/timeout-*
 mkdir -p tests/fuzz-work
 if ${MAKE:-make} -s tests/fuzz_request > "$T/fuzz" 2>&1 &&
    ./tests/fuzz_request -max_total_time="${FUZZ_SECONDS:-10}" -max_len=600 -timeout=5 \
-	-artifact_prefix=tests/ -print_final_stats=1 tests/fuzz-work tests/fuzz-corpus >> "$T/fuzz" 2>&1; then
+	-artifact_prefix=tests/ -print_final_stats=1 tests/fuzz-work ../../lib/tests/fuzz-corpus >> "$T/fuzz" 2>&1; then
 	pass "fuzz_request_${FUZZ_SECONDS:-10}s: $(sed -n 's/^stat::number_of_executed_units: *//p' "$T/fuzz") requests, every answer well-formed"
 else
 	fail "fuzz_request_${FUZZ_SECONDS:-10}s" "$(grep -E 'ERROR|error|SUMMARY|crash-' "$T/fuzz" | head -n 5 | tr '\n' '|')"
@@ -100,11 +100,11 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	expect_ok "${s}every_listed_fragment_has_a_result" sh -c \
 		"[ \$(cut -d' ' -f1 '$T/every/fragments' | sed 's,/.*,,' | sort -u | wc -l) = $portable ]"
 	expect_ok "${s}every_result_is_ok" all_ok "$T/every"
-	expect_ok "${s}the_tree_passes_the_contract" sh tests/contract.sh "$T/every"
+	expect_ok "${s}the_tree_passes_the_contract" sh ../../tests/contract/contract.sh "$T/every"
 	expect_exit "${s}cyclestat_reads_the_tree" 0 'alu:add_dep' -- "$CS" "$T/every"
 	rm -rf "$T/saved"
 	expect_exit "${s}cyclestat_saves_the_tree" 0 'saved' -- "$CS" -d "$T/every" save "$T/saved"
-	expect_ok "${s}the_saved_copy_passes_the_contract" sh tests/contract.sh "$T/saved"
+	expect_ok "${s}the_saved_copy_passes_the_contract" sh ../../tests/contract/contract.sh "$T/saved"
 	expect_ok "${s}cyclestat_compares_two_runs" sh -c "'$CS' -q compare '$T/every' '$T/saved' > /dev/null; [ \$? -le 1 ]"
 	expect_ok "${s}info_says_mode_user_interrupts_on" sh -c \
 		"grep -q '^mode: user$' '$T/every/info' && grep -q '^interrupts: on$' '$T/every/info'"
@@ -136,7 +136,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 			   grep -q '^huge_pages: \\(thp\\|hugetlb\\)$' '$T/huge/mem/chase_huge/'\$a/info || exit 1; done"
 		expect_ok "${s}chase_on_4KiB_pages_names_no_huge_pages" sh -c \
 			"! grep -q '^page_size\\|^huge_pages' '$T/huge/mem/chase/4194304/info'"
-		expect_ok "${s}a_chase_huge_tree_passes_the_contract" sh tests/contract.sh "$T/huge"
+		expect_ok "${s}a_chase_huge_tree_passes_the_contract" sh ../../tests/contract/contract.sh "$T/huge"
 	else
 		expect_exit "${s}chase_huge_without_huge_pages_fails_and_says_how_to_enable_them" 1 \
 			'echo madvise > /sys/kernel/mm/transparent_hugepage/enabled' -- \
@@ -164,7 +164,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	expect_ok "${s}long_repeat_fixed_is_in_every_info" sh -c \
 		"[ \$(grep -l '^long_repeat: 16$' '$T/r16'/alu/*/info | wc -l) = 3 ] && grep -q '^long_repeat: 16$' '$T/r16/info'"
 	expect_exit "${s}interleave_runs_ensembles_across_results" 0 '' -- $B -q --force -o "$T/il" alu,calib,loop:dec_jnz/8,mem:chase/4096 interleave=1 samples=10 ensembles=3
-	expect_ok "${s}an_interleaved_tree_passes_the_contract" sh tests/contract.sh "$T/il"
+	expect_ok "${s}an_interleaved_tree_passes_the_contract" sh ../../tests/contract/contract.sh "$T/il"
 	expect_ok "${s}info_says_interleave_the_default" sh -c "grep -q '^interleave: yes$' '$T/il/info' && grep -q '^interleave: yes$' '$T/all/info'"
 	expect_exit "${s}interleave_0_runs_results_in_a_row" 0 '' -- $B -q --force -o "$T/il0" alu:add_dep interleave=0 samples=10 ensembles=2
 	expect_ok "${s}info_says_interleave_no" grep -q '^interleave: no$' "$T/il0/info"
@@ -266,7 +266,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 			grep -qx 'cpus: 0,1' '$T/cpus/info'"
 		expect_ok "${s}cpus_a_private_fragment_says_so" grep -qx 'state_per_cpu: yes' \
 			"$T/cpus/contend/atomic_inc_private/info"
-		expect_ok "${s}cpus_the_tree_passes_the_contract" sh tests/contract.sh "$T/cpus"
+		expect_ok "${s}cpus_the_tree_passes_the_contract" sh ../../tests/contract/contract.sh "$T/cpus"
 		expect_ok "${s}cpus_cyclestat_reads_the_tree" "$CS" "$T/cpus"
 		# Ctrl-C on two CPUs: both stop within a sample, nothing written
 		ctrl_c "${s}cpus_ctrl_c_stops_every_cpu_and_writes_nothing" "$T/int2" \
@@ -287,8 +287,8 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 			[ ! -e "$T/sweep/fragments" ] && [ "$(ls -d "$T"/sweep.* 2>/dev/null)" = "" ]
 		}
 		expect_ok "${s}sweep_writes_a_tree_per_step_and_names_them" check_sweep
-		expect_ok "${s}sweep_k1_passes_the_contract" sh tests/contract.sh "$T/sweep/k1"
-		expect_ok "${s}sweep_k2_passes_the_contract" sh tests/contract.sh "$T/sweep/k2"
+		expect_ok "${s}sweep_k1_passes_the_contract" sh ../../tests/contract/contract.sh "$T/sweep/k1"
+		expect_ok "${s}sweep_k2_passes_the_contract" sh ../../tests/contract/contract.sh "$T/sweep/k2"
 		expect_exit "${s}sweep_cyclestat_prints_each_k" 0 '^ *2  [0-9.]* \[' -- "$CS" "$T/sweep" contend:atomic_inc_private
 		expect_exit "${s}sweep_a_tree_is_kept_unasked" 2 'holds results already' -- \
 			$B -q -o "$T/sweep" contend cpus=0-1 sweep=cpus
@@ -305,7 +305,7 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 			grep -q "c2clat's method [0-9.]* ns" "$T/c2c/c2c.txt"
 		}
 		expect_ok "${s}c2c_keeps_every_round_trip_and_the_matrix" check_c2c
-		expect_ok "${s}c2c_the_tree_passes_the_contract" sh tests/contract.sh "$T/c2c"
+		expect_ok "${s}c2c_the_tree_passes_the_contract" sh ../../tests/contract/contract.sh "$T/c2c"
 		expect_exit "${s}c2c_cyclestat_reads_the_tree" 0 'c2c:cpu0_cpu1' -- "$CS" "$T/c2c"
 		# the map (cyclestat plot) and the matrix show the same ns a pair
 		c2c_same_ns() {
@@ -328,7 +328,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && nobody test -x ./cycl
 	expect_exit runs_without_root_and_says_what_it_could_not_lock 0 'note: cannot lock' -- \
 		nobody ./cyclebench-user -o "$T/nobody/out" \
 		alu,mem:chase/33554432 samples=20 ensembles=2
-	expect_ok the_tree_without_root_passes_the_contract sh tests/contract.sh "$T/nobody/out"
+	expect_ok the_tree_without_root_passes_the_contract sh ../../tests/contract/contract.sh "$T/nobody/out"
 fi
 
 # ---- THP off (a private mount namespace shows "never"): a clear failure ----
@@ -347,40 +347,40 @@ fi
 # ---- the contract checker itself: it finds what is wrong ----
 broken "$T/every"
 sed -i '1d' "$T/broken/alu/add_dep/cycles"
-expect_exit contract_finds_a_short_cycles_file 1 'alu/add_dep/cycles: 39 lines, ensembles x samples is 40' -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_a_short_cycles_file 1 'alu/add_dep/cycles: 39 lines, ensembles x samples is 40' -- sh ../../tests/contract/contract.sh "$T/broken"
 broken "$T/every"
 sed -i 's/^ops: 4$/ops: 5/' "$T/broken/alu/add_dep/info"
-expect_exit contract_finds_ops_that_disagree 1 "ops '5', fragments says 4" -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_ops_that_disagree 1 "ops '5', fragments says 4" -- sh ../../tests/contract/contract.sh "$T/broken"
 broken "$T/every"
 sed -i 's/^rdtscp: .*/rdtscp: maybe/' "$T/broken/info"
-expect_exit contract_finds_a_bad_boolean 1 "'rdtscp' must be yes or no" -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_a_bad_boolean 1 "'rdtscp' must be yes or no" -- sh ../../tests/contract/contract.sh "$T/broken"
 broken "$T/every"
 echo 'bogus: 1' >> "$T/broken/alu/add_dep/info"
-expect_exit contract_finds_a_key_the_table_has_not 1 "alu/add_dep/info:[0-9]*: 'bogus' is no info key" -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_a_key_the_table_has_not 1 "alu/add_dep/info:[0-9]*: 'bogus' is no info key" -- sh ../../tests/contract/contract.sh "$T/broken"
 broken "$T/every"
 echo 'lfence: LFENCE orders RDTSC (Intel)' >> "$T/broken/info"
-expect_exit contract_finds_the_module_s_key_in_the_runner_s_tree 1 "'lfence' is the module's key, and this is the runner's tree" -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_the_module_s_key_in_the_runner_s_tree 1 "'lfence' is the module's key, and this is the runner's tree" -- sh ../../tests/contract/contract.sh "$T/broken"
 broken "$T/every"
 sed -i 's/^ops: 4$/ops: 4\nbarrier: sample/' "$T/broken/alu/add_dep/info"
-expect_exit contract_finds_a_cpus_key_without_cpus 1 "alu/add_dep/info: barrier: a cpus= result's keys, without cpus" -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_a_cpus_key_without_cpus 1 "alu/add_dep/info: barrier: a cpus= result's keys, without cpus" -- sh ../../tests/contract/contract.sh "$T/broken"
 # the docs' and the checker's lists of info keys are contract.h's table
-expect_ok info_keys_in_the_docs_and_the_checker_are_contract_h_s sh tests/infokeys.sh --check tests/infokeys
+expect_ok info_keys_in_the_docs_and_the_checker_are_contract_h_s sh ../../tests/contract/infokeys.sh --check tests/infokeys
 broken "$T/every"
 rm "$T/broken/alu/imul_dep/info"
-expect_exit contract_finds_a_missing_info 1 'alu/imul_dep/info: missing' -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_a_missing_info 1 'alu/imul_dep/info: missing' -- sh ../../tests/contract/contract.sh "$T/broken"
 broken "$T/every"
 sed -i 's/^long_repeat: [0-9]*$/long_repeat: 3/' "$T/broken/alu/add_dep/info"
-expect_exit contract_finds_a_bad_long_repeat 1 'long_repeat must be 2, 4, 8, 16, 64, 256 or 1024' -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_a_bad_long_repeat 1 'long_repeat must be 2, 4, 8, 16, 64, 256 or 1024' -- sh ../../tests/contract/contract.sh "$T/broken"
 broken "$T/every"
 echo 'alu:add_dep 4 again' >> "$T/broken/fragments"
-expect_exit contract_finds_a_name_listed_twice 1 'alu:add_dep listed twice' -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_a_name_listed_twice 1 'alu:add_dep listed twice' -- sh ../../tests/contract/contract.sh "$T/broken"
 broken "$T/every"
 sed -i '3s/.*/12a/' "$T/broken/alu/add_dep/cycles"
-expect_exit contract_finds_a_sample_that_is_not_a_number 1 'alu/add_dep/cycles:3: not an unsigned decimal: 12a' -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_a_sample_that_is_not_a_number 1 'alu/add_dep/cycles:3: not an unsigned decimal: 12a' -- sh ../../tests/contract/contract.sh "$T/broken"
 broken "$T/every"
 : > "$T/broken/alu/add_dep/cycles_long"
 : > "$T/broken/alu/add_dep/cycles"
-expect_exit contract_finds_an_empty_cycles_file 1 'alu/add_dep/cycles: 0 lines, ensembles x samples is 40' -- sh tests/contract.sh "$T/broken"
+expect_exit contract_finds_an_empty_cycles_file 1 'alu/add_dep/cycles: 0 lines, ensembles x samples is 40' -- sh ../../tests/contract/contract.sh "$T/broken"
 
 # ---- cyclestat doctor: lockdown and the core clock (userspace/cyclestat/doctor.c) ----
 fake_root() {

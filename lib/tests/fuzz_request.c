@@ -10,7 +10,8 @@
  *    none twice, each argument within its fragment's range, and keys
  *    within the contract's bounds.
  *
- *	make tests/fuzz_request && tests/fuzz_request -max_total_time=60
+ *	make -C userspace/runner tests/fuzz_request &&
+ *	userspace/runner/tests/fuzz_request -max_total_time=60 lib/tests/fuzz-corpus
  */
 #include <stdio.h>
 #include <stdlib.h>

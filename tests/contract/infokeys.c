@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * infokeys: the table of info keys (include/cyclebench/contract-info.h), printed for what is
- * generated from it (tests/infokeys.sh).
+ * generated from it (tests/contract/infokeys.sh).
  *   infokeys sh   "KEY TYPE TREE RESULT" lines, and the methods' names
  *   infokeys md   docs/debugfs-contract.md's table of the keys
  * TREE and RESULT: who writes the key in the tree's info and in a
