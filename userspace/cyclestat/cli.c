@@ -291,26 +291,51 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 	return ret;
 }
 
+/*
+ * The options only some commands take (set[] of struct cli says which
+ * were given): compare's (and ab's), doctor's, and --strict, which
+ * check_options() judges itself.
+ */
+enum bound_opt {
+	B_THRESHOLD, B_ALPHA, B_CPU, B_STRICT, B_ALLOW_MISSING, B_SYSROOT,
+	B_PER_SAMPLE, B_ENSEMBLES, B_TICKS, B_PAIRED, NR_BOUND
+};
+
+enum { FOR_COMPARE = 1, FOR_DOCTOR };
+
+static const struct {
+	const char *name;
+	int only;	/* FOR_*, 0: judged apart */
+} bound_opts[NR_BOUND] = {
+	[B_THRESHOLD] = { "--threshold", FOR_COMPARE },
+	[B_ALPHA] = { "--alpha", FOR_COMPARE },
+	[B_CPU] = { "--cpu", FOR_DOCTOR },
+	[B_STRICT] = { "--strict", 0 },
+	[B_ALLOW_MISSING] = { "--allow-missing", FOR_COMPARE },
+	[B_SYSROOT] = { "--sysroot", FOR_DOCTOR },
+	[B_PER_SAMPLE] = { "--per-sample", FOR_COMPARE },
+	[B_ENSEMBLES] = { "--ensembles", FOR_COMPARE },
+	[B_TICKS] = { "--ticks", FOR_COMPARE },
+	[B_PAIRED] = { "--paired", FOR_COMPARE },
+};
+
 /* an option the command would ignore is an error, not silence */
-static int check_options(const struct cs_opts *o, const char *cmd, const char *const *set,
-			 int dashdash)
+static int check_options(const struct cs_opts *o, const char *cmd, const int *set)
 {
 	int compare = !strcmp(cmd, "compare") || !strcmp(cmd, "ab"), doctor = !strcmp(cmd, "doctor");
 
-	(void)dashdash;
-	for (int k = 0; k < 2; k++)
-		if (set[k] && !compare)
-			return usage("%s is for compare only", set[k]);
-	for (int k = 4; k < 10; k++)
-		if (k != 5 && set[k] && !compare)
-			return usage("%s is for compare only", set[k]);
-	if ((set[2] || set[5]) && !doctor)
-		return usage("%s is for doctor only", set[2] ? set[2] : set[5]);
+	/* compare's first, then doctor's: one message, the same whatever the order given */
+	for (int k = 0; k < NR_BOUND; k++)
+		if (set[k] && bound_opts[k].only == FOR_COMPARE && !compare)
+			return usage("%s is for compare only", bound_opts[k].name);
+	for (int k = 0; k < NR_BOUND; k++)
+		if (set[k] && bound_opts[k].only == FOR_DOCTOR && !doctor)
+			return usage("%s is for doctor only", bound_opts[k].name);
 	if (o->clock && strcmp(cmd, "ab"))
 		return usage("--clock is for ab only");
 	if (o->paired && o->per_sample)
 		return usage("--paired with --per-sample: the per-sample test pools raw samples, it pairs nothing; use one");
-	if (set[3] && (!strcmp(cmd, "save") || !strcmp(cmd, "run")))
+	if (set[B_STRICT] && (!strcmp(cmd, "save") || !strcmp(cmd, "run")))
 		return usage("--strict is for summaries, compare and doctor");
 	if (o->format == CS_TAP && !compare)
 		return usage("--format tap is compare's format (its verdicts as TAP): use it with compare, not with %s",
@@ -563,12 +588,12 @@ static int is_typo(const char *w)
 
 /*
  * What main() needs beyond struct cs_opts: -o's file, --color, and which
- * command-bound options were given (check_options()'s set[]).
+ * command-bound options were given (enum bound_opt).
  */
 struct cli {
 	const char *outfile;
 	const char *color;
-	const char *set[10];
+	int set[NR_BOUND];
 };
 
 static const struct {
@@ -598,13 +623,13 @@ static int parse_number(struct cs_opts *o, struct cli *c, int opt)
 
 	switch (opt) {
 	case 't':
-		c->set[0] = "--threshold";
+		c->set[B_THRESHOLD] = 1;
 		if (parse_double("--threshold", optarg, 0, 1e6, &d))
 			return 2;
 		o->threshold = d / 100;
 		return 0;
 	case 'a':
-		c->set[1] = "--alpha";
+		c->set[B_ALPHA] = 1;
 		if (parse_double("--alpha", optarg, 0, 1, &d))
 			return 2;
 		/* at 0 nothing is ever significant, at 1 everything is */
@@ -613,7 +638,7 @@ static int parse_number(struct cs_opts *o, struct cli *c, int opt)
 		o->alpha = d;
 		return 0;
 	case 'c':
-		c->set[2] = "--cpu";
+		c->set[B_CPU] = 1;
 		if (parse_uint("--cpu", optarg, 65535, &u))
 			return 2;
 		o->cpu = (unsigned int)u;
@@ -665,27 +690,27 @@ static int parse_options(struct cs_opts *o, struct cli *c, int argc, char **argv
 			break;
 		case OPT_STRICT:
 			o->strict = 1;
-			c->set[3] = "--strict";
+			c->set[B_STRICT] = 1;
 			break;
 		case OPT_ALLOW_MISSING:
 			o->allow_missing = 1;
-			c->set[4] = "--allow-missing";
+			c->set[B_ALLOW_MISSING] = 1;
 			break;
 		case OPT_ENSEMBLES:
 			o->ensembles = 1;
-			c->set[7] = "--ensembles";
+			c->set[B_ENSEMBLES] = 1;
 			break;
 		case OPT_PER_SAMPLE:
 			o->per_sample = 1;
-			c->set[6] = "--per-sample";
+			c->set[B_PER_SAMPLE] = 1;
 			break;
 		case OPT_TICKS:
 			o->ticks = 1;
-			c->set[8] = "--ticks";
+			c->set[B_TICKS] = 1;
 			break;
 		case OPT_PAIRED:
 			o->paired = 1;
-			c->set[9] = "--paired";
+			c->set[B_PAIRED] = 1;
 			break;
 		case OPT_CLOCK:
 			if (strcmp(optarg, "icount") && strcmp(optarg, "time"))
@@ -693,7 +718,7 @@ static int parse_options(struct cs_opts *o, struct cli *c, int argc, char **argv
 			o->clock = optarg;
 			break;
 		case OPT_SYSROOT:
-			c->set[5] = "--sysroot";
+			c->set[B_SYSROOT] = 1;
 			o->sysroot = optarg;
 			break;
 		case OPT_COLOR:
@@ -800,7 +825,7 @@ int main(int argc, char **argv)
 		w.argv++;
 		w.argc--;
 	}
-	ret = check_options(&o, w.argc ? w.argv[0] : "", c.set, w.dashdash);
+	ret = check_options(&o, w.argc ? w.argv[0] : "", c.set);
 	if (ret)
 		return ret;
 	ret = open_output(&o, &c);
