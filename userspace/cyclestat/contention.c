@@ -206,7 +206,7 @@ static struct fig pooled(const struct step *s, const char *name, const unsigned 
 			goto out;
 		calibrated += cs_core_calib(fr) > 0;
 		for (uint64_t j = 0; j < n; j++)
-			x[j] += fr->perop.each[j] / (cs_core_calib(fr) > 0 ? cs_core_calib(fr) : 1);
+			x[j] += fr->perop.each[j] / cs_unit_scale(fr);
 		h2 += isfinite(one.hi) ? (one.hi - one.lo) * (one.hi - one.lo) / 4 : NAN;
 		used++;
 		if (used == 1)

@@ -100,7 +100,7 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 {
 	const char *basis, *setup = cs_info_get(&fr->info, CB_INFO_setup);
 	const struct cs_est *h = cs_headline(fr, &basis);
-	long double scale = cs_core_calib(fr) > 0 ? fr->calib : 1;
+	long double scale = cs_unit_scale(fr);
 	char b[3][40];
 
 	fputs(",\n       \"arg\": ", f);
@@ -120,7 +120,7 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 		fputs("null", f);
 	fprintf(f, ", \"ticks_per_core_cycle\": %s,\n       \"cost\": {\"basis\": \"%s\", "
 		"\"unit\": \"%s\", \"aggregate\": \"median\", \"per_op\": ",
-		cs_core_calib(fr) > 0 ? cs_fmt_d(b[0], 40, (double)fr->calib) : "null", basis,
+		cs_core_calib(fr) > 0 ? cs_fmt_d(b[0], 40, (double)cs_core_calib(fr)) : "null", basis,
 		cs_unit(fr));
 	json_est(f, h, scale);
 	/*
@@ -277,7 +277,7 @@ static void csv_cost(FILE *f, const struct cs_frag *fr)
 {
 	const char *basis;
 	const struct cs_est *e = cs_headline(fr, &basis);
-	long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1;
+	long double sc = cs_unit_scale(fr);
 	char b[3][40];
 
 	fprintf(f, "%s,%s,%s,", cs_fmt_d(b[0], 40, (double)(cs_q_ld(e->value) / sc)),

@@ -242,7 +242,7 @@ double cs_cost(const struct cs_frag *fr, double *lo, double *hi)
 {
 	const char *basis;
 	const struct cs_est *e = cs_headline(fr, &basis);
-	long double c = cs_core_calib(fr) > 0 ? cs_core_calib(fr) : 1;
+	long double c = cs_unit_scale(fr);
 
 	*lo = (double)(e->lo / c);
 	*hi = (double)(e->hi / c);

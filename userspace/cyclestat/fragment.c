@@ -320,6 +320,14 @@ long double cs_core_calib(const struct cs_frag *fr)
 	return fr->emulated ? 0 : fr->calib;
 }
 
+/* what a figure in ticks is divided by to be in cs_unit(fr): cs_core_calib(), or 1 */
+long double cs_unit_scale(const struct cs_frag *fr)
+{
+	long double c = cs_core_calib(fr);
+
+	return c > 0 ? c : 1;
+}
+
 int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v)
 {
 	const struct cs_counter *c = &fr->cnt[k];

@@ -117,7 +117,7 @@ static void column(char (*cell)[NCOL][CELL], size_t n, int c, const long double 
  */
 static long double resolution(const struct cs_frag *fr, const char *basis)
 {
-	long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1, d = fr->ops ? (long double)fr->ops : 1;
+	long double sc = cs_unit_scale(fr), d = fr->ops ? (long double)fr->ops : 1;
 
 	if (!strcmp(basis, "two-length") && fr->perop.repeat > 1)
 		d *= (long double)(fr->perop.repeat - 1);
@@ -134,7 +134,7 @@ static int cost_cells(const struct cs_frag *fr, char *cost, char *ci, size_t sz,
 {
 	const char *basis;
 	const struct cs_est *e = cs_headline(fr, &basis);
-	long double sc = cs_core_calib(fr) > 0 ? fr->calib : 1, v = cs_q_ld(e->value) / sc;
+	long double sc = cs_unit_scale(fr), v = cs_q_ld(e->value) / sc;
 	long double lo = e->lo / sc, hi = e->hi / sc, res = resolution(fr, basis);
 	char b1[48], b2[48];
 
