@@ -123,12 +123,6 @@ static inline uint64_t rank_of(const struct cs_counts *c, size_t i)
 	return c->c ? c->rank[i] : i;
 }
 
-/* a sorted array seen as a table of entries that count once each */
-static struct cs_counts view(const uint64_t *sorted, size_t n)
-{
-	return (struct cs_counts){ .v = sorted, .len = n, .n = n };
-}
-
 static u128 sum_of(const struct cs_counts *c)
 {
 	u128 s = 0;
@@ -409,15 +403,6 @@ void cs_far_of(const struct cs_counts *c, struct cs_figs *f, uint64_t step)
 	f->far = above < c->len ? c->n - rank_of(c, above) : 0;
 }
 
-/* v in any order, n >= 1; sorts v */
-void cs_figures(uint64_t *v, size_t n, struct cs_figs *f)
-{
-	struct cs_counts c = view(v, n);
-
-	cs_sort(v, n);
-	cs_figures_of(&c, f);
-}
-
 /*
  * The clock's step as the samples show it: the largest s (2 to 1000, as
  * cb_tsc_step_of() tries) that at least 90 % of the samples off the most
@@ -501,28 +486,12 @@ void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, uint64_
 	h->over = c->n - binned;
 }
 
-/* the same, of n sorted samples */
-void cs_histogram(const uint64_t *v, size_t n, const struct cs_figs *f,
-		  struct cs_hist *h)
-{
-	struct cs_counts c = view(v, n);
-
-	cs_histogram_of(&c, f, 1, h);
-}
-
 /*
  * Two-sided Mann-Whitney U p-value, normal approximation with tie and
  * continuity correction, computed as scipy.stats.mannwhitneyu(...,
- * method="asymptotic") does. a and b sorted.
+ * method="asymptotic") does, of two tables: the ranks of a value's ties
+ * are one average.
  */
-double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-	struct cs_counts x = view(a, na), y = view(b, nb);
-
-	return cs_mannwhitney_of(&x, &y);
-}
-
-/* the same, of two tables: the ranks of a value's ties are one average */
 double cs_mannwhitney_of(const struct cs_counts *ta, const struct cs_counts *tb)
 {
 	u128 r2 = 0;		/* twice the rank sum of a */

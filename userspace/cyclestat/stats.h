@@ -82,15 +82,11 @@ long double cs_q_ld(struct cs_q q);
 int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens *e);
 void cs_ens_free(struct cs_ens *e);
 int cs_ensemble_one(const struct cs_counts *c, const struct cs_figs *f, struct cs_ens *e);
-void cs_figures(uint64_t *v, size_t n, struct cs_figs *f);
 void cs_figures_of(const struct cs_counts *c, struct cs_figs *f);
-void cs_histogram(const uint64_t *sorted, size_t n, const struct cs_figs *f,
-		  struct cs_hist *h);
 void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, uint64_t step,
 		     struct cs_hist *h);
 uint64_t cs_step_of(const struct cs_counts *c);
 void cs_far_of(const struct cs_counts *c, struct cs_figs *f, uint64_t step);
-double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 double cs_mannwhitney_of(const struct cs_counts *a, const struct cs_counts *b);
 
 /* infer.c */

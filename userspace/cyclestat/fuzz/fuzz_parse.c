@@ -17,6 +17,7 @@
 #include "stats.h"
 #include "read.h"
 #include "report.h"
+#include "../tests/arrays.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -13,6 +13,7 @@
 #include "stats.h"
 #include "report.h"
 #include "tap.h"
+#include "arrays.h"
 
 #define TOP 18446744073709551615ull
 

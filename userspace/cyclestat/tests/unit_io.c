@@ -14,6 +14,7 @@
 #include "read.h"
 #include "report.h"
 #include "tap.h"
+#include "arrays.h"
 
 #define TOP 18446744073709551615ull
 
