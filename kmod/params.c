@@ -67,25 +67,33 @@ static struct cb_uint_param cb_samples_param = {
 	.val = &cb_samples, .min = 1, .max = CB_MAX_SAMPLES,
 };
 module_param_cb(samples, &cb_uint_ops, &cb_samples_param, 0444);
-MODULE_PARM_DESC(samples, "samples per ensemble (1..100000000, default 1000)");
+MODULE_PARM_DESC(samples,
+		 "samples per ensemble (1.."
+		 CB_STR(CB_MAX_SAMPLES) ", default " CB_STR(CB_DEF_SAMPLES) ")");
 
 static struct cb_uint_param cb_ensembles_param = {
 	.val = &cb_ensembles, .min = 1, .max = CB_MAX_ENSEMBLES,
 };
 module_param_cb(ensembles, &cb_uint_ops, &cb_ensembles_param, 0444);
-MODULE_PARM_DESC(ensembles, "ensembles per run (1..100000, default 10)");
+MODULE_PARM_DESC(ensembles,
+		 "ensembles per run (1.."
+		 CB_STR(CB_MAX_ENSEMBLES) ", default " CB_STR(CB_DEF_ENSEMBLES) ")");
 
 static struct cb_uint_param cb_warmup_param = {
 	.val = &cb_warmup, .min = 0, .max = CB_MAX_WARMUP,
 };
 module_param_cb(warmup, &cb_uint_ops, &cb_warmup_param, 0444);
-MODULE_PARM_DESC(warmup, "warm-up samples run and discarded before timing (0..10000000, default 100)");
+MODULE_PARM_DESC(warmup,
+		 "warm-up samples run and discarded before timing (0.."
+		 CB_STR(CB_MAX_WARMUP) ", default " CB_STR(CB_DEF_WARMUP) ")");
 
 static struct cb_uint_param cb_max_mb_param = {
 	.val = &cb_max_mb, .min = 1, .max = CB_MAX_MB,
 };
 module_param_cb(max_mb, &cb_uint_ops, &cb_max_mb_param, 0444);
-MODULE_PARM_DESC(max_mb, "largest memory one run may allocate (samples and fragment buffers), in MiB (1..65536, default 256)");
+MODULE_PARM_DESC(max_mb,
+		 "largest memory one run may allocate (samples and fragment buffers), in MiB (1.."
+		 CB_STR(CB_MAX_MB) ", default " CB_STR(CB_DEF_MAX_MB) ")");
 
 static struct cb_uint_param cb_max_sample_us_param = {
 	.val = &cb_max_sample_us, .min = 1, .max = CB_MAX_SAMPLE_US,

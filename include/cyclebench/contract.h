@@ -24,17 +24,20 @@
 /* Values in one args= list. */
 #define CB_MAX_ARGS 64
 
-/* Bounds of the module's parameters and of the run keys. */
-#define CB_MAX_SAMPLES 100000000U
-#define CB_MAX_ENSEMBLES 100000U
-#define CB_MAX_WARMUP 10000000U
-#define CB_MAX_MB 65536U
-
-/* The defaults: the module's parameters start at them, the runner uses them. */
-#define CB_DEF_SAMPLES 1000U
-#define CB_DEF_ENSEMBLES 10U
-#define CB_DEF_WARMUP 100U
-#define CB_DEF_MAX_MB 256U
+/*
+ * Bounds of the module's parameters and of the run keys, and their
+ * defaults: the module's parameters start at them, the runner uses them.
+ * Plain decimals, so that CB_STR() writes them into the parameters'
+ * descriptions and the runner's usage.
+ */
+#define CB_MAX_SAMPLES 100000000
+#define CB_MAX_ENSEMBLES 100000
+#define CB_MAX_WARMUP 10000000
+#define CB_MAX_MB 65536
+#define CB_DEF_SAMPLES 1000
+#define CB_DEF_ENSEMBLES 10
+#define CB_DEF_WARMUP 100
+#define CB_DEF_MAX_MB 256
 /*
  * Ensemble by ensemble across the results: calib:add_chain's ensemble e
  * runs beside every other result's, so a clock that a busy host moves is

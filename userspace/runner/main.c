@@ -40,6 +40,9 @@ static struct cb_req parsed;
  * --help: the whole text on stdout, exit 0.  A usage error: what is wrong
  * and a one-line hint on stderr, exit 2.
  */
+/* "|16" ...: a long_repeat= the runner takes, for its usage */
+#define REPEAT_WORD(r) "|" #r
+
 static void usage(const char *why)
 {
 	if (why) {
@@ -53,14 +56,18 @@ static void usage(const char *why)
 		"       cyclebench-user --list | --help | --version\n"
 		"  SELECTION  all (default; leaves out slow fragments), GROUP, GROUP:NAME,\n"
 		"             GROUP:NAME/ARG, or a comma-separated list of those\n"
-		"  keys       samples=N (per ensemble, default 1000), ensembles=N (10),\n"
-		"             warmup=N (100), method=paoloni|lfence (lfence under a\n"
+		"  keys       samples=N (per ensemble, default " CB_STR(CB_DEF_SAMPLES)
+		"), ensembles=N (" CB_STR(CB_DEF_ENSEMBLES) "),\n"
+		"             warmup=N (" CB_STR(CB_DEF_WARMUP)
+		"), method=paoloni|lfence (lfence under a\n"
 		"             hypervisor, else paoloni), cpu=N (0), cpus=LIST (e.g.\n"
 		"             0-3: run on those CPUs at once, started together each\n"
 		"             sample; each CPU's samples kept), args=A,B,... (the\n"
 		"             arguments of the selected fragments that take one),\n"
-		"             max_mb=N (256: largest sample and buffer memory),\n"
-		"             long_repeat=auto|16|64|256|1024 (copies of the body in the\n"
+		"             max_mb=N (" CB_STR(CB_DEF_MAX_MB)
+		": largest sample and buffer memory),\n"
+		"             long_repeat=auto" CB_LONG_REPEAT_LIST(REPEAT_WORD)
+		" (copies of the body in the\n"
 		"             long region; auto: enough for the difference to span\n"
 		"             a few hundred TSC steps), interleave=0|1 (1, the default:\n"
 		"             ensemble by ensemble across the results, so all see the\n"
