@@ -58,8 +58,16 @@ flock 9	# one build per tree at a time
 [ $clean = 1 ] && find "$dir" -mindepth 1 -delete
 
 # Bring the copy up to date: copy what differs (so kbuild sees a new
-# mtime), drop sources that are gone, and their objects with them.
+# mtime).  A source gone from the checkout (a file moved) may be named in
+# kbuild's dependency files, which stop the next build ("No such file"):
+# then the copy starts afresh.
 cd "$top"
+if [ -d "$dir/kmod" ] && "$top/scripts/ko-sources.sh" --in "$dir" |
+	while read -r f; do [ -e "$f" ] || exit 1; done; then
+	:
+elif [ -d "$dir/kmod" ]; then
+	find "$dir" -mindepth 1 -delete
+fi
 mapfile -t srcs < <("$top/scripts/ko-sources.sh")
 for f in "${srcs[@]}"; do
 	if ! cmp -s "$f" "$dir/$f"; then
@@ -67,11 +75,6 @@ for f in "${srcs[@]}"; do
 		cp "$f" "$dir/$f"
 	fi
 done
-if [ -d "$dir/kmod" ]; then
-	"$top/scripts/ko-sources.sh" --in "$dir" | while read -r f; do
-		[ -e "$f" ] || rm -f "$dir/$f" "$dir/${f%.c}.o"
-	done
-fi
 
 log=$dir/build.log
 if ! make -C "$kdir" M="$dir" W=1 CB_TEST_HOOKS=$hooks -j"$(nproc)" modules > "$log" 2>&1; then

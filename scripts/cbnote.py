@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The module's .note.cyclebench, read from its object code: which group
-and name each timed body has (kmod/harness.h's __CB_LISTED(): kbuild's name
+and name each timed body has (include/cyclebench/harness.h's __CB_LISTED(): kbuild's name
 of the body's file, the group).  Read by tests/kmod/regions.py (the
 object-code check) and userspace/qemu-plugin/regions.py (the plugin's
 regions), so that a body whose source is not found is still named.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fragments.sh - the fragments a built module holds, read from its file
-# (each body's "group:name" note, kmod/harness.h), so that a selection is
+# (each body's "group:name" note, include/cyclebench/harness.h), so that a selection is
 # checked where it is typed: before anything is loaded or booted.
 #
 #   scripts/fragments.sh MODULE.ko              the names, one a line

@@ -4,24 +4,24 @@
 
     tests/includes.py [--tap] [--top DIR]
 
-The folders by audience (README.md, Layout):
+The folders by audience (README.md, Layout), each resting on those above:
 
-  include/cyclebench/  the wire contract          includes nothing of ours
-  lib/                 what no program owns       the contract, the author's API
-  kmod/                the module                 the contract, lib/
-  userspace/runner/    cyclebench-user            the contract, lib/, the author's API
+  include/cyclebench/  the wire contract          includes only itself
+                       the author's API           the contract, itself
+  lib/                 what no program owns       include/
+  kmod/                the module                 include/, lib/
+  userspace/runner/    cyclebench-user            include/, lib/
   userspace/cyclestat/ cyclestat                  the contract, lib/
 
-The author's API is kmod/cyclebench.h and what it is made of (harness.h,
-timing.h), with kmod/fragments/: the module and cyclebench-user both
-compile the fragments.  The rest of kmod/ (internal.h, ...) is the
-module's own: the API's files include only the contract, lib/ and each
-other.  A quoted include is found as the compiler finds it (the
-including file's folder, then the -I folders its build gives, in the
-order above); one found outside what its folder may include, or not
-found at all, or with ".." in its name, is a violation.  Tests (*/tests/,
-tests/, a fuzzer) may include anything.  Exit 1 on a violation, naming
-the file, its line and the rule.
+The author's API is cyclebench.h and what it is made of (harness.h,
+timing.h, portable.h), with kmod/fragments/: the module and
+cyclebench-user both compile the fragments.  A quoted include is found
+as the compiler finds it (the including file's folder, then the -I
+folders its build gives, in the order above); one found outside what
+its folder may include, or not found at all, or with ".." in its name,
+is a violation.  Tests (*/tests/, tests/, a fuzzer) may include
+anything.  Exit 1 on a violation, naming the file, its line and the
+rule.
 """
 import glob
 import os
@@ -30,15 +30,16 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONTRACT = "include/cyclebench"
-API = {"kmod/cyclebench.h", "kmod/harness.h", "kmod/timing.h"}
+API = {CONTRACT + "/" + h for h in ("cyclebench.h", "harness.h", "timing.h", "portable.h")}
 
-# folder: (the -I folders its build searches, what it may include)
+# folder: (the -I folders its build searches, what it may include); the
+# contract's own files (include/ but the API) may include only each other
 RULES = {
-    CONTRACT: ([], {CONTRACT}),
-    "lib": ([CONTRACT, "kmod"], {CONTRACT, "lib", "api"}),
+    CONTRACT: ([], {CONTRACT, "api"}),
+    "lib": ([CONTRACT], {CONTRACT, "lib", "api"}),
     "kmod": (["kmod", "lib", CONTRACT], {CONTRACT, "lib", "kmod", "api"}),
     "kmod/fragments": (["kmod", "lib", CONTRACT], {CONTRACT, "lib", "api"}),
-    "userspace/runner": ([CONTRACT, "lib", "kmod"], {CONTRACT, "lib", "api", "userspace/runner"}),
+    "userspace/runner": ([CONTRACT, "lib"], {CONTRACT, "lib", "api", "userspace/runner"}),
     "userspace/cyclestat": ([CONTRACT, "lib"], {CONTRACT, "lib", "userspace/cyclestat"}),
 }
 
@@ -56,8 +57,8 @@ def check(top):
     for folder, (search, may) in RULES.items():
         for f in sorted(glob.glob(os.path.join(top, folder, "*.[ch]"))):
             rel = os.path.relpath(f, top)
-            # the author's API is no door into the module's core
-            allowed = {CONTRACT, "lib", "api"} if rel in API else may
+            # the API rests on the contract alone, the contract on itself
+            allowed = {CONTRACT, "api"} if rel in API else {CONTRACT} if folder == CONTRACT else may
             for ln, line in enumerate(open(f, encoding="utf-8", errors="replace"), 1):
                 m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
                 if not m:
@@ -79,7 +80,7 @@ def check(top):
                 elif kind(found) not in allowed and not (folder == "kmod/fragments" and kind(found) == folder):
                     bad.append(f"{rel}:{ln}: #include \"{name}\" is {found}: {rel} may include "
                                f"{', '.join(sorted(x if x == 'api' else x + '/' for x in allowed))}"
-                               " ('api': kmod/cyclebench.h and its parts)")
+                               " ('api': include/cyclebench/cyclebench.h and its parts)")
     return n, bad
 
 

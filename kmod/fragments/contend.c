@@ -6,7 +6,7 @@
  * the same; run on several at once (cpus=0-1), the shared ones pay for the
  * line's trips between the CPUs' caches and the private ones must not.
  * The locks are the kernel's in the module and a test-and-test-and-set
- * stand-in in cyclebench-user (lib/portable.h).  token_ring is the
+ * stand-in in cyclebench-user (include/cyclebench/portable.h).  token_ring is the
  * core-to-core hand-over, as a fragment: run it on each pair of CPUs for
  * the matrix (cyclebench-user --c2c times the same trip its own way).
  */

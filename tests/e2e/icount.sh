@@ -5,7 +5,7 @@
 
 expect_ok "insmod (icount)" insmod /cyclebench.ko samples=100 ensembles=5 warmup=10 only=base,loop
 expect_eq "info: rdtscp under -cpu max" yes "$(info_get $CB/info rdtscp)"
-# the TSC counts instructions here: it steps by 1 (kmod/timing.h's
+# the TSC counts instructions here: it steps by 1 (include/cyclebench/timing.h's
 # cb_tsc_step_of() over reads a varying number of instructions apart)
 expect_eq "info: tsc_step 1 under icount" 1 "$(info_get $CB/info tsc_step)"
 

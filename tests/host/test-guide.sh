@@ -6,7 +6,7 @@
 # lists every target the README names and every target a user guesses,
 # each of which make knows; the comments on make ab's sides, the fragment
 # example's macro, and the CI commands agree with scripts/ab.sh,
-# kmod/cyclebench.h and the workflow; every Markdown table has a header
+# include/cyclebench/cyclebench.h and the workflow; every Markdown table has a header
 # row.  And make run's own words: progress lines (quiet under CI=true and
 # make -s), no plot or error for what a selection did not measure, and
 # once which names only the module measured; make test's lanes beside say
@@ -60,8 +60,8 @@ done < "$tmp/ab-commits"
 # the text after it says (ops second, the instructions fourth)
 ex=$(sed -n '/^## Add a fragment/,/^## /p' "$readme" | grep -A1 -E '^	CB_FRAGMENT' | tr -d '\n\t')
 macro=$(echo "$ex" | sed 's/(.*//')
-def=$(grep -E "^#define $macro\\(" "$top/kmod/cyclebench.h" | sed 's/.*(\(.*\)).*/\1/')
-expect_match "the README's example uses $macro, defined in kmod/cyclebench.h" '_name' "$def"
+def=$(grep -E "^#define $macro\\(" "$top/include/cyclebench/cyclebench.h" | sed 's/.*(\(.*\)).*/\1/')
+expect_match "the README's example uses $macro, defined in include/cyclebench/cyclebench.h" '_name' "$def"
 expect_eq "$macro: the README's example gives every argument" \
 	"$(echo "$def" | tr ',' '\n' | wc -l)" "$(echo "$ex" | sed 's/^[^(]*(//; s/"[^"]*"/S/g; s/),*$//' | tr ',' '\n' | wc -l)"
 expect_eq "$macro: the ops are its second argument, as the README says" _ops "$(echo "$def" | cut -d, -f2 | tr -d ' ')"

@@ -4,7 +4,7 @@
  * (tests/e2e/memcount.sh), built only by tests/e2e/run.sh's memcount suite
  * (CB_GROUPS="base memops ..."), never shipped.  Each asm names its
  * accesses: the state pointer is the one register the harness keeps
- * (%r15, kmod/harness.h), so no body loads it.
+ * (%r15, include/cyclebench/harness.h), so no body loads it.
  *
  * memops:load4, store4, rmw4 and alu4: 4 ops a body, each op 1 load,
  * 1 store, 1 load and 1 store (an add to memory), or none.

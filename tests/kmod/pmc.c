@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The counter arithmetic of kmod/timing.h, natively: a PMU counter's delta
+ * The counter arithmetic of include/cyclebench/timing.h, natively: a PMU counter's delta
  * masked to its width, across a wrap, and with junk above the width (what
  * RDPMC may return there).  The RDPMC path itself needs a PMU; this is the
  * part that can be wrong without one.  Prints TAP (tests/tap/tap.h).
@@ -11,7 +11,7 @@
 
 typedef uint32_t u32;
 typedef uint64_t u64;
-#include "../../kmod/timing.h"
+#include "../../include/cyclebench/timing.h"
 #include "../tap/tap.h"
 
 static void expect(const char *what, u64 want, u64 got)

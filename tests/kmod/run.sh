@@ -59,10 +59,10 @@ rm -rf "$lay"
 mkdir -p "$lay"
 find include lib kmod userspace -name '*.[ch]' -not -path '*/obj/*' | cpio -pdm --quiet "$lay"
 printf '#include "runner.h"\n' >> "$lay"/userspace/cyclestat/cli.c
-printf '#include "internal.h"\n' >> "$lay"/kmod/cyclebench.h
+printf '#include "internal.h"\n' >> "$lay"/include/cyclebench/cyclebench.h
 got=$(python3 tests/includes.py --top "$lay" | sed 's/ is .*//; s/ reaches.*//' | tr '\n' '|')
 expect_eq "includes: the check bites (cyclestat into the runner, the author's API into the core)" \
-	"kmod/cyclebench.h:$(wc -l < "$lay"/kmod/cyclebench.h): #include \"internal.h\"|userspace/cyclestat/cli.c:$(wc -l < "$lay"/userspace/cyclestat/cli.c): #include \"runner.h\"|" "$got"
+	"include/cyclebench/cyclebench.h:$(wc -l < "$lay"/include/cyclebench/cyclebench.h): #include \"internal.h\"|userspace/cyclestat/cli.c:$(wc -l < "$lay"/userspace/cyclestat/cli.c): #include \"runner.h\"|" "$got"
 
 # One definition of each struct name across the module, the runner and
 # cyclestat: where the two sides' types differ they are named apart.
@@ -76,7 +76,7 @@ else fail "structs defined twice under one name: $(echo $twice | sed 's/struct /
 # the kernel's headers; cpuflags.h, userspace's CPUID)
 srcs=()
 for f in kmod/*.c kmod/*.h kmod/fragments/*.c include/cyclebench/*.h lib/*.c lib/*.h; do
-	case $f in lib/portable.h | lib/cpuflags.h) ;; *) srcs+=("$f") ;; esac
+	case $f in include/cyclebench/portable.h | lib/cpuflags.h) ;; *) srcs+=("$f") ;; esac
 done
 
 # build_clean NAME MAKE-ARGS...: a full rebuild that must print no warning.
@@ -107,7 +107,7 @@ expect_eq "a product build has no test hook (modinfo: no fault_* parameter)" "" 
 # a body that leaves preemption disabled is stopped and named, never
 # "repaired" (sample.c): no path writes the preemption count
 expect_eq "no code of the module or lib/ writes preempt_count" "" \
-	"$(grep -nE 'preempt_count_(set|add|sub)|__preempt_count_(add|sub|dec|inc)|__preempt_count\b' kmod/*.[ch] kmod/fragments/*.c lib/*.[ch] | tr '\n' ' ')"
+	"$(grep -nE 'preempt_count_(set|add|sub)|__preempt_count_(add|sub|dec|inc)|__preempt_count\b' kmod/*.[ch] kmod/fragments/*.c lib/*.[ch] include/cyclebench/*.h | tr '\n' ' ')"
 # ... and W=1 on every QEMU kernel series, each in its own tree (the one
 # whose headers are KDIR's was just built).
 for k in ${KERNELS:-6.1 6.12 6.12-rt 6.1-debug}; do
@@ -370,7 +370,7 @@ else
 	fail "CB_ARGS(): expected an array to compile and a pointer to fail (negative width): $(grep -m2 -E 'error|warning' build/kmod-args.log)"
 fi
 
-# The PMU counter arithmetic (kmod/timing.h), natively: the RDPMC path
+# The PMU counter arithmetic (include/cyclebench/timing.h), natively: the RDPMC path
 # needs a PMU, which neither this machine's QEMU nor most VMs have.
 if cc -Wall -Wextra -Werror -O2 -o build/kmod-pmc tests/kmod/pmc.c 2> build/kmod-pmc.log; then
 	tap_run pmc build/kmod-pmc

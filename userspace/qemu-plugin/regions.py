@@ -7,7 +7,7 @@ usage: regions.py MODULE.ko > REGIONS
 One line a region: START STOP FRAGMENT METHOD REGION, START the offset in
 the module's .text of the region's start RDTSC (the one after CPUID or
 LFENCE in cb_short_TAG_NAME or cb_long_TAG_NAME), STOP of the first
-RDTSC(P) after the body's end label (cb_be_N, cb_le_N: kmod/harness.h),
+RDTSC(P) after the body's end label (cb_be_N, cb_le_N: include/cyclebench/harness.h),
 as tests/kmod/regions.py reads a region; FRAGMENT group:name from the
 module's .note.cyclebench, METHOD the method's name, REGION short or
 long.  Bodies the compiler folded into one function (mem:chase and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unit.c - what cyclebench-user takes for granted, checked one behaviour
- * per test: the kernel names lib/portable.h stands in for, the setup
+ * per test: the kernel names include/cyclebench/portable.h stands in for, the setup
  * helpers, the portable tables (valid names, one per length variant, in
  * the same order), and a sampler of each kind run through the harness.
  * Prints TAP (tests/tap/tap.h); exit 1 on a failure.

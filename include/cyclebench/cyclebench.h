@@ -371,7 +371,7 @@ extern const struct cb_group CB_ALL_GROUP_TABLES cb_group_end_of_list;
 
 #ifdef __KERNEL__
 /*
- * What a portable setup may call; lib/portable.h
+ * What a portable setup may call; include/cyclebench/portable.h
  * defines the same.  Allocations are vmalloc'ed, NOWARN: a failure is an
  * error code, not a splat.
  */

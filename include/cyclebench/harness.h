@@ -31,7 +31,7 @@ struct cb_meet;
  * it waited for.  One increment of this CPU's count, on the path that
  * gave up only; the sample compares the count before and after it, with
  * interrupts off on one CPU (sample.c).  cyclebench-user keeps the count
- * (a thread's own, lib/portable.h) and writes no flags.
+ * (a thread's own, include/cyclebench/portable.h) and writes no flags.
  */
 DECLARE_PER_CPU(u64, cb_body_timeouts);
 #define cb_body_timed_out()	this_cpu_inc(cb_body_timeouts)

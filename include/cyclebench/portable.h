@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * portable.h - what kmod/cyclebench.h takes from the kernel, for a build
- * outside it (cyclebench-user, the parser's tests).  kmod/cyclebench.h
+ * portable.h - what cyclebench.h takes from the kernel, for a build
+ * outside it (cyclebench-user, the parser's tests).  cyclebench.h
  * includes it when __KERNEL__ is not defined, so a fragment file whose
  * group kmod/fragments/groups.mk lists as portable builds unchanged into
- * cyclebench-user: one
- * source of truth for every body.  The kernel build never reads it.
+ * cyclebench-user: one source of truth for every body.  The kernel build
+ * never reads it.
  *
  * The harness hooks differ from the kernel's on purpose: a process cannot
  * turn interrupts off, so __cb_irq_off()/__cb_irq_on() do nothing and the
