@@ -81,7 +81,11 @@ run: deps
 help:
 	@sed -n '/^#   make \[all\]/,/^$$/s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
-ab: deps
+# make ab KERNEL_B=6.12: the kernel series it names set up first, as make
+# run's deps does for 6.1 (a path to a kernel of your own is yours)
+AB_SERIES = $(sort 6.1 $(foreach k,$(KERNEL) $(KERNEL_A) $(KERNEL_B),$(if $(findstring /,$(k)),,$(k))))
+ab:
+	@scripts/deps.sh --kernels "$(AB_SERIES)" || $(SUDO) scripts/deps.sh --kernels "$(AB_SERIES)"
 	@scripts/ab.sh
 
 test:

@@ -38,6 +38,10 @@ expect_match "the README: how to remove /var/cache/cyclebench" '`sudo rm -rf /va
 # make -s run and make -s test: quiet
 expect_match "make -s run: run.sh -q" 'scripts/run.sh -q$' "$(cd "$top" && make -s -n run 2>/dev/null)"
 expect_no_match "make run: run.sh with its progress" 'scripts/run.sh -q' "$(cd "$top" && make -n run 2>/dev/null)"
+expect_match "make ab KERNEL_A=6.1 KERNEL_B=6.12: both kernels set up before ab.sh" \
+	'^scripts/deps.sh --kernels "6.1 6.12" ' "$(cd "$top" && make -n ab KERNEL_A=6.1 KERNEL_B=6.12 2>/dev/null)"
+expect_match "make ab with a kernel of your own (a path): 6.1 set up, the path is yours" \
+	'^scripts/deps.sh --kernels "6.1" ' "$(cd "$top" && make -n ab KERNEL_B=/src/linux/bzImage KDIR_B=/src/linux 2>/dev/null)"
 expect_match "make -s test: test.sh -q" 'scripts/test.sh -q$' "$(cd "$top" && make -s -n test 2>/dev/null)"
 
 # --- the comments on make ab's sides ----------------------------------------
