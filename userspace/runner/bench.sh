@@ -9,7 +9,8 @@
 # ring on 2 MiB pages: what the 4 KiB curve adds over it is page walks).
 # Then coverage.sh: how often the 95 % intervals hold over 30 runs,
 # ab-rates.sh: how often make ab RUNNER=user's verdicts hold (A/A, +10 %),
-# and peers.sh: the per-op latencies beside uarch-bench's.
+# gate_sim.py: the same rates on simulated catalogues, and peers.sh: the
+# per-op latencies beside uarch-bench's.
 # A benchmark: it prints, and exits 0 whatever it measured (the tests check
 # plausibility, not these bounds).
 #
@@ -165,6 +166,11 @@ CYCLESTAT=$CS CPU=$CPU sh coverage.sh
 echo
 # how often make ab's CLOCK=time verdicts hold: A/A and +10 %, 20 each
 CPU=$CPU sh ab-rates.sh
+echo
+# the same rates on run sets whose truth is known (gate_sim.py, which
+# make test runs at 100 comparisons a cell), at GATE_SIM comparisons
+echo "the gate on simulated run sets, ${GATE_SIM:=500} comparisons a cell ($CS compare)"
+python3 ../cyclestat/tests/gate_sim.py "$CS" "$GATE_SIM" | sed -n 's/^ok [0-9]* - gate_sim://p; s/^not ok [0-9]* - gate_sim:/NOT MET: /p; s/^# //p'
 echo
 # beside uarch-bench, the peer for per-op latencies (peers.sh: built from
 # its public source where a copy is present; our figures alone where not)
