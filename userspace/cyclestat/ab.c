@@ -66,10 +66,9 @@ struct ab_row {
 /* the fragment NAME of a tree, NULL when it has no clean data there */
 static const struct cs_frag *ab_find(const struct cs_input *in, const char *name)
 {
-	for (size_t i = 0; i < in->nfrag; i++)
-		if (!strcmp(in->frag[i].name, name))
-			return in->frag[i].stale ? NULL : &in->frag[i];
-	return NULL;
+	const struct cs_frag *fr = cs_frag_named(in, name);
+
+	return fr && !fr->stale ? fr : NULL;
 }
 
 /*

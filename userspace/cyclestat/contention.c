@@ -141,14 +141,6 @@ nomem:
 	return -1;
 }
 
-static const struct cs_frag *find(const struct cs_input *in, const char *name)
-{
-	for (size_t i = 0; i < in->nfrag; i++)
-		if (!strcmp(in->frag[i].name, name))
-			return &in->frag[i];
-	return NULL;
-}
-
 static struct fig fig_of(const struct cs_frag *fr)
 {
 	struct fig f = { 0 };
@@ -167,7 +159,7 @@ static struct fig fig_of(const struct cs_frag *fr)
 static void cpu_figs(const struct step *s, const char *name, struct fig *f)
 {
 	for (size_t c = 0; c < s->nv; c++)
-		f[c] = fig_of(find(&s->v[c].in, name));
+		f[c] = fig_of(cs_frag_named(&s->v[c].in, name));
 }
 
 /*
@@ -197,7 +189,7 @@ static struct fig pooled(const struct step *s, const char *name, const unsigned 
 	for (size_t c = 0; c < s->nv; c++) {
 		if (!use[c])
 			continue;
-		fr = find(&s->v[c].in, name);
+		fr = cs_frag_named(&s->v[c].in, name);
 		one = cf[c];
 		if (!one.ok || !fr->perop.ok || !fr->perop.each || (used && fr->perop.med.n != n))
 			goto out;
@@ -432,7 +424,7 @@ static const char *unit_of(const struct step *s, size_t ns, const char *name)
 {
 	for (size_t i = 0; i < ns; i++)
 		for (size_t c = 0; c < s[i].nv; c++) {
-			const struct cs_frag *fr = find(&s[i].v[c].in, name);
+			const struct cs_frag *fr = cs_frag_named(&s[i].v[c].in, name);
 
 			if (fr)
 				return cs_unit(fr);

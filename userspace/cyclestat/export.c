@@ -431,15 +431,6 @@ static void gbench_entry(FILE *f, const char *name, const char *run_type,
 	fputc('}', f);
 }
 
-/* the input's fragment NAME, or NULL */
-static const struct cs_frag *frag_named(const struct cs_input *in, const char *name)
-{
-	for (size_t j = 0; j < in->nfrag; j++)
-		if (!strcmp(in->frag[j].name, name))
-			return &in->frag[j];
-	return NULL;
-}
-
 /*
  * Google Benchmark's JSON, so that its tools/compare.py compares runs:
  * each input (a run) is one repetition of every fragment in it, whose time
@@ -483,15 +474,15 @@ void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
 
 			/* a family per name, at its first appearance */
 			for (size_t p = 0; p < i && !seen; p++)
-				seen = frag_named(&in[p], name) != NULL;
+				seen = cs_frag_named(&in[p], name) != NULL;
 			if (seen || !v) {
 				free(v);
 				continue;
 			}
 			for (size_t p = i; p < nin; p++)
-				reps += frag_named(&in[p], name) != NULL;
+				reps += cs_frag_named(&in[p], name) != NULL;
 			for (size_t p = i; p < nin; p++) {
-				const struct cs_frag *fr = frag_named(&in[p], name);
+				const struct cs_frag *fr = cs_frag_named(&in[p], name);
 				const char *basis;
 
 				if (!fr)

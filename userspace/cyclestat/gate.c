@@ -34,10 +34,7 @@ const struct cs_frag *cs_gate_find(const struct cs_input *in, const char *name, 
 {
 	if (any && in->nfrag == 1)
 		return &in->frag[0];
-	for (size_t i = 0; i < in->nfrag; i++)
-		if (!strcmp(in->frag[i].name, name))
-			return &in->frag[i];
-	return NULL;
+	return cs_frag_named(in, name);
 }
 
 const char *cs_gate_lost(const struct side *nw, const char *name, int any)

@@ -100,6 +100,14 @@ static int yes(const struct cs_input *in, const struct cs_frag *fr, enum cb_info
 	return v && (!strcmp(v, "yes") || !strcmp(v, "1"));
 }
 
+const struct cs_frag *cs_frag_named(const struct cs_input *in, const char *name)
+{
+	for (size_t i = 0; i < in->nfrag; i++)
+		if (!strcmp(in->frag[i].name, name))
+			return &in->frag[i];
+	return NULL;
+}
+
 /*
  * one TSC step in per-op ticks: what the median's long - short can be off
  * by.  A region's median is a whole number of steps, locked (when the

@@ -77,6 +77,8 @@ int cs_load_input(const char *path, struct cs_input *in,
 /* a cpus= tree's results as CPU @cpu saw them (its cpuN/ arrays); -1: the tree's own */
 int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_err *err);
 void cs_input_free(struct cs_input *in);
+/* the input's result NAME (group:name[/ARG]), stale or not; NULL where it has none */
+const struct cs_frag *cs_frag_named(const struct cs_input *in, const char *name);
 /* the clock's step of @fr in ticks: info's tsc_step (its own, else the tree's), else the samples' */
 uint64_t cs_tsc_step(const struct cs_input *in, const struct cs_frag *fr);
 /* what an input left out that its user asked for, said on stderr: how many */
