@@ -465,23 +465,34 @@ guest() {
 	for s in $sides; do cp -r "$dir/results/$s" "$res/"; done
 }
 
-# native_runs RES: AB BA ... insmod/rmmod here (CLOCK=time)
-native_runs() {
-	local res=$1 k=0 s round
-	check_loaded() { ! grep -q '^cyclebench ' /proc/modules; }
-	check_loaded || die "cyclebench is already loaded; unload it first: sudo rmmod cyclebench"
-	trap 'rc=$?; rmmod cyclebench 2>/dev/null || true; verdict_line $rc' EXIT
-	trap 'rmmod cyclebench 2>/dev/null || true' INT TERM
+# in_order FN: FN SIDE K for each run here (CLOCK=time), round by round
+# in order (AB BA ...), each with its progress line
+in_order() {
+	local k=0 s round
 	for round in $(order time); do
 		k=$((k + 1))
 		for s in ${round:0:1} ${round:1:1}; do
 			step "side $s, run $k of $(runs time)"
-			# shellcheck disable=SC2046 # params is a list of key=value words
-			insmod "$out/ko/$s.ko" $(params time "$s") || die "side $s, run $k: insmod failed (dmesg says why)"
-			userspace/cyclestat/cyclestat -q save "$res/$s/run$k"
-			rmmod cyclebench
+			"$1" "$s" "$k"
 		done
 	done
+}
+
+# native_runs RES: AB BA ... insmod/rmmod here (CLOCK=time)
+native_runs() {
+	local res=$1
+	check_loaded() { ! grep -q '^cyclebench ' /proc/modules; }
+	check_loaded || die "cyclebench is already loaded; unload it first: sudo rmmod cyclebench"
+	trap 'rc=$?; rmmod cyclebench 2>/dev/null || true; verdict_line $rc' EXIT
+	trap 'rmmod cyclebench 2>/dev/null || true' INT TERM
+	# native_run SIDE K: one run of SIDE's module, its results saved
+	native_run() {
+		# shellcheck disable=SC2046 # params is a list of key=value words
+		insmod "$out/ko/$1.ko" $(params time "$1") || die "side $1, run $2: insmod failed (dmesg says why)"
+		userspace/cyclestat/cyclestat -q save "$res/$1/run$2"
+		rmmod cyclebench
+	}
+	in_order native_run
 	trap 'verdict_line $?' EXIT
 	trap - INT TERM
 }
@@ -489,7 +500,7 @@ native_runs() {
 # user_runs RES: AB BA ... cyclebench-user here (RUNNER=user); only= is
 # its selection, the other words its keys
 user_runs() {
-	local res=$1 k=0 s w round
+	local res=$1 s w
 	local -A sel=([A]=all [B]=all)
 	local -a keys=()
 	for s in A B; do
@@ -501,14 +512,12 @@ user_runs() {
 			esac
 		done
 	done
-	for round in $(order time); do
-		k=$((k + 1))
-		for s in ${round:0:1} ${round:1:1}; do
-			step "side $s, run $k of $(runs time)"
-			"$out/user/$s" -q -o "$res/$s/run$k" "${sel[$s]}" "${keys[@]}" ||
-				die "side $s, run $k: cyclebench-user failed (above; PARAMS=\"$PARAMS\")"
-		done
-	done
+	# user_run SIDE K: one run of SIDE's cyclebench-user into its tree
+	user_run() {
+		"$out/user/$1" -q -o "$res/$1/run$2" "${sel[$1]}" "${keys[@]}" ||
+			die "side $1, run $2: cyclebench-user failed (above; PARAMS=\"$PARAMS\")"
+	}
+	in_order user_run
 }
 
 # res CLOCK: where CLOCK's results go (CLOCK=both: a folder each)
