@@ -329,7 +329,7 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 	if (bad && !o->quiet)
 		fprintf(stderr, "cyclestat: ab: %s\n", icount ?
 			"a row's figures differ between the runs of one side (varies) or are missing: under icount every run counts the same instructions; that row decides nothing" :
-			"a row could not be compared (a run without it, too few runs, or an error): it decides nothing; measure it again with more runs (RUNS=)");
+			"a row could not be compared (a run without it, or an error): it decides nothing; measure it again (RUNS= more runs)");
 	goto out;
 nomem:
 	cs_seterr(&err, NULL, 0, "out of memory");
