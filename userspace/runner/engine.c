@@ -99,6 +99,18 @@ static int barrier_wait(struct cb_user_barrier *b, unsigned int *round)
 	return 0;
 }
 
+/*
+ * The kernel's rdtsc_ordered(): RDTSC alone may execute before the load
+ * that saw the barrier open has completed, and stamp a release from
+ * before the last CPU even arrived.  LFENCE holds it until every earlier
+ * instruction is done.
+ */
+static inline u64 rdtsc_ordered(void)
+{
+	_mm_lfence();
+	return __rdtsc();
+}
+
 static u64 coarse_ns(void)
 {
 	struct timespec ts;
@@ -130,7 +142,7 @@ int cb_between_samples(struct cb_ctx *ctx, u64 i)
 			return ret;
 		/* when this CPU left the barrier, and which meeting that was */
 		if (i >= ctx->warmup) {
-			job->release[i - ctx->warmup] = __rdtsc();
+			job->release[i - ctx->warmup] = rdtsc_ordered();
 			job->round[i - ctx->warmup] = round;
 		}
 	}
