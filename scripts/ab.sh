@@ -430,7 +430,7 @@ ab_progress() {
 # guest CLOCK RES SIDES KERNEL CMDLINE DIR: one boot that runs SIDES ("A
 # B", or one) on CLOCK in order (AB BA ...), their results into RES
 guest() {
-	local clock=$1 res=$2 sides=$3 ker=$4 cl=$5 dir=$6 s rc try bp wp
+	local clock=$1 res=$2 sides=$3 ker=$4 cl=$5 dir=$6 s rc=0
 	local -a sp=()
 	for s in $sides; do sp+=("$s=$(params "$clock" "$s")"); done
 	# (the guest keeps every run's results in its RAM until the end:
@@ -440,23 +440,11 @@ guest() {
 	[ "$clock" = icount ] && opt+=(--icount)
 	[ -n "$cl" ] && opt+=(--append "$cl")
 	for s in $sides; do opt+=(--add "$out/ko/$s.ko"); done
-	# a kernel that died or hung booting, before /init, ran nothing of
-	# ours (seen under TCG on a loaded host: "IO-APIC + timer doesn't
-	# work"): one more boot, said out loud (as tests/e2e/run.sh does)
-	for try in 1 2; do
-		rm -rf "$dir"
-		rc=0
-		scripts/qemu-run.sh "${opt[@]}" --out "$dir" scripts/ab-guest.sh \
-			"$(order "$clock" "${sides// /}")" "${sp[@]}" &
-		bp=$!
-		watch_guest "$dir/console.log" "$bp" &
-		wp=$!
-		wait "$bp" || rc=$?
-		wait "$wp" || true
-		[ $rc = 3 ] && [ $try = 1 ] || break
-		mv "$dir/console.log" "$dir.boot-crash.log"
-		echo "ab: the kernel died or hung while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again" >&2
-	done
+	# (a kernel that died or hung booting is booted again: seen under TCG
+	# on a loaded host, "IO-APIC + timer doesn't work")
+	rm -rf "$dir"
+	cb_boot ab watch_guest "$dir/console.log" scripts/qemu-run.sh "${opt[@]}" --out "$dir" \
+		scripts/ab-guest.sh "$(order "$clock" "${sides// /}")" "${sp[@]}" || rc=$?
 	if [ $rc != 0 ] || [ "$(cat "$dir/rc" 2>/dev/null)" != 0 ]; then
 		cat "$dir/log.txt" >&2 2>/dev/null || true
 		grep -E '(^|\] )cyclebench: ' "$dir/dmesg.txt" 2>/dev/null | head -n 10 >&2 || true

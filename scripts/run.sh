@@ -291,20 +291,14 @@ mkdir -p "$run"
 # build/run/console.log (console-kvm.log under KVM), and its progress
 # lines from there to stderr
 boot() {
-	local a=$1 bp wp='' rc=0 log=$run/console.log
+	local a=$1 log=$run/console.log watch=watch_guest
 	shift
 	[ "$a" = tcg ] || log=$run/console-$a.log
+	[ "$quiet" = 0 ] || watch=''
 	say "booting Debian's $abi kernel in QEMU ($a) to measure only=$sel"
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
-	scripts/qemu-run.sh --quiet --accel "$a" "$@" --out "$run" scripts/guest-run.sh $PARAMS &
-	bp=$!
-	if [ "$quiet" = 0 ]; then
-		watch_guest "$log" "$bp" &
-		wp=$!
-	fi
-	wait "$bp" || rc=$?
-	[ -z "$wp" ] || wait "$wp" || true
-	return "$rc"
+	cb_boot run "$watch" "$log" scripts/qemu-run.sh --quiet --accel "$a" "$@" --out "$run" \
+		scripts/guest-run.sh $PARAMS
 }
 # KVM when /dev/kvm is usable, but a nested one (a cloud VM's /dev/kvm)
 # often cannot boot Debian's kernel: QEMU aborts on "failed to set MSR

@@ -35,6 +35,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 series=${CB_KERNEL:-6.1}
 out=${CB_E2E_OUT:-$top/build/e2e-$series}
 . "$top/tests/tap/tap.sh"
+. "$top/scripts/console.sh"
 tap_lane host "$out/tap"
 # the last lines: the plan of the host's checks, then every stream counted
 finish() {
@@ -110,22 +111,14 @@ cpu_max=max,-erms,-fsrm
 # interrupt during identify_cpu; once the debug kernel hung silently
 # after SeaBIOS, which qemu-run.sh's boot watchdog now stops after 300 s):
 # one more boot, said out loud, and only
-# the second boot's messages shown.  Every boot of the lanes goes through
-# here.
+# the second boot's messages shown (console.sh's cb_boot).  Every boot of
+# the lanes goes through here.
 qemu_boot() {
-	local dir=$1 rc try
+	local dir=$1
 	shift
 	mkdir -p "$(dirname "$dir")"
-	for try in 1 2; do
-		rc=0
-		"$top/scripts/qemu-run.sh" --quiet --kernel "$abi" --ko "$ko" --cpu "$cpu_max" --out "$dir" "$@" 2> "$dir.err" || rc=$?
-		[ $rc = 3 ] && [ $try = 1 ] || break
-		mv "$dir/console.log" "$dir.boot-crash.log"
-		echo "# $(basename "$dir"): the kernel died or hung while booting, before /init (nothing loaded; $dir.boot-crash.log): booting again"
-	done
-	cat "$dir.err" >&2
-	rm -f "$dir.err"
-	return $rc
+	cb_boot "e2e $(basename "$dir")" '' "$dir/console.log" "$top/scripts/qemu-run.sh" --quiet \
+		--kernel "$abi" --ko "$ko" --cpu "$cpu_max" --out "$dir" "$@"
 }
 
 # gate_rates DIR: the regression gate's error rates over the runs one gate

@@ -202,6 +202,33 @@ expect_match "run.sh: CI=true is quiet" '"\$\{CI:-\}" = true \] && quiet=1' "$(c
 expect_exit "run.sh with an unknown argument: exit 2, naming -q" 2 "unknown argument '--bogus' .-q, or none" -- \
 	bash "$top/scripts/run.sh" --bogus
 
+# cb_boot: a boot that died before /init (exit 3) is booted once more, its
+# console kept; the watcher follows each boot; only the last stderr shown
+cat > "$tmp/fakeboot" <<'FAKE'
+#!/bin/sh
+n=$(($(cat "$1/n" 2>/dev/null || echo 0) + 1))
+echo "$n" > "$1/n"
+echo "boot $n" > "$1/console.log"
+echo "stderr of boot $n" >&2
+[ "$n" = 2 ] || exit 3
+exit 0
+FAKE
+chmod +x "$tmp/fakeboot"
+mkdir -p "$tmp/cb"
+boot_out=$(bash -c '. "$1/scripts/console.sh"
+	seen() { while kill -0 "$2" 2> /dev/null; do sleep 0.05; done; echo "watched $(cat "$1")"; }
+	cb_boot who seen "$2/cb/console.log" "$2/fakeboot" "$2/cb"; echo "exit $?"' sh "$top" "$tmp" 2>&1)
+expect_eq "cb_boot: a kernel dead before /init is booted again, said once; the watcher sees each boot; the last boot's stderr and status" \
+	"watched boot 1
+who: the kernel died or hung while booting, before /init (nothing loaded; $tmp/cb.boot-crash.log): booting again
+watched boot 2
+stderr of boot 2
+exit 0" "$boot_out"
+expect_eq "cb_boot: the first boot's console kept beside" "boot 1" "$(cat "$tmp/cb.boot-crash.log")"
+boot_out=$(bash -c '. "$1/scripts/console.sh"; cb_boot who "" "$2/cb/console.log" sh -c "exit 3"; echo "exit $?"' \
+	sh "$top" "$tmp" 2>&1 | tail -n 1)
+expect_eq "cb_boot: a second death before /init is the exit status" "exit 3" "$boot_out"
+
 # --- make test: the lanes beside say where they are ---------------------------
 mkdir -p "$tmp/t/build"
 printf 'ok 1 - a\nnot ok 2 - b\n  ok 3 - booted 6.1\n' > "$tmp/t/build/test-qemu-6.1.bg"
