@@ -172,7 +172,7 @@ static void row_icount(const struct cs_opts *o, const struct side *s, struct ab_
  */
 static void row_time(const struct cmp *c, struct ab_row *r)
 {
-	int perop = c->basis && !strcmp(c->basis, "per-op");
+	int perop = c->basis == CS_BASIS_TWO_LENGTH;
 	long double pa = perop ? (long double)r->ops[0] : 1, pb = perop ? (long double)r->ops[1] : 1;
 
 	r->clock = "time";

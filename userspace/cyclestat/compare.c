@@ -61,22 +61,22 @@ static long double median_of(long double *v, size_t n)
  * change of ops (an argument compared with another) is a change of cost,
  * and equal ops give the same ratio as per op.
  */
-static size_t figures(const struct cs_input *in, const struct cs_frag *fr, const char *b,
+static size_t figures(const struct cs_input *in, const struct cs_frag *fr, enum cs_basis b,
 		      int per_run, int cal, long double *out)
 {
 	long double ov = fr->net_ok ? cs_q_ld(in->overhead) : 0;
 	long double sc = cal ? fr->calib : 1;
 
 	if (per_run) {
-		if (!strcmp(b, "per-op"))
+		if (b == CS_BASIS_TWO_LENGTH)
 			out[0] = cs_q_ld(fr->perop.med.value) * fr->ops / sc;
 		else
-			out[0] = (cs_q_ld(fr->raw.median) - (*b == 'n' ? ov : 0)) / sc;
+			out[0] = (cs_q_ld(fr->raw.median) - (b == CS_BASIS_NET ? ov : 0)) / sc;
 		return 1;
 	}
 	for (uint64_t e = 0; e < fr->ens.count; e++)
-		out[e] = (!strcmp(b, "per-op") ? fr->perop.each[e] * fr->ops :
-			  (long double)fr->ens.med2[e] / 2 - (*b == 'n' ? ov : 0)) / sc;
+		out[e] = (b == CS_BASIS_TWO_LENGTH ? fr->perop.each[e] * fr->ops :
+			  (long double)fr->ens.med2[e] / 2 - (b == CS_BASIS_NET ? ov : 0)) / sc;
 	return fr->ens.count;
 }
 
@@ -135,7 +135,7 @@ static int runs_with(const struct cs_opts *o, const struct side *s, const char *
  * some run's clock moves in steps of 2 ticks or more (a step of 1, exact
  * counts, rounds nothing: cs_tsc_step()).
  */
-static long double step_of(const struct side *s, const char *name, int any, const char *b,
+static long double step_of(const struct side *s, const char *name, int any, enum cs_basis b,
 			   int cal, int *coarse)
 {
 	long double st = 0;
@@ -151,7 +151,7 @@ static long double step_of(const struct side *s, const char *name, int any, cons
 				continue;
 			v = cs_tsc_step(&s[sd].in[i], fr);
 			*coarse |= v >= 2;
-			if (!strcmp(b, "per-op") && fr->perop.repeat > 1)
+			if (b == CS_BASIS_TWO_LENGTH && fr->perop.repeat > 1)
 				v /= fr->perop.repeat - 1;
 			if (cal && fr->calib > 0)
 				v /= fr->calib;
@@ -162,7 +162,7 @@ static long double step_of(const struct side *s, const char *name, int any, cons
 
 /* gather one side's repetitions of NAME from the runs @use marks; NULL when none has data */
 static long double *gather(const struct cs_opts *o, const struct side *s, const unsigned char *use,
-			   const char *name, int any, const char *b, int cal, size_t *n, int *smi,
+			   const char *name, int any, enum cs_basis b, int cal, size_t *n, int *smi,
 			   int *by_ens)
 {
 	size_t cap = 0;
@@ -224,8 +224,8 @@ static int emulated_any(const struct side *s, size_t ns, const char *name, int a
 	return 0;
 }
 
-/* per-op when every tree has it, net when every tree can, else raw */
-static const char *basis_of(const struct side *s, size_t ns, const char *name, int any)
+/* two-length when every tree has it, net when every tree can, else raw */
+static enum cs_basis basis_of(const struct side *s, size_t ns, const char *name, int any)
 {
 	int perop = 1, net = strcmp(name, CB_REF_EMPTY) != 0;
 
@@ -238,7 +238,7 @@ static const char *basis_of(const struct side *s, size_t ns, const char *name, i
 			perop &= fr->perop.ok;
 			net &= fr->net_ok;
 		}
-	return perop ? "per-op" : net ? "net" : "raw";
+	return perop ? CS_BASIS_TWO_LENGTH : net ? CS_BASIS_NET : CS_BASIS_RAW;
 }
 
 /* a shift of the figures over BASE's median: +-inf where that is 0 */
@@ -460,7 +460,7 @@ static void compare_samples(const struct cs_opts *o, struct side *s, const char 
 	size_t runs[2] = { 0, 0 };
 	int coarse;
 
-	c->basis = perop ? "per-op" : "raw";
+	c->basis = perop ? CS_BASIS_TWO_LENGTH : CS_BASIS_RAW;
 	c->reps = "samples";
 	c->change = c->lo = c->hi = NAN;
 	for (int sd = 0; sd < 2; sd++)

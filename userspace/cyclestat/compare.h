@@ -21,7 +21,7 @@ struct side {
 
 struct cmp {
 	const char *name;
-	const char *basis;	/* per-op, net, raw */
+	enum cs_basis basis;	/* CS_BASIS_NONE: not compared */
 	const char *reps;	/* runs, ensembles */
 	int cal;		/* in core cycles: each run's ticks over its calib:add_chain */
 	int emul;		/* ... of an emulated clock: calib:add_chain adds, not cycles */

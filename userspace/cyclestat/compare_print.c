@@ -325,7 +325,7 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 		fprintf(f, ", \"fails\": %s, \"basis\": ", c[i].fails ? "true" : "false");
 		if (c[i].basis)
 			fprintf(f, "\"%s\", \"repetitions\": \"%s\", \"base_n\": %zu, \"new_n\": %zu, \"base_median\": ",
-				c[i].basis, c[i].reps, c[i].nb, c[i].nn);
+				cs_basis_name(c[i].basis), c[i].reps, c[i].nb, c[i].nn);
 		else
 			fputs("null, \"repetitions\": null, \"base_n\": 0, \"new_n\": 0, \"base_median\": ", f);
 		json_num(f, c[i].basis ? (double)c[i].mb : NAN);
@@ -390,7 +390,7 @@ struct cmp_cells {
 	size_t cnt[7];
 	int wn, wv, wb, wnw, wi;	/* name, verdict, base, new, interval */
 	int reps_note, low;
-	const char *bases[3];
+	enum cs_basis bases[3];
 };
 
 static void fill_cmp_cells(const struct cmp *c, size_t n, struct cmp_cells *t)
@@ -453,7 +453,7 @@ static void print_cmp_csv(FILE *f, const struct cmp *c, size_t n)
 		cs_csv_field(f, c[i].name);
 		fprintf(f, ",%s,", c[i].verdict);
 		cs_csv_field(f, c[i].reason);
-		fprintf(f, ",%s,%zu,%zu,", c[i].basis ? c[i].basis : "", c[i].nb, c[i].nn);
+		fprintf(f, ",%s,%zu,%zu,", cs_basis_name(c[i].basis), c[i].nb, c[i].nn);
 		if (c[i].basis) {
 			char b[9][40];
 
@@ -551,9 +551,9 @@ static void print_cmp_notes(const struct cs_opts *o, const struct cmp *c, size_t
 			break;
 		}
 	for (int k = 0; k < 3 && t->bases[k]; k++)
-		fprintf(f, "%s\n", !strcmp(t->bases[k], "per-op") ?
+		fprintf(f, "%s\n", t->bases[k] == CS_BASIS_TWO_LENGTH ?
 			"compared: the two-length cost (cycles_long): (long - short) / (R - 1)" :
-			!strcmp(t->bases[k], "net") ?
+			t->bases[k] == CS_BASIS_NET ?
 			"compared: median less base:empty's (same run and method)" :
 			"compared: the raw median (no overhead of the same run)");
 	if (o->paired)

@@ -146,11 +146,9 @@ static struct fig fig_of(const struct cs_frag *fr)
 	struct fig f = { 0 };
 
 	if (fr) {
-		const char *basis;
-
 		f.v = cs_cost(fr, &f.lo, &f.hi);
 		f.ok = isfinite(f.v);
-		f.n = cs_headline(fr, &basis)->n;
+		f.n = cs_headline(fr, NULL)->n;
 	}
 	return f;
 }

@@ -98,7 +98,8 @@ static void json_est(FILE *f, const struct cs_est *e, long double scale)
 /* what tree version 2 adds: argument, setup, the headline per-op cost, counters */
 static void json_v2(FILE *f, const struct cs_frag *fr)
 {
-	const char *basis, *setup = cs_info_get(&fr->info, CB_INFO_setup);
+	const char *setup = cs_info_get(&fr->info, CB_INFO_setup);
+	enum cs_basis basis;
 	const struct cs_est *h = cs_headline(fr, &basis);
 	long double scale = cs_unit_scale(fr);
 	char b[3][40];
@@ -120,7 +121,8 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 		fputs("null", f);
 	fprintf(f, ", \"ticks_per_core_cycle\": %s,\n       \"cost\": {\"basis\": \"%s\", "
 		"\"unit\": \"%s\", \"aggregate\": \"median\", \"per_op\": ",
-		cs_core_calib(fr) > 0 ? cs_fmt_d(b[0], 40, (double)cs_core_calib(fr)) : "null", basis,
+		cs_core_calib(fr) > 0 ? cs_fmt_d(b[0], 40, (double)cs_core_calib(fr)) : "null",
+		cs_basis_name(basis),
 		cs_unit(fr));
 	json_est(f, h, scale);
 	/*
@@ -201,7 +203,7 @@ static void json_frag(FILE *f, const struct cs_opts *o, const struct cs_input *i
 	else
 		fputs("null", f);
 	fprintf(f, ",\n       \"net_per_op_basis\": \"%s\", \"net_per_op\": ",
-		cs_shift_of(in, fr) ? "net" : "raw");
+		cs_basis_name(cs_shift_of(in, fr) ? CS_BASIS_NET : CS_BASIS_RAW));
 	json_figs(f, &fr->raw, cs_shift_of(in, fr), fr->ops);
 	json_v2(f, fr);
 	fprintf(f, ",\n       \"ensembles\": {\"count\": %llu, \"samples\": %llu, "
@@ -275,7 +277,7 @@ void cs_csv_field(FILE *f, const char *s)
  */
 static void csv_cost(FILE *f, const struct cs_frag *fr)
 {
-	const char *basis;
+	enum cs_basis basis;
 	const struct cs_est *e = cs_headline(fr, &basis);
 	long double sc = cs_unit_scale(fr);
 	char b[3][40];
@@ -284,7 +286,7 @@ static void csv_cost(FILE *f, const struct cs_frag *fr)
 		isnan(e->lo) ? "" : cs_fmt_d(b[1], 40, (double)(e->lo / sc)),
 		isnan(e->hi) ? "" : cs_fmt_d(b[2], 40, (double)(e->hi / sc)));
 	cs_csv_field(f, cs_unit(fr));
-	fprintf(f, ",%s\n", basis);
+	fprintf(f, ",%s\n", cs_basis_name(basis));
 }
 
 
@@ -397,7 +399,7 @@ static void gbench_entry(FILE *f, const char *name, const char *run_type,
 {
 	long double ns = khz ? ticks * 1e6L / khz : ticks;
 	long double cal = fr ? cs_core_calib(fr) : 0;
-	const char *basis = "raw";
+	enum cs_basis basis = CS_BASIS_RAW;
 	char b[4][40];
 
 	if (fr)
@@ -426,7 +428,7 @@ static void gbench_entry(FILE *f, const char *name, const char *run_type,
 		(unsigned long long)(fr ? fr->raw.n : 1), cs_fmt_d(b[0], 40, (double)ns),
 		cs_fmt_d(b[1], 40, (double)ns), khz ? "ns" : "ticks", cs_fmt_d(b[2], 40, (double)ticks));
 	if (fr)
-		fprintf(f, ", \"basis\": \"%s\", \"per_op_core_cycles\": %s", basis,
+		fprintf(f, ", \"basis\": \"%s\", \"per_op_core_cycles\": %s", cs_basis_name(basis),
 			cal > 0 ? cs_fmt_d(b[3], 40, (double)(ticks / cal)) : "null");
 	fputc('}', f);
 }
@@ -483,11 +485,10 @@ void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
 				reps += cs_frag_named(&in[p], name) != NULL;
 			for (size_t p = i; p < nin; p++) {
 				const struct cs_frag *fr = cs_frag_named(&in[p], name);
-				const char *basis;
 
 				if (!fr)
 					continue;
-				v[k] = cs_q_ld(cs_headline(fr, &basis)->value);
+				v[k] = cs_q_ld(cs_headline(fr, NULL)->value);
 				if (!khz)
 					khz = tsc_khz_of(&in[p], fr);
 				gbench_entry(f, name, "iteration", NULL, reps, k, fr, v[k],

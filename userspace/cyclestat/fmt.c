@@ -226,22 +226,32 @@ const char *cs_fmt_p(char *buf, size_t sz, double p)
 	return cs_fmt_d(buf, sz, p);
 }
 
-/* the headline per-op figure of a fragment and what it is */
-const struct cs_est *cs_headline(const struct cs_frag *fr, const char **basis)
+/* enum cs_basis's words, in every output */
+const char *cs_basis_name(enum cs_basis b)
 {
-	if (fr->perop.ok) {
-		*basis = "two-length";
-		return &fr->perop.med;
-	}
-	*basis = fr->net_ok ? "net" : "raw";
-	return &fr->netop;
+	static const char *const names[] = {
+		[CS_BASIS_NONE] = "", [CS_BASIS_TWO_LENGTH] = "two-length",
+		[CS_BASIS_NET] = "net", [CS_BASIS_RAW] = "raw",
+	};
+
+	return names[b];
+}
+
+/* the headline per-op figure of a fragment and (@basis, when not NULL) what it is */
+const struct cs_est *cs_headline(const struct cs_frag *fr, enum cs_basis *basis)
+{
+	enum cs_basis b = fr->perop.ok ? CS_BASIS_TWO_LENGTH :
+			  fr->net_ok ? CS_BASIS_NET : CS_BASIS_RAW;
+
+	if (basis)
+		*basis = b;
+	return b == CS_BASIS_TWO_LENGTH ? &fr->perop.med : &fr->netop;
 }
 
 /* the headline cost in cs_unit(fr): core cycles where calibrated, else ticks */
 double cs_cost(const struct cs_frag *fr, double *lo, double *hi)
 {
-	const char *basis;
-	const struct cs_est *e = cs_headline(fr, &basis);
+	const struct cs_est *e = cs_headline(fr, NULL);
 	long double c = cs_unit_scale(fr);
 
 	*lo = (double)(e->lo / c);

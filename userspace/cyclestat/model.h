@@ -36,6 +36,14 @@ typedef __int128 s128;
 
 enum cs_format { CS_TABLE, CS_JSON, CS_CSV, CS_GBENCH, CS_TAP, CS_SVG, CS_MARKDOWN };	/* CS_TAP: compare only */
 
+/*
+ * What a per-op figure is: the two lengths' difference, (long - short) /
+ * ((R - 1) ops); the samples net of base:empty's median, per op; or the
+ * raw samples.  CS_BASIS_NONE: no figure (a row compare could not
+ * compare).  Their words: cs_basis_name().
+ */
+enum cs_basis { CS_BASIS_NONE, CS_BASIS_TWO_LENGTH, CS_BASIS_NET, CS_BASIS_RAW };
+
 /**
  * struct cs_opts - every option of every subcommand, parsed once in main().
  * @format:	output format (--format)

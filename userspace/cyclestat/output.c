@@ -115,11 +115,11 @@ static void column(char (*cell)[NCOL][CELL], size_t n, int c, const long double 
  * over the ops a figure divides it by (the (R - 1) x ops of the two-length
  * difference, the ops of a net or raw median), over the calibration.
  */
-static long double resolution(const struct cs_frag *fr, const char *basis)
+static long double resolution(const struct cs_frag *fr, enum cs_basis basis)
 {
 	long double sc = cs_unit_scale(fr), d = fr->ops ? (long double)fr->ops : 1;
 
-	if (!strcmp(basis, "two-length") && fr->perop.repeat > 1)
+	if (basis == CS_BASIS_TWO_LENGTH && fr->perop.repeat > 1)
 		d *= (long double)(fr->perop.repeat - 1);
 	return (long double)fr->step / d / sc;
 }
@@ -132,7 +132,7 @@ static long double resolution(const struct cs_frag *fr, const char *basis)
  */
 static int cost_cells(const struct cs_frag *fr, char *cost, char *ci, size_t sz, int whole)
 {
-	const char *basis;
+	enum cs_basis basis;
 	const struct cs_est *e = cs_headline(fr, &basis);
 	long double sc = cs_unit_scale(fr), v = cs_q_ld(e->value) / sc;
 	long double lo = e->lo / sc, hi = e->hi / sc, res = resolution(fr, basis);
@@ -528,7 +528,7 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 		show_ens ? "ens" : "", "unit", co->off);
 	for (size_t j = 0; j < n; j++) {
 		const struct cs_frag *fr = &in->frag[j];
-		const char *basis;
+		enum cs_basis basis;
 		const struct cs_est *e = cs_headline(fr, &basis);
 		char en[24];
 
@@ -538,7 +538,7 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 		snprintf(en, sizeof(en), "%llu", (unsigned long long)e->n);
 		/* (printf pads bytes: a cell with a UTF-8 character is padded by hand) */
 		fprintf(f, "%-*s%s%-*s  %*s%s  %s%*s%s%*s  %s%s%s\n", w0, fr->name,
-			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? basis : "",
+			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? cs_basis_name(basis) : "",
 			wc - cols(pc[j][0]), "", pc[j][0], pc[j][1], wi - cols(pc[j][1]), "",
 			show_ens ? "  " : "", show_ens ? 3 : 0, show_ens ? en : "",
 			fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks",
@@ -651,7 +651,7 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		return;
 	for (size_t j = 0; j < in->nfrag; j++) {
 		const struct cs_frag *fr = &in->frag[j];
-		const char *basis;
+		enum cs_basis basis;
 
 		if ((int)strlen(fr->name) > w)
 			w = (int)strlen(fr->name);
@@ -666,9 +666,9 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		} else {
 			clipped |= cost_cells(fr, pc[j][0], pc[j][1], sizeof(pc[j][0]), 0);
 			/* a figure that is not the two-length cost says what it is */
-			if (strcmp(basis, "two-length"))
+			if (basis != CS_BASIS_TWO_LENGTH)
 				snprintf(pc[j][1] + strlen(pc[j][1]), sizeof(pc[j][1]) - strlen(pc[j][1]),
-					 " %s", basis);
+					 " %s", cs_basis_name(basis));
 		}
 		snprintf(pc[j][2], sizeof(pc[j][2]), "%llu/%llu", (unsigned long long)fr->raw.far,
 			 (unsigned long long)fr->raw.n);
@@ -710,12 +710,12 @@ static void brief_bases(const struct cs_opts *o, const struct cs_input *in)
 	int net = 0, raw = 0;
 
 	for (size_t j = 0; j < in->nfrag; j++) {
-		const char *basis;
+		enum cs_basis basis;
 
 		cs_headline(&in->frag[j], &basis);
 		if (strcmp(in->frag[j].name, CB_REF_EMPTY) || !in->has_overhead) {
-			net |= !strcmp(basis, "net");
-			raw |= !strcmp(basis, "raw");
+			net |= basis == CS_BASIS_NET;
+			raw |= basis == CS_BASIS_RAW;
 		}
 	}
 	if (net || raw)
@@ -793,7 +793,7 @@ static void print_differences(const struct cs_opts *o, const struct cs_input *in
 /* a cost for a markdown cell: its interval, or what it is instead */
 static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
 {
-	const char *basis;
+	enum cs_basis basis;
 	char b1[48], b2[112], b3[112];
 
 	cs_headline(fr, &basis);
@@ -807,7 +807,7 @@ static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
 		cost_cells(fr, b2, b3, sizeof(b2), 0);
 		fprintf(f, "%s | %s |", b2, b3);
 	}
-	fprintf(f, " %s | %s | %s | %llu/%llu |\n", basis, cs_unit(fr),
+	fprintf(f, " %s | %s | %s | %llu/%llu |\n", cs_basis_name(basis), cs_unit(fr),
 		cs_fmt_q(b1, sizeof(b1), fr->raw.median, 1), (unsigned long long)fr->raw.far,
 		(unsigned long long)fr->raw.n);
 }

@@ -438,7 +438,7 @@ expect_exit compare_per_sample_sees_a_10pct_per_op_change 1 '^alu:x .* slower$' 
 expect_ok compare_per_sample_compares_per_op_with_an_interval "$PY" -c "
 import json, sys
 f = json.load(open(sys.argv[1]))['fragments'][0]
-assert f['basis'] == 'per-op' and f['repetitions'] == 'samples', f
+assert f['basis'] == 'two-length' and f['repetitions'] == 'samples', f
 assert 0.09 < f['change_lo'] < f['change'] < f['change_hi'] < 0.11, f
 assert f['confidence'] == 0.95 and f['base_median'] == 280 / 7, f
 " "$T/ps.json"
