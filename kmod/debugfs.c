@@ -22,6 +22,7 @@
 #include <asm/processor.h>
 #include <asm/tsc.h>
 
+#include "info.h"
 #include "internal.h"
 
 static struct dentry *cb_dir;
@@ -34,11 +35,9 @@ static const char *cb_yes(bool b)
 }
 
 /*
- * The info keys' emitters, made from contract-info.h for the keys it
- * gives the module: cb_put_tree_KEY(m, value) for the top-level info,
- * cb_put_result_KEY(m, value) for a result's, each writing "KEY: value"
- * in the key's form (a CB_T_LIST key's "KEY:" only: the caller writes the
- * rest of the line).
+ * The top-level info's emitters, made from contract-info.h for the keys
+ * it gives the module there: cb_put_tree_KEY(m, value) writes "KEY:
+ * value" in the key's form.  A result's info is lib/info.c's.
  */
 #define CB_PUT_ONE(fn, k, type, fmt, ...)				\
 static void cb_put_##fn(struct seq_file *m, type v)			\
@@ -62,9 +61,17 @@ static void cb_put_##fn(struct seq_file *m)				\
 #define CB_INFO(k, t, tree, result) CB_IF_MODULE_##tree(CB_PUT_##t(tree_##k, k))
 #include "contract-info.h"
 #undef CB_INFO
-#define CB_INFO(k, t, tree, result) CB_IF_MODULE_##result(CB_PUT_##t(result_##k, k))
-#include "contract-info.h"
-#undef CB_INFO
+
+static __printf(2, 0) void cb_seq_vprintf(void *to, const char *fmt, va_list ap)
+{
+	seq_vprintf(to, fmt, ap);
+}
+
+/* lib/info.c's lines into @m */
+static struct cb_sink cb_sink_of(struct seq_file *m)
+{
+	return (struct cb_sink){ .vprintf = cb_seq_vprintf, .to = m };
+}
 
 /*
  * The hypervisor's CPUID signature (leaf 0x40000000: "KVMKVMKVM",
@@ -130,23 +137,16 @@ static int cb_info_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(cb_info);
 
-/* group:name or group:name/ARG */
-static void cb_put_name(struct seq_file *m, const struct cb_slot *slot)
-{
-	seq_printf(m, "%s:%s", slot->group->name, slot->frag->name);
-	if (slot->has_arg)
-		seq_printf(m, "/%llu", slot->arg);
-}
-
 static int cb_fragments_show(struct seq_file *m, void *v)
 {
+	struct cb_sink s = cb_sink_of(m);
 	unsigned int i, n = cb_nr_slots();
 
 	for (i = 0; i < n; i++) {
 		const struct cb_slot *slot = cb_slot(i);
 
-		cb_put_name(m, slot);
-		seq_printf(m, " %u %s\n", cb_slot_ops(slot), slot->frag->desc);
+		cb_info_catalog_line(&s, slot->group, slot->frag, slot->has_arg,
+				     slot->arg, cb_slot_ops(slot));
 	}
 	return 0;
 }
@@ -154,6 +154,8 @@ DEFINE_SHOW_ATTRIBUTE(cb_fragments);
 
 static int cb_status_show(struct seq_file *m, void *v)
 {
+	struct cb_sink s = cb_sink_of(m);
+	const struct cb_slot *sl;
 	u64 done, total;
 	int slot;
 
@@ -163,7 +165,8 @@ static int cb_status_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	seq_puts(m, "running ");
-	cb_put_name(m, cb_slot(slot));
+	sl = cb_slot(slot);
+	cb_info_name(&s, sl->group, sl->frag, sl->has_arg, sl->arg);
 	seq_printf(m, " %llu/%llu\n", done, total);
 	return 0;
 }
@@ -199,121 +202,58 @@ static const struct file_operations cb_run_fops = {
 	.write = cb_run_write,
 };
 
-static const char *const cb_state_names[CB_NR_STATES] = CB_STATE_NAMES;
-
-static const char *cb_setup_name(const struct cb_fragment *frag)
-{
-	if (!frag->setup)
-		return CB_SETUP_NONE;
-	return frag->setup_each_ensemble ? CB_SETUP_ENSEMBLE : CB_SETUP_RUN;
-}
-
-/*
- * pmu: the counters that counted, or none (why); pmu_missing: each one
- * that did not, and why; pmu_error: the first error among them.
- */
-static void cb_pmu_show(struct seq_file *m, const struct cb_result *res)
-{
-	const char *sep = "";
-	int k, err = 0;
-
-	cb_put_result_pmu(m);
-	for (k = 0; k < CB_NR_PMC; k++)
-		if (res->pmc_open & BIT(k))
-			seq_printf(m, " %s", cb_pmc_names[k]);
-	if (!res->pmc_open)
-		seq_printf(m, " none (%s)", res->pmc_why[0] ?: "skipped");
-	seq_putc(m, '\n');
-	for (k = 0; k < CB_NR_PMC; k++) {
-		if ((res->pmc_open & BIT(k)) || !res->pmc_why[k])
-			continue;
-		if (!*sep)
-			cb_put_result_pmu_missing(m);
-		seq_printf(m, "%s%s: %s", *sep ? sep : " ",
-			   cb_pmc_names[k], res->pmc_why[k]);
-		if (res->pmc_err[k])
-			seq_printf(m, " (%d)", res->pmc_err[k]);
-		sep = "; ";
-		err = err ?: res->pmc_err[k];
-	}
-	if (*sep)
-		seq_putc(m, '\n');
-	if (err)
-		cb_put_result_pmu_error(m, err);
-}
-
 static int cb_frag_info_show(struct seq_file *m, void *v)
 {
 	struct cb_slot *slot = m->private;
 	const struct cb_fragment *frag = slot->frag;
-	enum cb_state state;
-	int err;
-	struct cb_result *res = cb_result_get(slot, &state, &err);
+	struct cb_sink s = cb_sink_of(m);
+	struct cb_result_info ri = {
+		.group = slot->group, .frag = frag, .has_arg = slot->has_arg,
+		.arg = slot->arg, .ops = cb_slot_ops(slot),
+		.reason =
+			"takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here",
+	};
+	struct cb_disturbed d = { };
+	unsigned int cpus[CB_MAX_CPUS], c, k;
+	struct cb_result *res = cb_result_get(slot, &ri.state, &ri.err);
 
-	cb_put_result_name(m);
-	seq_putc(m, ' ');
-	cb_put_name(m, slot);
-	seq_putc(m, '\n');
-	cb_put_result_description(m, frag->desc);
-	if (slot->has_arg)
-		cb_put_result_arg(m, slot->arg);
-	cb_put_result_ops(m, cb_slot_ops(slot));
-	cb_put_result_unit(m, frag->unit ?: CB_UNIT_DEFAULT);
 	if (frag->insns || frag->insns_per_arg)
-		cb_put_result_insns(m, frag->insns +
-				    (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0));
-	cb_put_result_slow(m, frag->slow);
-	cb_put_result_setup(m, cb_setup_name(frag));
-	cb_put_result_state(m, cb_state_names[state]);
-	if (state == CB_STATE_FAILED)
-		cb_put_result_error(m, err);
-	if (state == CB_STATE_SKIPPED)
-		cb_put_result_reason(m,
-				     "takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here");
-	if (!res)
-		return 0;
-	cb_put_result_run_id(m, res->run_id);
-	cb_put_result_ensembles(m, res->ensembles);
-	cb_put_result_samples(m, res->samples);
-	cb_put_result_warmup(m, res->warmup);
-	cb_put_result_method(m, cb_method_name(res->method));
-	cb_put_result_cpu(m, res->cpu);
-	if (res->nr_cpus > 1) {
-		unsigned int c;
-		char sep = ' ';
-
-		cb_put_result_cpus(m);
-		for (c = 0; c < CB_MAX_CPUS; c++) {
-			if (!(res->cpus & BIT_ULL(c)))
-				continue;
-			seq_printf(m, "%c%u", sep, c);
-			sep = ',';
+		ri.insns = frag->insns +
+			   (slot->has_arg ? (u64)frag->insns_per_arg * slot->arg : 0);
+	if (res) {
+		ri.measured = true;
+		ri.run_id = res->run_id;
+		ri.ensembles = res->ensembles;
+		ri.samples = res->samples;
+		ri.warmup = res->warmup;
+		ri.method = cb_method_name(res->method);
+		ri.cpu = res->cpu;
+		for (c = 0; c < CB_MAX_CPUS && ri.nr_cpus < res->nr_cpus; c++)
+			if (res->cpus & BIT_ULL(c))
+				cpus[ri.nr_cpus++] = c;
+		ri.cpus = cpus;
+		ri.spread = res->spread;
+		ri.in_step = res->in_step;
+		ri.interleave = res->interleave;
+		ri.tsc_khz = res->tsc_khz;
+		ri.long_repeat = res->cycles_long ? CB_LONG_REPEAT : 0;
+		d.smi_valid = res->smi_valid;
+		d.smi_before = res->smi_before;
+		d.smi_after = res->smi_after;
+		memcpy(d.flagged, res->flagged, sizeof(d.flagged));
+		d.pmc_open = res->pmc_open;
+		for (k = 0; k < CB_NR_PMC; k++) {
+			d.pmc_why[k] = res->pmc_why[k];
+			d.pmc_err[k] = res->pmc_err[k];
 		}
-		seq_putc(m, '\n');
-		cb_put_result_barrier(m, "sample");
-		cb_put_result_start_spread(m, res->spread);
-		cb_put_result_samples_in_step(m, res->in_step);
-		cb_put_result_state_per_cpu(m, frag->per_cpu);
+		d.nmi_in = res->nmi_in;
+		d.nmi_out = res->nmi_out;
+		d.retaken = res->retaken;
+		ri.dist = &d;
 	}
-	cb_put_result_interleave(m, res->interleave);
-	cb_put_result_tsc_khz(m, res->tsc_khz);
-	if (res->cycles_long)
-		cb_put_result_long_repeat(m, CB_LONG_REPEAT);
-	if (res->smi_valid) {
-		cb_put_result_smi_before(m, res->smi_before);
-		cb_put_result_smi_after(m, res->smi_after);
-	}
-	cb_put_result_flagged_nmi(m, res->flagged[0]);
-	cb_put_result_flagged_irq(m, res->flagged[1]);
-	cb_put_result_flagged_switch(m, res->flagged[2]);
-	cb_put_result_flagged_nopmc(m, res->flagged[4]);
-	cb_put_result_flagged_timeout(m, res->flagged[5]);
-	cb_put_result_flagged_pmcreset(m, res->flagged[6]);
-	cb_pmu_show(m, res);
-	cb_put_result_nmis_in_samples(m, res->nmi_in);
-	cb_put_result_nmis_elsewhere(m, res->nmi_out);
-	cb_put_result_retaken(m, res->retaken);
-	cb_result_put(res);
+	cb_info_result(&s, &ri);
+	if (res)
+		cb_result_put(res);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cb_frag_info);

@@ -4,8 +4,8 @@
  * first: every call points down the list (make check's tests/callgraph.py
  * reads it and fails on a call up it; --graph draws the arrows):
  *
- *	main.c debugfs.c engine.c measure.c cpus.c sample.c request.c
- *	params.c results.c lifecycle.c grammar.c alloc.c hugemap.c
+ *	main.c debugfs.c info.c engine.c measure.c cpus.c sample.c
+ *	request.c params.c results.c lifecycle.c grammar.c alloc.c hugemap.c
  *
  * A lower file reaches back up only through a pointer it is handed: cpus.c
  * and lifecycle.c set up a fragment with measure.c's hooks.
@@ -25,6 +25,8 @@
  *		module's hooks of an entry's life (counted setups)
  * cpus.c	a cpus= run: a kthread per CPU, the barrier they meet at
  * sample.c	the hardware counters and the disturbance checks around samples
+ * info.c	a result's info and a catalog line, through a sink: the
+ *		writer cyclebench-user shares (info.h)
  * debugfs.c	the files; calls the engine, never called back
  * main.c	load and unload
  */
@@ -41,7 +43,6 @@
 #include "lifecycle.h"
 
 /* Hardware counters read beside the TSC: core cycles, instructions, ref cycles. */
-#define CB_NR_PMC 3
 extern const char *const cb_pmc_names[CB_NR_PMC];
 /* The two regions a counter is read around: its files NAME and NAME_long. */
 #define CB_REGION_SHORT 0

@@ -6,11 +6,12 @@
  *
  * The list is read by including this file where CB_INFO() is defined
  * (as arch/x86/include/asm/kvm-x86-ops.h's KVM_X86_OP()): contract.h makes
- * enum cb_info_key of it, the module and cyclebench-user their writers
- * (one emitter a key and scope, made only where the table gives them the
- * key), cyclestat and the tests the keys' names.  No include guard: it is
- * meant to be read more than once.  Adding a key is a line here and a
- * call of its emitter where each writer has the value.
+ * enum cb_info_key of it; the module and cyclebench-user their top-level
+ * writers (one emitter a key, made only where the table gives them the
+ * key) and lib/info.c the result's writer both use; cyclestat and the
+ * tests the keys' names.  No include guard: it is meant to be read more
+ * than once.  Adding a key is a line here and a call of its emitter where
+ * the writer has the value (a result's: a field of struct cb_result_info).
  */
 CB_INFO(version, WORD, BOTH, NONE)
 CB_INFO(mode, WORD, BOTH, NONE)

@@ -212,6 +212,7 @@ struct cb_key_def {
 #define CB_PMC_INSTRUCTIONS "instructions"
 #define CB_PMC_REF_CYCLES "ref_cycles"
 #define CB_PMC_NAMES { CB_PMC_CORE_CYCLES, CB_PMC_INSTRUCTIONS, CB_PMC_REF_CYCLES }
+#define CB_NR_PMC 3
 
 /*
  * Who writes an info key in a scope: nobody, the module, cyclebench-user,
@@ -258,6 +259,8 @@ enum cb_info_key {
  * CB_IF_RUNNER_##WORD(...): its arguments where that writer writes the
  * key there, nothing where it does not (so a writer that calls an emitter
  * for a key the table does not give it there does not compile).
+ * CB_IF_ANY_##WORD(...): where either does (lib/info.c, the result's
+ * writer both share; contract.sh checks what each side's trees hold).
  */
 #define CB_IF_MODULE_NONE(...)
 #define CB_IF_MODULE_MODULE(...) __VA_ARGS__
@@ -269,6 +272,11 @@ enum cb_info_key {
 #define CB_IF_RUNNER_RUNNER(...) __VA_ARGS__
 #define CB_IF_RUNNER_BOTH(...) __VA_ARGS__
 #define CB_IF_RUNNER_CPUS(...) __VA_ARGS__
+#define CB_IF_ANY_NONE(...)
+#define CB_IF_ANY_MODULE(...) __VA_ARGS__
+#define CB_IF_ANY_RUNNER(...) __VA_ARGS__
+#define CB_IF_ANY_BOTH(...) __VA_ARGS__
+#define CB_IF_ANY_CPUS(...) __VA_ARGS__
 
 /*
  * Each key's row, by enum cb_info_key, for a program's own copy:

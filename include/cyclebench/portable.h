@@ -44,6 +44,7 @@ typedef int64_t s64;
 #define __used		__attribute__((__used__))
 #define __maybe_unused	__attribute__((__unused__))
 #define __aligned(n)	__attribute__((__aligned__(n)))
+#define __printf(a, b)	__attribute__((__format__(printf, a, b)))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 

@@ -256,6 +256,7 @@ static double net_ns(double rt, u64 oh, double khz)
 int cb_c2c_note(const struct cb_run *req)
 {
 	for (unsigned int q = 0; q < req->nr; q++) {
+		struct cb_sink sink;
 		char *path;
 		FILE *f;
 
@@ -265,7 +266,8 @@ int cb_c2c_note(const struct cb_run *req)
 		free(path);
 		if (!f)
 			return -errno;
-		cb_put_c2c_timestamps(f, overhead[q]);
+		sink = cb_sink_of(f);
+		cb_info_c2c_timestamps(&sink, overhead[q]);
 		if (fclose(f))
 			return -EIO;
 	}

@@ -14,6 +14,7 @@
 #include "cyclebench.h"
 #include "grammar.h"	/* the request's parser, shared with the module */
 #include "lifecycle.h"	/* an entry's life in a run, likewise */
+#include "info.h"	/* a result's info, likewise */
 
 /*
  * The portable groups, linked in from kmod/fragments/ (groups.c), once per
@@ -97,7 +98,7 @@ void cb_results_reset(struct cb_run *req, unsigned int k);
 int cb_c2c(struct cb_run *req);
 int cb_c2c_print(const struct cb_run *req, const struct cb_machine *m, FILE *out);
 int cb_c2c_note(const struct cb_run *req);
-void cb_put_c2c_timestamps(FILE *f, u64 ticks);
+struct cb_sink cb_sink_of(FILE *f);
 
 /* tree.c */
 int cb_is_tree(const char *dir);

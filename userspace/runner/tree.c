@@ -23,11 +23,10 @@ static const char *yes(int b)
 }
 
 /*
- * The info keys' emitters, made from contract-info.h for the keys it
- * gives cyclebench-user: put_tree_KEY(f, value) for the top-level info,
- * put_result_KEY(f, value) for a result's, each writing "KEY: value" in
- * the key's form (a CB_T_LIST key's "KEY:" only: the caller writes the
- * rest of the line).
+ * The top-level info's emitters, made from contract-info.h for the keys
+ * it gives cyclebench-user there: put_tree_KEY(f, value) writes "KEY:
+ * value" in the key's form (a CB_T_LIST key's "KEY:" only: the caller
+ * writes the rest of the line).  A result's info is lib/info.c's.
  */
 #define PUT_ONE(fn, k, type, fmt, ...)					\
 	static void put_##fn(FILE *f, type v)				\
@@ -58,14 +57,16 @@ static const char *yes(int b)
 #define CB_INFO(k, t, tree, result) CB_IF_RUNNER_##tree(PUT_##t(tree_##k, k))
 #include "contract-info.h"
 #undef CB_INFO
-#define CB_INFO(k, t, tree, result) CB_IF_RUNNER_##result(PUT_##t(result_##k, k))
-#include "contract-info.h"
-#undef CB_INFO
 
-/* a c2c pair's timestamps' own cost, ticks a trip (c2c.c writes the pair's info) */
-void cb_put_c2c_timestamps(FILE *f, u64 ticks)
+static __printf(2, 0) void file_vprintf(void *to, const char *fmt, va_list ap)
 {
-	put_result_c2c_timestamps(f, (unsigned long long)ticks);
+	vfprintf(to, fmt, ap);
+}
+
+/* lib/info.c's lines into @f */
+struct cb_sink cb_sink_of(FILE *f)
+{
+	return (struct cb_sink){ .vprintf = file_vprintf, .to = f };
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -156,13 +157,6 @@ static int write_top_info(const char *dir, const struct cb_run *req, const struc
 	return close_checked(f);
 }
 
-static void put_name(FILE *f, const struct cb_user_result *r)
-{
-	fprintf(f, "%s:%s", r->group->name, r->frag->name);
-	if (r->frag->nr_args)
-		fprintf(f, "/%llu", (unsigned long long)r->arg);
-}
-
 static int write_fragments(const char *dir, const struct cb_run *req)
 {
 	char *path;
@@ -175,8 +169,10 @@ static int write_fragments(const char *dir, const struct cb_run *req)
 	if (!f)
 		return -1;
 	for (unsigned int i = 0; i < req->nr; i++) {
-		put_name(f, &req->res[i]);
-		fprintf(f, " %u %s\n", req->res[i].ops, req->res[i].frag->desc);
+		const struct cb_user_result *r = &req->res[i];
+		struct cb_sink s = cb_sink_of(f);
+
+		cb_info_catalog_line(&s, r->group, r->frag, r->frag->nr_args, r->arg, r->ops);
 	}
 	return close_checked(f);
 }
@@ -197,18 +193,11 @@ static int write_array(const char *rdir, const char *file, const u64 *v, u64 n)
 	return close_checked(f);
 }
 
-static const char *setup_name(const struct cb_fragment *frag)
-{
-	if (!frag->setup)
-		return CB_SETUP_NONE;
-	return frag->setup_each_ensemble ? CB_SETUP_ENSEMBLE : CB_SETUP_RUN;
-}
-
 static int write_result(const char *dir, const struct cb_run *req,
 			const struct cb_machine *m, const struct cb_user_result *r)
 {
-	static const char *const states[CB_NR_STATES] = CB_STATE_NAMES;
 	u64 n = (u64)req->samples * req->ensembles;
+	struct cb_sink sink;
 	char *rdir, *path;
 	FILE *f;
 	int ret = -1;
@@ -229,45 +218,18 @@ static int write_result(const char *dir, const struct cb_run *req,
 	free(path);
 	if (!f)
 		goto out;
-	put_result_name(f);
-	fputc(' ', f);
-	put_name(f, r);
-	fputc('\n', f);
-	put_result_description(f, r->frag->desc);
-	if (r->frag->nr_args)
-		put_result_arg(f, (unsigned long long)r->arg);
-	put_result_ops(f, r->ops);
-	put_result_unit(f, r->frag->unit ? r->frag->unit : CB_UNIT_DEFAULT);
-	put_result_slow(f, r->frag->slow);
-	put_result_setup(f, setup_name(r->frag));
-	if (r->page_size) {
-		put_result_page_size(f, (unsigned long long)r->page_size);
-		put_result_huge_pages(f, r->huge_pages);
-	}
-	put_result_state(f, states[r->state]);
-	if (r->state == CB_STATE_FAILED)
-		put_result_error(f, r->err);
-	if (r->state == CB_STATE_OK) {
-		put_result_run_id(f, 1);
-		put_result_ensembles(f, req->ensembles);
-		put_result_samples(f, req->samples);
-		put_result_warmup(f, req->warmup);
-		put_result_method(f, cb_method_name(req->method));
-		put_result_cpu(f, req->cpu);
-		if (r->pc_cycles) {
-			put_result_cpus(f);
-			put_cpu_list(f, req);
-			put_result_barrier(f, "sample");
-			put_result_start_spread(f, (unsigned long long)r->spread);
-			put_result_samples_in_step(f, (unsigned long long)r->in_step);
-			put_result_state_per_cpu(f, r->frag->per_cpu);
-		}
-		put_result_tsc_khz(f, m->tsc_khz);
-		put_result_tsc_step(f, m->tsc_step);
-		put_result_interleave(f, req->interleave);
-		if (r->cycles_long)
-			put_result_long_repeat(f, r->repeat);
-	}
+	sink = cb_sink_of(f);
+	cb_info_result(&sink, &(struct cb_result_info){
+		.group = r->group, .frag = r->frag, .has_arg = r->frag->nr_args, .arg = r->arg,
+		.ops = r->ops, .page_size = r->page_size, .huge_pages = r->huge_pages,
+		.state = r->state, .err = r->err, .measured = r->state == CB_STATE_OK,
+		.run_id = 1, .ensembles = req->ensembles, .samples = req->samples,
+		.warmup = req->warmup, .method = cb_method_name(req->method), .cpu = req->cpu,
+		.nr_cpus = r->pc_cycles ? req->nr_cpus : 1, .cpus = req->cpu_of,
+		.spread = r->spread, .in_step = r->in_step, .interleave = req->interleave,
+		.tsc_khz = m->tsc_khz, .tsc_step = m->tsc_step,
+		.long_repeat = r->cycles_long ? r->repeat : 0,
+	});
 	if (close_checked(f))
 		goto out;
 	if (r->state != CB_STATE_OK) {
