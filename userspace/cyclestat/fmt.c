@@ -84,7 +84,7 @@ void cs_json_str(FILE *f, const char *s)
 }
 
 /* the value of figure q, less shift (net) and over div (per op) */
-struct cs_q cs_adj(struct cs_q q, const struct cs_q *shift, uint64_t div)
+static struct cs_q adj(struct cs_q q, const struct cs_q *shift, uint64_t div)
 {
 	if (shift)
 		q = cs_q_sub(q, *shift);
@@ -170,7 +170,7 @@ const char *cs_fmt_qm(char *buf, size_t sz, struct cs_q q)
 /* figure q, net of shift and per div ops, for machines */
 const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift, uint64_t div)
 {
-	return cs_fmt_qm(buf, 64, cs_adj(q, shift, div));
+	return cs_fmt_qm(buf, 64, adj(q, shift, div));
 }
 
 /*

@@ -16,7 +16,6 @@
 /* fmt.c */
 char *cs_fmt_q(char *buf, size_t sz, struct cs_q q, int decimals);
 char *cs_u128_str(char *end, u128 v);
-struct cs_q cs_adj(struct cs_q q, const struct cs_q *shift, uint64_t div);
 double cs_q_double(struct cs_q q);
 const char *cs_fmt_qm(char *buf, size_t sz, struct cs_q q);
 const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift, uint64_t div);
