@@ -16,21 +16,80 @@
  * that array sorted (struct cs_counts with c NULL: every entry counts once).
  * The figures read both forms the same way (stats.c).
  *
- * Also the sort every figure's table is made with (cs_sort()).  Calls
- * numparse.c (the sample array) and nothing above it: the parser reaches
- * the tally's insertion through the table's own pointer (t->insert), and
- * stats.c reads the tables it makes.
+ * Samples not counted are stored in one anonymous mapping grown with
+ * mremap() (the sample array): growing never copies, and pages past the
+ * last sample are never touched, so resident memory stays at 8 bytes per
+ * sample however large the reservation. Sanitizer builds
+ * (-DCS_USE_MALLOC) use realloc so ASan sees overruns.
+ *
+ * Also the sort every figure's table is made with (cs_sort()).  The
+ * bottom layer: it calls nothing else of cyclestat's; the parser puts
+ * samples here (counts.h), stats.c reads the tables it makes.
  */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-#include "model.h"
-#include "stats.h"
+#include "counts.h"
 
 #define CS_TALLY_SLOTS0 (1u << 10)
 #define CS_TALLY_SPILL (1u << 16)
 
-static int tally_insert(struct cs_samples *s, uint64_t v);
+/* ---- the sample array ---- */
+
+void cs_samples_free(struct cs_samples *s)
+{
+#ifdef CS_USE_MALLOC
+	free(s->v);
+#else
+	if (s->v)
+		munmap(s->v, s->cap * sizeof(*s->v));
+#endif
+	s->v = NULL;
+	s->n = s->cap = 0;
+}
+
+/* room for more samples: twice the array (a window: the same, emptied) */
+int cs_samples_grow(struct cs_samples *s)
+{
+	size_t cap = s->cap ? s->cap * 2 : 1u << 14;
+	void *p;
+
+	if (s->window && s->v) {
+		s->dropped += s->n;
+		s->n = 0;
+		return 0;
+	}
+	if (cap > SIZE_MAX / 2 / sizeof(*s->v))
+		return -1;
+#ifdef CS_USE_MALLOC
+	p = realloc(s->v, cap * sizeof(*s->v));
+	if (!p)
+		return -1;
+#else
+	if (!s->v)
+		p = mmap(NULL, cap * sizeof(*s->v), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	else
+		p = mremap(s->v, s->cap * sizeof(*s->v), cap * sizeof(*s->v),
+			   MREMAP_MAYMOVE);
+	if (p == MAP_FAILED)
+		return -1;
+	/* 2 MiB pages: a tenth of the page faults, at most 2 MiB more resident */
+	madvise(p, cap * sizeof(*s->v), MADV_HUGEPAGE);
+#endif
+	s->v = p;
+	s->cap = cap;
+	return 0;
+}
+
+int cs_samples_push(struct cs_samples *s, uint64_t v)
+{
+	return cs_samples_put(s, v);
+}
+
+/* ---- the tally ---- */
 
 int cs_tally_init(struct cs_tally *t)
 {
@@ -40,7 +99,6 @@ int cs_tally_init(struct cs_tally *t)
 		return -1;
 	t->mask = CS_TALLY_SLOTS0 - 1;
 	t->shift = 64 - (unsigned int)__builtin_ctz(CS_TALLY_SLOTS0);
-	t->insert = tally_insert;
 	return 0;
 }
 
@@ -100,7 +158,7 @@ static int spill(struct cs_samples *s)
 }
 
 /* v is not in the table yet (cs_tally_add said so): count it there, or spill */
-static int tally_insert(struct cs_samples *s, uint64_t v)
+int cs_tally_insert(struct cs_samples *s, uint64_t v)
 {
 	struct cs_tally *t = s->tally;
 	struct cs_slot *sl;

@@ -4,12 +4,12 @@
  * files, a fragment's figures, an input (a tree, a file, stdin).
  *
  * The bottom of cyclestat's headers, each including only those below it:
- * model.h <- stats.h (figures) <- read.h (trees, files) <- report.h
- * (tables, JSON, SVG) <- commands.h (the subcommands).  This one includes
- * only contract.h, the wire contract; it declares no function but the
- * sample array's own upkeep, which the counting code below reading needs.
- * The flow is ministat's: options (cli.c) -> read (numparse.c, tree.c,
- * fragment.c, input.c) -> compute (stats.c) -> print (output.c).
+ * model.h <- counts.h (samples as they are read) <- stats.h (figures) <-
+ * read.h (trees, files) <- report.h (tables, JSON, SVG) <- commands.h
+ * (the subcommands).  This one includes only contract.h, the wire
+ * contract, and declares no function.  The flow is ministat's: options
+ * (cli.c) -> read (numparse.c, tree.c, fragment.c, input.c; the samples
+ * into counts.c) -> compute (stats.c) -> print (output.c).
  *
  * Every figure that is a rational function of the samples (mean, median,
  * percentiles, MAD, half-sample mode, and their net and per-op variants) is
@@ -95,7 +95,7 @@ struct cs_q {
 
 
 /*
- * Samples of one fragment in one growing mapping (numparse.c). With
+ * Samples of one fragment in one growing mapping (counts.c). With
  * window set, only the last few are kept and dropped counts the rest:
  * enough to check a file without holding it.
  */
@@ -107,9 +107,6 @@ struct cs_samples {
 	size_t dropped;
 	struct cs_tally *tally;	/* set: samples are counted there, v unused (counts.c) */
 };
-/* the growing sample array (numparse.c): 0, or -1 out of memory */
-int cs_samples_push(struct cs_samples *s, uint64_t v);
-void cs_samples_free(struct cs_samples *s);
 
 /* key: value metadata, from an info file. */
 struct cs_kv {

@@ -10,16 +10,11 @@
  * file of any size streams through a fixed buffer and the fuzzer can split
  * its input anywhere.
  *
- * Samples are counted in a value -> count table when the reader asks for
- * it (s->tally, counts.c: figures that need no order), else stored in one
- * anonymous mapping grown with mremap(): growing never copies, and pages
- * past the last sample are never touched, so resident memory stays at 8
- * bytes per sample however large the reservation. Sanitizer builds
- * (-DCS_USE_MALLOC) use realloc so ASan sees overruns.
+ * Each sample goes to counts.c, counted in a value -> count table when
+ * the reader asks for it (s->tally), else stored in the sample array
+ * (cs_samples_put(), inline in counts.h: once a sample).
  *
- * The bottom layer: it calls nothing else of cyclestat's; a tallying
- * reader's new values go to the tally's own insertion (t->insert, set by
- * counts.c's cs_tally_init()).
+ * Above counts.c, and calls nothing else of cyclestat's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,7 +22,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,73 +52,6 @@ void cs_perror(const struct cs_err *err)
 		fprintf(stderr, "cyclestat: %s: %s\n", err->file, err->msg);
 	else
 		fprintf(stderr, "cyclestat: %s\n", err->msg);
-}
-
-/* ---- the sample array ---- */
-
-void cs_samples_free(struct cs_samples *s)
-{
-#ifdef CS_USE_MALLOC
-	free(s->v);
-#else
-	if (s->v)
-		munmap(s->v, s->cap * sizeof(*s->v));
-#endif
-	s->v = NULL;
-	s->n = s->cap = 0;
-}
-
-static int grow(struct cs_samples *s)
-{
-	size_t cap = s->cap ? s->cap * 2 : 1u << 14;
-	void *p;
-
-	if (s->window && s->v) {
-		s->dropped += s->n;
-		s->n = 0;
-		return 0;
-	}
-	if (cap > SIZE_MAX / 2 / sizeof(*s->v))
-		return -1;
-#ifdef CS_USE_MALLOC
-	p = realloc(s->v, cap * sizeof(*s->v));
-	if (!p)
-		return -1;
-#else
-	if (!s->v)
-		p = mmap(NULL, cap * sizeof(*s->v), PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	else
-		p = mremap(s->v, s->cap * sizeof(*s->v), cap * sizeof(*s->v),
-			   MREMAP_MAYMOVE);
-	if (p == MAP_FAILED)
-		return -1;
-	/* 2 MiB pages: a tenth of the page faults, at most 2 MiB more resident */
-	madvise(p, cap * sizeof(*s->v), MADV_HUGEPAGE);
-#endif
-	s->v = p;
-	s->cap = cap;
-	return 0;
-}
-
-/* one sample: counted when s tallies, else stored */
-static inline int put(struct cs_samples *s, uint64_t v)
-{
-	if (s->tally) {
-		if (cs_tally_add(s->tally, v))
-			return s->tally->insert(s, v);
-		s->n++;
-		return 0;
-	}
-	if (s->n == s->cap && grow(s))
-		return -1;
-	s->v[s->n++] = v;
-	return 0;
-}
-
-int cs_samples_push(struct cs_samples *s, uint64_t v)
-{
-	return put(s, v);
 }
 
 /* ---- cycles parser ---- */
@@ -209,7 +136,7 @@ int cs_parser_feed(struct cs_parser *p, const char *buf, size_t len,
 					c = l;
 					break;
 				}
-				if (put(s, v))
+				if (cs_samples_put(s, v))
 					return full(p, s, err);
 				c++;
 				p->line++;
@@ -251,7 +178,7 @@ int cs_parser_feed(struct cs_parser *p, const char *buf, size_t len,
 					c--;
 				return bad(p, c, end, err);
 			}
-			if (put(s, v))
+			if (cs_samples_put(s, v))
 				return full(p, s, err);
 			p->state = P_AFTER;
 			break;

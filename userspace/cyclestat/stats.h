@@ -1,76 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stats.h - figures from samples: the value -> count table (counts.c),
- * exact fractions, medians, ensembles and histograms (stats.c), the
- * per-op cost and t intervals (infer.c), the rank tests and
- * Hodges-Lehmann shifts (ranks.c).
+ * stats.h - figures from samples: exact fractions, medians, ensembles and
+ * histograms (stats.c), the per-op cost and t intervals (infer.c), the
+ * rank tests and Hodges-Lehmann shifts (ranks.c).
  *
- * Above model.h, and includes only it: nothing here reads a file or
+ * Above counts.h, and includes only it: nothing here reads a file or
  * prints.
  */
 #ifndef CS_STATS_H
 #define CS_STATS_H
 
-#include "model.h"
-
-/* A value -> count hash table filled while reading (counts.c). */
-struct cs_slot {
-	uint64_t key, cnt;	/* cnt 0: empty */
-};
-
-struct cs_tally {
-	struct cs_slot *slot;
-	size_t mask;		/* slots - 1 */
-	unsigned int shift;	/* 64 - log2(slots) */
-	size_t used;
-	/* a value not in the table yet (cs_tally_add() said so): counts.c's */
-	int (*insert)(struct cs_samples *s, uint64_t v);
-};
-
-/*
- * A distribution as a sorted table: v[i] ascending, c[i] samples equal to
- * v[i], rank[i] samples below it. c and rank NULL: v is every sample
- * sorted, each counting once (too many distinct values to count).
- */
-struct cs_counts {
-	const uint64_t *v, *c, *rank;
-	size_t len;		/* entries */
-	uint64_t n;		/* samples */
-	uint64_t *mem;		/* v, c and rank, when counted */
-	struct cs_samples own;	/* v, when not */
-};
-
-/* counts.c */
-#define CS_TALLY_MUL 0x9e3779b97f4a7c15ull	/* Fibonacci hashing: 2^64 / golden ratio */
-int cs_tally_init(struct cs_tally *t);
-void cs_tally_free(struct cs_tally *t);
-int cs_counts_take(struct cs_samples *s, struct cs_counts *out);
-int cs_counts_of(const uint64_t *v, size_t n, struct cs_counts *out);
-size_t cs_counts_find(const struct cs_counts *c, uint64_t k);
-uint64_t cs_counts_at(const struct cs_counts *c, uint64_t k);
-void cs_counts_free(struct cs_counts *c);
-void cs_sort(uint64_t *a, size_t n);
-
-/*
- * One more sample of a tallied value: 0 when v was in the table (counted),
- * 1 when it is new (t->insert counts it). Inline: the parser calls it
- * once per sample.
- */
-static inline int cs_tally_add(struct cs_tally *t, uint64_t v)
-{
-	size_t i = (size_t)((v * CS_TALLY_MUL) >> t->shift);
-
-	for (;; i = (i + 1) & t->mask) {
-		struct cs_slot *sl = &t->slot[i];
-
-		if (!sl->cnt)
-			return 1;
-		if (sl->key == v) {
-			sl->cnt++;
-			return 0;
-		}
-	}
-}
+#include "counts.h"
 
 /* stats.c */
 int cs_cmp_ld(const void *a, const void *b);
