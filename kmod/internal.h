@@ -6,6 +6,7 @@
  *
  *	main.c debugfs.c info.c engine.c measure.c cpus.c sample.c
  *	request.c params.c results.c lifecycle.c grammar.c alloc.c hugemap.c
+ *	internal.h
  *
  * A lower file reaches back up only through a pointer it is handed: cpus.c
  * and lifecycle.c set up a fragment with measure.c's hooks.
@@ -29,6 +30,7 @@
  *		writer cyclebench-user shares (info.h)
  * debugfs.c	the files; calls the engine, never called back
  * main.c	load and unload
+ * internal.h	(its inline helpers: a job's abort, a loop's speed)
  */
 #ifndef CYCLEBENCH_INTERNAL_H
 #define CYCLEBENCH_INTERNAL_H

@@ -15,11 +15,15 @@ component): the layers are then no layers, and a change in one file can
 come back to it.  Exit 1 when any program has one, naming its files and
 one call for each of their arrows.
 
+A header's inline functions are its unit's: the .c file of its name in
+the program, else the header itself, a file of the graph where its
+functions are called (the folders of a program's files: their *.h).
+
 The module's files are also in layers, written in kmod/internal.h's
-first comment (the words ending in .c after "highest first", up to the
-first blank comment line): every file of the module is there, and every
-call goes from a file to one below it.  Exit 1 when one does not, naming
-the call.
+first comment (the words ending in .c or .h after "highest first", up to
+the first blank comment line): every file of the module is there, and
+every call goes from a file to one below it.  Exit 1 when one does not,
+naming the call.
 
 --graph prints every program's arrows (FILE -> FILE: function, ...);
 --tap writes a TAP line per program instead of the plain report.
@@ -98,7 +102,7 @@ TOKEN = re.compile(r"[A-Za-z_]\w*|\S")
 
 def scan(path):
     """(functions defined, {caller: set of names called})."""
-    toks = TOKEN.findall(strip(open(os.path.join(TOP, path)).read()))
+    toks = TOKEN.findall(strip(open(path).read()))
     defs, calls = set(), {}
     depth, paren, cur = 0, 0, None
     last_name, last_close = None, False
@@ -140,14 +144,35 @@ def scan(path):
     return defs, calls
 
 
+def headers(files):
+    """The headers beside a program's files (their folders' *.h): their
+    inline functions are code of the program too."""
+    return sorted(set(h for d in set(os.path.dirname(f) for f in files)
+                      for h in glob.glob(os.path.join(d, "*.h"))))
+
+
+def unit(h, files):
+    """A header's unit: the .c of its name among the files, else itself."""
+    c = h[:-2] + ".c"
+    return c if c in files else h
+
+
 def graph(files):
-    """{file: {file: set of callee names}}, arrows between distinct files."""
-    scanned = {f: scan(f) for f in files}
+    """{file: {file: set of callee names}}, arrows between distinct files.
+    A header's inline functions count as its unit's (unit())."""
+    scanned = {}
+    for f in files + headers(files):
+        defs, calls = scan(f)
+        u = unit(f, files) if f.endswith(".h") else f
+        d0, c0 = scanned.setdefault(u, (set(), {}))
+        d0 |= defs
+        for k, v in calls.items():
+            c0.setdefault(k, set()).update(v)
     owner = {}
     for f, (defs, _) in scanned.items():
         for d in defs:
             owner.setdefault(d, []).append(f)
-    g = {f: {} for f in files}
+    g = {f: {} for f in scanned}
     for f, (defs, calls) in scanned.items():
         for caller, names in calls.items():
             for name in names:
@@ -155,7 +180,9 @@ def graph(files):
                     continue
                 for to in owner[name]:
                     g[f].setdefault(to, set()).add(name)
-    return g
+    # a header is a node where its functions are called, or call
+    called = set(to for a in g.values() for to in a)
+    return {f: a for f, a in g.items() if not f.endswith(".h") or a or f in called}
 
 
 def circles(g):
@@ -199,7 +226,7 @@ def layers(path):
     text = open(path).read()
     start = text.index("highest")
     block = text[start:].split("\n *\n", 2)
-    return re.findall(r"\b([\w-]+\.c)\b", block[1] if len(block) > 1 else "")
+    return re.findall(r"\b([\w-]+\.[ch])\b", block[1] if len(block) > 1 else "")
 
 
 def against_layers(prog, g):

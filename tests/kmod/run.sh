@@ -49,6 +49,12 @@ sed -i 's/params\.c results\.c lifecycle\.c grammar\.c/params.c grammar.c lifecy
 expect_eq "call graph: the layer check bites (internal.h with grammar.c above results.c)" \
 	"not ok - module: every call points down kmod/internal.h's layers; kmod/results.c calls lib/grammar.c (cb_default_arg_fits), a layer above it in kmod/internal.h: move the function down, or pass it as a callback" \
 	"$(python3 tests/callgraph.py --tap --top "$lay" | sed -n 1p)"
+# ... and a header's inline functions count as its unit's: one in
+# counts.h (counts.c's) that calls the parser, which puts samples there
+printf 'static inline void cs_bite(struct cs_err *e) { cs_perror(e); }\n' >> "$lay/userspace/cyclestat/counts.h"
+expect_eq "call graph: a circle through a header's inline function is seen (counts.h's, counts.c's)" \
+	"not ok - cyclestat: a call circle between files: {userspace/cyclestat/counts.c, userspace/cyclestat/numparse.c}: userspace/cyclestat/counts.c -> userspace/cyclestat/numparse.c (cs_perror); userspace/cyclestat/numparse.c -> userspace/cyclestat/counts.c (cs_samples_push) - move the function to the layer it belongs to, or pass it as a callback" \
+	"$(python3 tests/callgraph.py --tap --top "$lay" | grep '^not ok - cyclestat')"
 
 # Who may include what (README.md, Layout; tests/includes.py --help): on
 # this tree, and on a copy where cyclestat reaches into the runner and the
