@@ -61,8 +61,8 @@ static long double median_of(long double *v, size_t n)
  * change of ops (an argument compared with another) is a change of cost,
  * and equal ops give the same ratio as per op.
  */
-static size_t figures(const struct cs_input *in, const struct cs_frag *fr, enum cs_basis b,
-		      int per_run, int cal, long double *out)
+static size_t run_figures(const struct cs_input *in, const struct cs_frag *fr, enum cs_basis b,
+			  int per_run, int cal, long double *out)
 {
 	long double ov = fr->net_ok ? cs_q_ld(in->overhead) : 0;
 	long double sc = cal ? fr->calib : 1;
@@ -161,9 +161,9 @@ static long double step_of(const struct side *s, const char *name, int any, enum
 }
 
 /* gather one side's repetitions of NAME from the runs @use marks; NULL when none has data */
-static long double *gather(const struct cs_opts *o, const struct side *s, const unsigned char *use,
-			   const char *name, int any, enum cs_basis b, int cal, size_t *n, int *smi,
-			   int *by_ens)
+static long double *side_figures(const struct cs_opts *o, const struct side *s,
+				 const unsigned char *use, const char *name, int any,
+				 enum cs_basis b, int cal, size_t *n, int *smi, int *by_ens)
 {
 	size_t cap = 0;
 	long double *v;
@@ -181,7 +181,7 @@ static long double *gather(const struct cs_opts *o, const struct side *s, const 
 		const struct cs_frag *fr = use[i] ? cs_gate_find(&s->in[i], name, any) : NULL;
 
 		if (fr) {
-			*n += figures(&s->in[i], fr, b, !ens_are_reps(o, s, fr), cal, v + *n);
+			*n += run_figures(&s->in[i], fr, b, !ens_are_reps(o, s, fr), cal, v + *n);
 			*smi |= fr->smi;
 			*by_ens |= ens_are_reps(o, s, fr) && fr->ens.count > 1;
 		}
@@ -272,7 +272,7 @@ static const char *unit_word(const struct cmp *c)
  * width 0) cannot show it.  The interval is at least one step either side
  * of the estimate (relative to BASE's median), the larger of the two, not
  * their sum; c->locked where the step, not the spread, sets it.  Not from
- * a BASE median of 0, whose line is the step already (decide()), nor on
+ * a BASE median of 0, whose line is the step already (set_verdict()), nor on
  * an exact clock (a step of 1 tick).
  */
 static void step_floor(struct cmp *c, int coarse)
@@ -296,7 +296,8 @@ static void step_floor(struct cmp *c, int coarse)
  * decide, it is incomplete (exit 2): a gate never passes what it could
  * not compare.
  */
-static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need, const size_t total[2])
+static void set_verdict(const struct cs_opts *o, struct cmp *c, unsigned int need,
+			const size_t total[2])
 {
 	int zero = c->mb == 0 && c->t.level > 0;
 	double thr = zero ? (double)c->step : o->threshold, h, m;
@@ -366,8 +367,8 @@ static void decide(const struct cs_opts *o, struct cmp *c, unsigned int need, co
  * 2^63 + the difference (it may be negative; only order and differences
  * are used)
  */
-static int pool(const struct side *s, const char *name, int any, int perop,
-		struct cs_counts *out)
+static int pooled_samples(const struct side *s, const char *name, int any, int perop,
+			  struct cs_counts *out)
 {
 	struct cs_tally t;
 	struct cs_samples all = { .tally = &t };
@@ -469,7 +470,7 @@ static void compare_samples(const struct cs_opts *o, struct side *s, const char 
 	c->runs_b = runs[0];
 	c->runs_n = runs[1];
 	c->step = step_of(s, name, any, c->basis, 0, &coarse);
-	if (pool(&s[0], name, any, perop, &x) || pool(&s[1], name, any, perop, &y) ||
+	if (pooled_samples(&s[0], name, any, perop, &x) || pooled_samples(&s[1], name, any, perop, &y) ||
 	    cs_shift_of_tables(&x, &y, CONF, &c->t)) {
 		c->verdict = "error";
 		goto out;
@@ -485,7 +486,7 @@ static void compare_samples(const struct cs_opts *o, struct side *s, const char 
 	c->t.hi /= per;
 	relative(c, c->mb);
 	c->width = c->hi - c->lo;
-	decide(o, c, 1, runs);
+	set_verdict(o, c, 1, runs);
 out:
 	cs_counts_free(&x);
 	cs_counts_free(&y);
@@ -517,11 +518,11 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		/* --paired: not one whole pair */
 		c->mb = c->mn = NAN;
 		c->t.p = NAN;
-		decide(o, c, need, total);
+		set_verdict(o, c, need, total);
 		goto out;
 	}
-	x = gather(o, &s[0], use[0], name, any, c->basis, c->cal, &c->nb, &c->smi, &by_ens);
-	y = gather(o, &s[1], use[1], name, any, c->basis, c->cal, &c->nn, &c->smi, &by_ens);
+	x = side_figures(o, &s[0], use[0], name, any, c->basis, c->cal, &c->nb, &c->smi, &by_ens);
+	y = side_figures(o, &s[1], use[1], name, any, c->basis, c->cal, &c->nn, &c->smi, &by_ens);
 	c->reps = by_ens ? (o->paired ? "paired ensembles" : "ensembles") :
 		  o->paired ? "paired runs" : "runs";
 	if (!x || !y || !(t = malloc((c->nb > c->nn ? c->nb : c->nn) * sizeof(*t))))
@@ -562,7 +563,7 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 		relative(c, c->mb);
 	}
 	step_floor(c, coarse);
-	decide(o, c, need, total);
+	set_verdict(o, c, need, total);
 	goto out;
 error:
 	c->verdict = "error";

@@ -229,7 +229,7 @@ out:
  * unchanged runs CPUs differ by more than the within-run intervals allow
  * (a neighbour's load, a frequency step), which marked controls at 2 %.
  */
-static int apart(struct fig a, struct fig b)
+static int clearly_apart(struct fig a, struct fig b)
 {
 	double sa, sb;
 
@@ -341,7 +341,7 @@ static void causes(const struct cs_opts *o, FILE *out, const struct step *s, con
 	wrap(out, buf);
 }
 
-static const char *cell(char *buf, size_t sz, struct fig f)
+static const char *fig_cell(char *buf, size_t sz, struct fig f)
 {
 	if (!f.ok)
 		snprintf(buf, sz, "-");
@@ -371,7 +371,7 @@ static void differs(FILE *flags, const struct step *s, const char *name, int csv
 			if (d == c || !f[d].ok)
 				continue;
 			others++;
-			if (apart(f[c], f[d])) {
+			if (clearly_apart(f[c], f[d])) {
 				away++;
 				last = d;
 			}
@@ -381,8 +381,8 @@ static void differs(FILE *flags, const struct step *s, const char *name, int csv
 		mark[c] = 1;
 		if (!csv)
 			fprintf(flags, "%s k=%u: cpu%u's %s lies apart from %zu of the %zu other CPUs' (cpu%u's %s)\n",
-				name, s->k, s->v[c].cpu, cell(a, sizeof(a), f[c]), away, others,
-				s->v[last].cpu, cell(b, sizeof(b), f[last]));
+				name, s->k, s->v[c].cpu, fig_cell(a, sizeof(a), f[c]), away, others,
+				s->v[last].cpu, fig_cell(b, sizeof(b), f[last]));
 	}
 }
 
@@ -447,12 +447,12 @@ static void line(FILE *out, const char *label, unsigned int k, struct fig p,
 		 const struct step *s, const struct fig *f, size_t cols, const char *mark)
 {
 	char row[1024], buf[64];
-	int len = snprintf(row, sizeof(row), "%-28s %3u  %-26s", label, k, cell(buf, sizeof(buf), p));
+	int len = snprintf(row, sizeof(row), "%-28s %3u  %-26s", label, k, fig_cell(buf, sizeof(buf), p));
 
 	for (size_t c = 0; c < s->nv && c < cols && len > 0 && (size_t)len < sizeof(row); c++) {
 		char m[80];
 
-		snprintf(m, sizeof(m), "%s%s", cell(buf, sizeof(buf), f[c]), mark[c] ? " *" : "");
+		snprintf(m, sizeof(m), "%s%s", fig_cell(buf, sizeof(buf), f[c]), mark[c] ? " *" : "");
 		len += snprintf(row + len, sizeof(row) - (size_t)len, "  %-26s", m);
 	}
 	while (len > 0 && (size_t)len <= sizeof(row) - 1 && row[len - 1] == ' ')

@@ -90,7 +90,7 @@ static int bimodal(const struct cs_hist *h)
  * v fixed with dec decimals, or whole from 1e7 on (where the decimals say
  * nothing a table can use): never in exponent form, which drops digits
  */
-static const char *num(char *buf, size_t sz, long double v, int dec, int whole)
+static const char *fixed_num(char *buf, size_t sz, long double v, int dec, int whole)
 {
 	if (isnan(v))
 		snprintf(buf, sz, "-");
@@ -107,7 +107,7 @@ static void column(char (*cell)[NCOL][CELL], size_t n, int c, const long double 
 	for (size_t j = 0; j < n; j++)
 		whole |= fabsl(v[j]) >= 1e7L;
 	for (size_t j = 0; j < n; j++)
-		num(cell[j][c], CELL, v[j], dec, whole);
+		fixed_num(cell[j][c], CELL, v[j], dec, whole);
 }
 
 /*
@@ -140,31 +140,31 @@ static int cost_cells(const struct cs_frag *fr, char *cost, char *ci, size_t sz,
 
 	if (isnan(lo)) {
 		if (v < res && res > 0) {
-			snprintf(cost, sz, "<%s", num(b1, sizeof(b1), res, 3, whole));
+			snprintf(cost, sz, "<%s", fixed_num(b1, sizeof(b1), res, 3, whole));
 			snprintf(ci, sz, "- (one ensemble)");
 			return 1;
 		}
-		num(cost, sz, v, 3, whole);
+		fixed_num(cost, sz, v, 3, whole);
 		snprintf(ci, sz, "- (one ensemble)");
 		return 0;
 	}
 	if (hi < res && res > 0) {
-		snprintf(cost, sz, "<%s", num(b1, sizeof(b1), res, 3, whole));
+		snprintf(cost, sz, "<%s", fixed_num(b1, sizeof(b1), res, 3, whole));
 		snprintf(ci, sz, "below resolution");
 		return 1;
 	}
 	if (lo <= 0) {
 		snprintf(cost, sz, "\u22480");
-		snprintf(ci, sz, "<%s", num(b1, sizeof(b1), hi, 3, whole));
+		snprintf(ci, sz, "<%s", fixed_num(b1, sizeof(b1), hi, 3, whole));
 		return 1;
 	}
-	num(cost, sz, v, 3, whole);
-	snprintf(ci, sz, "%s..%s", num(b1, sizeof(b1), lo, 3, whole), num(b2, sizeof(b2), hi, 3, whole));
+	fixed_num(cost, sz, v, 3, whole);
+	snprintf(ci, sz, "%s..%s", fixed_num(b1, sizeof(b1), lo, 3, whole), fixed_num(b2, sizeof(b2), hi, 3, whole));
 	return 0;
 }
 
 /* the text's width in columns: a UTF-8 character is one */
-static int cols(const char *s)
+static int text_cols(const char *s)
 {
 	int n = 0;
 
@@ -512,10 +512,10 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 		int shown = strcmp(in->frag[j].name, CB_REF_EMPTY) || !in->has_overhead;
 
 		clipped |= cost_cells(&in->frag[j], pc[j][0], pc[j][1], sizeof(pc[j][0]), 0) && shown;
-		if (cols(pc[j][0]) > wc)
-			wc = cols(pc[j][0]);
-		if (cols(pc[j][1]) > wi)
-			wi = cols(pc[j][1]);
+		if (text_cols(pc[j][0]) > wc)
+			wc = text_cols(pc[j][0]);
+		if (text_cols(pc[j][1]) > wi)
+			wi = text_cols(pc[j][1]);
 	}
 	/* name, basis, per op, interval, ens, unit (11) */
 	line = w0 + 2 + 10 + 2 + wc + 2 + wi + 2 + 3 + 2 + 11;
@@ -539,7 +539,7 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 		/* (printf pads bytes: a cell with a UTF-8 character is padded by hand) */
 		fprintf(f, "%-*s%s%-*s  %*s%s  %s%*s%s%*s  %s%s%s\n", w0, fr->name,
 			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? cs_basis_name(basis) : "",
-			wc - cols(pc[j][0]), "", pc[j][0], pc[j][1], wi - cols(pc[j][1]), "",
+			wc - text_cols(pc[j][0]), "", pc[j][0], pc[j][1], wi - text_cols(pc[j][1]), "",
 			show_ens ? "  " : "", show_ens ? 3 : 0, show_ens ? en : "",
 			fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks",
 			op_unit(fr) ? "/" : "", op_unit(fr) ? op_unit(fr) : "");
@@ -675,10 +675,10 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		cs_fmt_q(pc[j][3], sizeof(pc[j][3]), fr->raw.median, 1);
 		if ((int)strlen(pc[j][3]) > wm)
 			wm = (int)strlen(pc[j][3]);
-		if (cols(pc[j][0]) > wc)
-			wc = cols(pc[j][0]);
-		if (cols(pc[j][1]) > wi)
-			wi = cols(pc[j][1]);
+		if (text_cols(pc[j][0]) > wc)
+			wc = text_cols(pc[j][0]);
+		if (text_cols(pc[j][1]) > wi)
+			wi = text_cols(pc[j][1]);
 		if ((int)strlen(pc[j][2]) > wf)
 			wf = (int)strlen(pc[j][2]);
 	}
@@ -691,8 +691,8 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 	fprintf(f, "%-*s  %*s  %-*s  %*s  %*s\n", w, "fragment", wc, "per op", wi, "95% interval",
 		wm, "median", wf, "far/n");
 	for (size_t j = 0; j < in->nfrag; j++)
-		fprintf(f, "%-*s  %*s%s  %s%*s  %*s  %*s\n", w, in->frag[j].name, wc - cols(pc[j][0]), "",
-			pc[j][0], pc[j][1], wi - cols(pc[j][1]), "", wm, pc[j][3], wf, pc[j][2]);
+		fprintf(f, "%-*s  %*s%s  %s%*s  %*s  %*s\n", w, in->frag[j].name, wc - text_cols(pc[j][0]), "",
+			pc[j][0], pc[j][1], wi - text_cols(pc[j][1]), "", wm, pc[j][3], wf, pc[j][2]);
 	free(pc);
 	if (line > WIDTH)
 		fprintf(f, "(the table is %d columns wide: a fragment's name is never cut)\n", line);
