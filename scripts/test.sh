@@ -91,8 +91,8 @@ jobs=${CB_TEST_JOBS:-$(nproc)}
 [ "$jobs" -ge 1 ] 2>/dev/null || { echo "test.sh: CB_TEST_JOBS=$jobs: want a number >= 1" >&2; exit 2; }
 lane_s() {
 	case $1 in
-	kmod) echo 120 ;; cyclestat) echo 220 ;; runner) echo 160 ;; scripts) echo 150 ;;
-	qemu-*-debug) echo 920 ;; qemu-6.1) echo 800 ;; qemu-6.12-rt) echo 310 ;;
+	kmod) echo 120 ;; cyclestat) echo 220 ;; runner) echo 160 ;; scripts) echo 180 ;;
+	qemu-*-debug) echo 920 ;; qemu-6.1) echo 800 ;; qemu-6.12-rt) echo 390 ;;
 	qemu-6.12) echo 500 ;; *) echo 300 ;;
 	esac
 }
