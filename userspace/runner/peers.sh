@@ -7,7 +7,9 @@
 # mem:chase at 4 KiB and 256 KiB, with the references), then uarch-bench
 # once per test.  Prints each figure's mean and sd over the repetitions,
 # in core cycles, beside the truth where the core defines it, and the wall
-# time a repetition takes on each side, with the machine and the date.
+# time a repetition takes on each side, with the machine and the date;
+# then where our spread comes from: our runs (kept in $out/ours-N)
+# re-read with other estimators of a region's cost (estimators.py).
 #
 # uarch-bench is built from its public source where a copy is present:
 #   UARCH_BENCH=PATH      its built binary
@@ -44,9 +46,9 @@ fi
 
 # our side: the four, interleaved with the references, as make run does
 ours() {
-	./cyclebench-user -q --force -o "$out/ours" alu:add_dep,alu:imul_dep,mem:chase \
+	./cyclebench-user -q --force -o "$out/ours-$1" alu:add_dep,alu:imul_dep,mem:chase \
 		args=4096,262144 cpu="$CPU" interleave=1 >/dev/null 2>&1 || return 1
-	sh perop.sh "$CS" "$out/ours" | awk -v r="$1" '
+	sh perop.sh "$CS" "$out/ours-$1" | awk -v r="$1" '
 		$1 == "alu:add_dep" { print r, "add", $2 }
 		$1 == "alu:imul_dep" { print r, "imul", $2 }
 		$1 == "mem:chase/4096" { print r, "l1", $2 }
@@ -107,3 +109,5 @@ awk -v peer="${ub:+yes}" '
 			nt["theirs"] ? sprintf("%.2f s", t["theirs"] / nt["theirs"] / 1000) : "-",
 			sprintf("%.2f s", t["ours"] / nt["ours"] / 1000)
 	}' "$out/times.txt" "$out/figures.txt"
+echo
+python3 estimators.py "$out"/ours-[0-9]*

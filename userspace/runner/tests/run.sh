@@ -438,5 +438,32 @@ expect_ok imul_chain_is_slower_than_add_chain awk -v a="$(v alu:add_dep)" -v i="
 expect_ok independent_adds_are_faster_than_dependent_ones awk -v a="$(v alu:add_dep)" -v i="$(v alu:add_indep)" 'BEGIN { exit !(i < a) }'
 expect_ok a_16MiB_chase_is_slower_than_a_4KiB_one awk -v s="$(v mem:chase/4096)" -v l="$(v mem:chase/16777216)" 'BEGIN { exit !(l > s) }'
 
+# estimators.py on runs whose truth is known: each region's cost dithered
+# onto a TSC of 26-tick steps (a random phase a sample), 2 % of samples far
+# out; 0.7 ticks a core cycle, add 1, imul 3, L1 4 cycles an op
+python3 - "$T/est" <<'PY'
+import os, random, sys
+random.seed(7)
+def region(ticks):
+    return [int(ticks * 5) if random.random() < 0.02 else int((ticks + random.uniform(0, 26)) // 26) * 26
+            for _ in range(4000)]
+for run in "12":
+    for path, ops, r, cyc in (("calib/add_chain", 64, 256, 1), ("alu/add_dep", 4, 1024, 1),
+                              ("alu/imul_dep", 4, 1024, 3), ("mem/chase/4096", 256, 16, 4)):
+        d = os.path.join(sys.argv[1] + run, path)
+        os.makedirs(d)
+        per = 0.7 * cyc * ops
+        open(d + "/info", "w").write(f"ops: {ops}\nlong_repeat: {r}\nensembles: 10\ntsc_step: 26\n")
+        for f, ticks in (("cycles", 60 + per), ("cycles_long", 60 + per * r)):
+            open(os.path.join(d, f), "w").write("\n".join(map(str, region(ticks))) + "\n")
+PY
+python3 estimators.py "$T/est1" "$T/est2" > "$T/est" 2>&1
+expect_ok estimators_the_core_mean_over_median_ensembles_finds_the_truth awk '
+	$1 == "core" && $3 == "median" { got = 1; ok = $5 > 0.9995 && $5 < 1.0005 && $7 > 2.9985 && $7 < 3.0015 && $9 > 3.998 && $9 < 4.002 }
+	END { exit !(got && ok) }' "$T/est"
+expect_ok estimators_the_median_snaps_to_the_step awk '
+	$1 == "median" && $2 == "median" { got = 1; ok = $4 > 1.002 } END { exit !(got && ok) }' "$T/est"
+expect_ok estimators_all_four_twice awk 'gsub(/[(]/, "(") == 3 { n++ } END { exit n != 8 }' "$T/est"
+
 tap_end > /dev/null
 ../../tests/tap/count "$TAP_DIR"
