@@ -29,39 +29,6 @@ static struct dentry *cb_dir;
 
 static void cb_debugfs_sync(void);
 
-static const char *cb_yes(bool b)
-{
-	return b ? "yes" : "no";
-}
-
-/*
- * The top-level info's emitters, made from contract-info.h for the keys
- * it gives the module there: cb_put_tree_KEY(m, value) writes "KEY:
- * value" in the key's form.  A result's info is lib/info.c's.
- */
-#define CB_PUT_ONE(fn, k, type, fmt, ...)				\
-static void cb_put_##fn(struct seq_file *m, type v)			\
-{									\
-	seq_printf(m, #k ": " fmt "\n", __VA_ARGS__);			\
-}
-
-#define CB_PUT_U32(fn, k)	CB_PUT_ONE(fn, k, unsigned int, "%u", v)
-#define CB_PUT_U64(fn, k)	CB_PUT_ONE(fn, k, unsigned long long, "%llu", v)
-#define CB_PUT_INT(fn, k)	CB_PUT_ONE(fn, k, int, "%d", v)
-#define CB_PUT_YESNO(fn, k)	CB_PUT_ONE(fn, k, bool, "%s", cb_yes(v))
-#define CB_PUT_WORD(fn, k)	CB_PUT_ONE(fn, k, const char *, "%s", v)
-#define CB_PUT_TEXT(fn, k)	CB_PUT_ONE(fn, k, const char *, "%s", v)
-#define CB_PUT_REPEAT(fn, k)	CB_PUT_ONE(fn, k, unsigned int, "%u", v)
-#define CB_PUT_LIST(fn, k)						\
-static void cb_put_##fn(struct seq_file *m)				\
-{									\
-	seq_puts(m, #k ":");						\
-}
-
-#define CB_INFO(k, t, tree, result) CB_IF_MODULE_##tree(CB_PUT_##t(tree_##k, k))
-#include "contract-info.h"
-#undef CB_INFO
-
 static __printf(2, 0) void cb_seq_vprintf(void *to, const char *fmt, va_list ap)
 {
 	seq_vprintf(to, fmt, ap);
@@ -98,41 +65,33 @@ static const char *cb_hypervisor_vendor(char *buf, size_t len)
 static int cb_info_show(struct seq_file *m, void *v)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
-	unsigned int setups, teardowns;
+	struct cb_sink s = cb_sink_of(m);
+	struct cb_tree_module mod = {
+		.preempt_rt = IS_ENABLED(CONFIG_PREEMPT_RT),
+	};
 	struct cb_defaults d;
 	char hv[16];
 
 	cb_get_defaults(&d);
-	cb_put_tree_version(m, CB_VERSION);
-	cb_put_tree_mode(m, "kernel");
-	cb_put_tree_kernel(m, utsname()->release);
-	cb_put_tree_vendor(m, c->x86_vendor_id);
-	cb_put_tree_family(m, c->x86);
-	cb_put_tree_model(m, c->x86_model);
-	cb_put_tree_stepping(m, c->x86_stepping);
-	cb_put_tree_model_name(m, c->x86_model_id);
-	cb_put_tree_tsc_khz(m, tsc_khz);
-	cb_put_tree_tsc_step(m, cb_tsc_step);
-	cb_put_tree_constant_tsc(m, boot_cpu_has(X86_FEATURE_CONSTANT_TSC));
-	cb_put_tree_nonstop_tsc(m, boot_cpu_has(X86_FEATURE_NONSTOP_TSC));
-	cb_put_tree_rdtscp(m, boot_cpu_has(X86_FEATURE_RDTSCP));
-	cb_put_tree_hypervisor(m, boot_cpu_has(X86_FEATURE_HYPERVISOR));
-	cb_put_tree_hypervisor_vendor(m, cb_hypervisor_vendor(hv, sizeof(hv)));
-	cb_put_tree_smt_active(m, sched_smt_active());
-	cb_put_tree_method_requested(m, cb_method_name(d.method));
-	cb_put_tree_method_used(m, cb_method_name(cb_method_used(d.method)));
-	cb_put_tree_lfence(m, cb_lfence_note());
-	cb_put_tree_samples(m, d.samples);
-	cb_put_tree_ensembles(m, d.ensembles);
-	cb_put_tree_warmup(m, d.warmup);
-	cb_put_tree_cpu(m, d.cpu);
-	cb_put_tree_max_mb(m, d.max_mb);
-	cb_put_tree_max_sample_us(m, d.max_sample_us);
-	cb_put_tree_long_repeat(m, CB_LONG_REPEAT);
-	cb_put_tree_preempt_rt(m, IS_ENABLED(CONFIG_PREEMPT_RT));
-	cb_get_setup_counts(&setups, &teardowns);
-	cb_put_tree_setup_calls(m, setups);
-	cb_put_tree_teardown_calls(m, teardowns);
+	cb_get_setup_counts(&mod.setup_calls, &mod.teardown_calls);
+	cb_info_tree(&s, &(struct cb_tree_info){
+		.mode = "kernel", .kernel = utsname()->release,
+		.vendor = c->x86_vendor_id, .family = c->x86, .model = c->x86_model,
+		.stepping = c->x86_stepping, .model_name = c->x86_model_id,
+		.tsc_khz = tsc_khz, .tsc_step = cb_tsc_step,
+		.constant_tsc = boot_cpu_has(X86_FEATURE_CONSTANT_TSC),
+		.nonstop_tsc = boot_cpu_has(X86_FEATURE_NONSTOP_TSC),
+		.rdtscp = boot_cpu_has(X86_FEATURE_RDTSCP),
+		.hypervisor = boot_cpu_has(X86_FEATURE_HYPERVISOR),
+		.hypervisor_vendor = cb_hypervisor_vendor(hv, sizeof(hv)),
+		.smt_active = sched_smt_active(),
+		.method_requested = cb_method_name(d.method),
+		.method_used = cb_method_name(cb_method_used(d.method)),
+		.lfence = cb_lfence_note(),
+		.samples = d.samples, .ensembles = d.ensembles, .warmup = d.warmup,
+		.cpu = d.cpu, .max_mb = d.max_mb, .max_sample_us = d.max_sample_us,
+		.long_repeat = CB_LONG_REPEAT, .module = &mod,
+	});
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cb_info);

@@ -26,7 +26,7 @@
  *		module's hooks of an entry's life (counted setups)
  * cpus.c	a cpus= run: a kthread per CPU, the barrier they meet at
  * sample.c	the hardware counters and the disturbance checks around samples
- * info.c	a result's info and a catalog line, through a sink: the
+ * info.c	the info files and a catalog line, through a sink: the
  *		writer cyclebench-user shares (info.h)
  * debugfs.c	the files; calls the engine, never called back
  * main.c	load and unload

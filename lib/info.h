@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * info.h - a result's info file and a catalog line, written once (info.c)
+ * info.h - the info files and a catalog line, written once (info.c)
  * for the module and cyclebench-user: each side fills a struct
  * cb_result_info with what it knows and hands a sink, seq_file's printf
  * in the module, stdio's in the runner.  The keys, their forms and who may
@@ -53,6 +53,76 @@ struct cb_disturbed {
 	const char *pmc_why[CB_NR_PMC];
 	int pmc_err[CB_NR_PMC];
 	u64 nmi_in, nmi_out, retaken;
+};
+
+/**
+ * struct cb_tree_info - the top-level info, as its side knows it.
+ * @mode: "kernel" (the module) or "user" (cyclebench-user).
+ * @interrupts: the runner's: "on"; NULL: not written.
+ * @kernel: the running kernel's release.
+ * @vendor: CPUID's vendor string.
+ * @family: the CPU's family, @model its model, @stepping its stepping.
+ * @model: see @family.
+ * @stepping: see @family.
+ * @model_name: its brand string.
+ * @tsc_khz: the TSC's rate.
+ * @tsc_khz_source: the runner's: "calibrated" where it measured the rate;
+ *	NULL: not written.
+ * @tsc_step: the TSC's step.
+ * @constant_tsc: the CPU's flags, as their keys say.
+ * @nonstop_tsc: see @constant_tsc.
+ * @rdtscp: see @constant_tsc.
+ * @hypervisor: see @constant_tsc.
+ * @hypervisor_vendor: CPUID 0x40000000's signature, or "none".
+ * @smt_active: SMT is on.
+ * @method_requested: the method asked for, @method_used the one run.
+ * @method_used: see @method_requested.
+ * @lfence: the module's: what LFENCE orders here; NULL: not written.
+ * @samples: the run keys' values (the module's: its defaults).
+ * @ensembles: see @samples.
+ * @warmup: see @samples.
+ * @cpu: see @samples.
+ * @nr_cpus: the runner's cpus=: 2 and more writes @cpus.
+ * @cpus: those CPUs.
+ * @max_mb: see @samples.
+ * @max_sample_us: the module's; 0: not written.
+ * @long_repeat: copies in the long region; 0: each result its own ("auto").
+ * @interleave: the runner's: the run went ensemble by ensemble.
+ * @has_interleave: @interleave is written.
+ * @module: the module's own keys; NULL: none of them.
+ * @nr_steps: the runner's sweep=cpus: its steps, @steps; 0: no sweep.
+ * @steps: see @nr_steps.
+ */
+struct cb_tree_info {
+	const char *mode, *interrupts, *kernel, *vendor;
+	unsigned int family, model, stepping;
+	const char *model_name;
+	unsigned int tsc_khz;
+	const char *tsc_khz_source;
+	unsigned int tsc_step;
+	bool constant_tsc, nonstop_tsc, rdtscp, hypervisor;
+	const char *hypervisor_vendor;
+	bool smt_active;
+	const char *method_requested, *method_used, *lfence;
+	unsigned int samples, ensembles, warmup, cpu;
+	unsigned int nr_cpus;
+	const unsigned int *cpus;
+	unsigned int max_mb, max_sample_us, long_repeat;
+	bool interleave, has_interleave;
+	const struct cb_tree_module *module;
+	unsigned int nr_steps;
+	const unsigned int *steps;
+};
+
+/**
+ * struct cb_tree_module - the module's own top-level keys.
+ * @preempt_rt: the kernel is PREEMPT_RT.
+ * @setup_calls: fragment setups run since load.
+ * @teardown_calls: and teardowns.
+ */
+struct cb_tree_module {
+	bool preempt_rt;
+	unsigned int setup_calls, teardown_calls;
 };
 
 /**
@@ -115,6 +185,7 @@ void cb_info_name(const struct cb_sink *s, const struct cb_group *group,
 void cb_info_catalog_line(const struct cb_sink *s, const struct cb_group *group,
 			  const struct cb_fragment *frag, bool has_arg, u64 arg,
 			  unsigned int ops);
+void cb_info_tree(const struct cb_sink *s, const struct cb_tree_info *ti);
 void cb_info_result(const struct cb_sink *s, const struct cb_result_info *ri);
 void cb_info_c2c_timestamps(const struct cb_sink *s, u64 ticks);
 

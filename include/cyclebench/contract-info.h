@@ -6,12 +6,13 @@
  *
  * The list is read by including this file where CB_INFO() is defined
  * (as arch/x86/include/asm/kvm-x86-ops.h's KVM_X86_OP()): contract.h makes
- * enum cb_info_key of it; the module and cyclebench-user their top-level
- * writers (one emitter a key, made only where the table gives them the
- * key) and lib/info.c the result's writer both use; cyclestat and the
- * tests the keys' names.  No include guard: it is meant to be read more
- * than once.  Adding a key is a line here and a call of its emitter where
- * the writer has the value (a result's: a field of struct cb_result_info).
+ * enum cb_info_key of it; lib/info.c the one writer of both scopes the
+ * module and cyclebench-user share (an emitter a key and scope);
+ * cyclestat and the tests the keys' names.  No include guard: it is meant
+ * to be read more than once.  Adding a key is a line here, a field of
+ * struct cb_tree_info or cb_result_info (lib/info.h) and a call of its
+ * emitter in info.c; tests/contract/contract.sh holds each side's trees
+ * to the table's writers.
  */
 CB_INFO(version, WORD, BOTH, NONE)
 CB_INFO(mode, WORD, BOTH, NONE)

@@ -254,24 +254,11 @@ enum cb_info_key {
 #undef CB_INFO
 
 /*
- * A writer's emitters, made from contract-info.h where CB_INFO() expands
- * a key's TREE or RESULT word with CB_IF_MODULE_##WORD(...) or
- * CB_IF_RUNNER_##WORD(...): its arguments where that writer writes the
- * key there, nothing where it does not (so a writer that calls an emitter
- * for a key the table does not give it there does not compile).
- * CB_IF_ANY_##WORD(...): where either does (lib/info.c, the result's
- * writer both share; contract.sh checks what each side's trees hold).
+ * The writer's emitters (lib/info.c), made from contract-info.h where
+ * CB_INFO() expands a key's TREE or RESULT word with CB_IF_ANY_##WORD(...):
+ * its arguments where a side writes the key there, nothing where none
+ * does.  Which side may write it, contract.sh checks on each side's trees.
  */
-#define CB_IF_MODULE_NONE(...)
-#define CB_IF_MODULE_MODULE(...) __VA_ARGS__
-#define CB_IF_MODULE_RUNNER(...)
-#define CB_IF_MODULE_BOTH(...) __VA_ARGS__
-#define CB_IF_MODULE_CPUS(...) __VA_ARGS__
-#define CB_IF_RUNNER_NONE(...)
-#define CB_IF_RUNNER_MODULE(...)
-#define CB_IF_RUNNER_RUNNER(...) __VA_ARGS__
-#define CB_IF_RUNNER_BOTH(...) __VA_ARGS__
-#define CB_IF_RUNNER_CPUS(...) __VA_ARGS__
 #define CB_IF_ANY_NONE(...)
 #define CB_IF_ANY_MODULE(...) __VA_ARGS__
 #define CB_IF_ANY_RUNNER(...) __VA_ARGS__

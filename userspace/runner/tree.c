@@ -17,47 +17,6 @@
 
 #include "runner.h"
 
-static const char *yes(int b)
-{
-	return b ? "yes" : "no";
-}
-
-/*
- * The top-level info's emitters, made from contract-info.h for the keys
- * it gives cyclebench-user there: put_tree_KEY(f, value) writes "KEY:
- * value" in the key's form (a CB_T_LIST key's "KEY:" only: the caller
- * writes the rest of the line).  A result's info is lib/info.c's.
- */
-#define PUT_ONE(fn, k, type, fmt, ...)					\
-	static void put_##fn(FILE *f, type v)				\
-	{								\
-		fprintf(f, #k ": " fmt "\n", __VA_ARGS__);		\
-	}
-#define PUT_U32(fn, k)		PUT_ONE(fn, k, unsigned int, "%u", v)
-#define PUT_U64(fn, k)		PUT_ONE(fn, k, unsigned long long, "%llu", v)
-#define PUT_INT(fn, k)		PUT_ONE(fn, k, int, "%d", v)
-#define PUT_YESNO(fn, k)	PUT_ONE(fn, k, int, "%s", yes(v))
-#define PUT_WORD(fn, k)		PUT_ONE(fn, k, const char *, "%s", v)
-#define PUT_TEXT(fn, k)		PUT_ONE(fn, k, const char *, "%s", v)
-/* 0: auto, each result its own */
-#define PUT_REPEAT(fn, k)						\
-	static void put_##fn(FILE *f, unsigned int v)			\
-	{								\
-		if (v)							\
-			fprintf(f, #k ": %u\n", v);			\
-		else							\
-			fputs(#k ": auto\n", f);			\
-	}
-#define PUT_LIST(fn, k)							\
-	static void put_##fn(FILE *f)					\
-	{								\
-		fputs(#k ":", f);					\
-	}
-
-#define CB_INFO(k, t, tree, result) CB_IF_RUNNER_##tree(PUT_##t(tree_##k, k))
-#include "contract-info.h"
-#undef CB_INFO
-
 static __printf(2, 0) void file_vprintf(void *to, const char *fmt, va_list ap)
 {
 	vfprintf(to, fmt, ap);
@@ -103,16 +62,14 @@ static int close_checked(FILE *f)
 	return fclose(f) || bad ? -1 : 0;
 }
 
-/* cpus=: the rest of the line "cpus: 0,1" */
-static void put_cpu_list(FILE *f, const struct cb_run *req)
+/*
+ * The top-level info; a sweep=cpus run's (@steps, @nsteps) also names the
+ * sweep and its steps.
+ */
+static int write_top_info(const char *dir, const struct cb_run *req, const struct cb_machine *m,
+			  const unsigned int *steps, unsigned int nsteps)
 {
-	for (unsigned int t = 0; t < req->nr_cpus; t++)
-		fprintf(f, "%s%u", t ? "," : " ", req->cpu_of[t]);
-	fputc('\n', f);
-}
-
-static int write_top_info(const char *dir, const struct cb_run *req, const struct cb_machine *m)
-{
+	struct cb_sink sink;
 	char *path;
 	FILE *f;
 
@@ -122,38 +79,22 @@ static int write_top_info(const char *dir, const struct cb_run *req, const struc
 	free(path);
 	if (!f)
 		return -1;
-	put_tree_version(f, CB_VERSION);
-	put_tree_kernel(f, m->kernel);
-	put_tree_vendor(f, m->vendor);
-	put_tree_family(f, m->family);
-	put_tree_model(f, m->model);
-	put_tree_stepping(f, m->stepping);
-	put_tree_model_name(f, m->model_name);
-	put_tree_tsc_khz(f, m->tsc_khz);
-	if (m->tsc_khz_calibrated)
-		put_tree_tsc_khz_source(f, "calibrated");
-	put_tree_constant_tsc(f, m->constant_tsc);
-	put_tree_nonstop_tsc(f, m->nonstop_tsc);
-	put_tree_rdtscp(f, m->rdtscp);
-	put_tree_hypervisor(f, m->hypervisor);
-	put_tree_hypervisor_vendor(f, m->hypervisor_vendor);
-	put_tree_smt_active(f, m->smt_active);
-	put_tree_method_requested(f, cb_method_name(req->method_requested));
-	put_tree_method_used(f, cb_method_name(req->method));
-	put_tree_samples(f, req->samples);
-	put_tree_ensembles(f, req->ensembles);
-	put_tree_warmup(f, req->warmup);
-	put_tree_cpu(f, req->cpu);
-	if (req->nr_cpus > 1) {
-		put_tree_cpus(f);
-		put_cpu_list(f, req);
-	}
-	put_tree_max_mb(f, req->max_mb);
-	put_tree_long_repeat(f, req->long_repeat);
-	put_tree_tsc_step(f, m->tsc_step);
-	put_tree_interleave(f, req->interleave);
-	put_tree_mode(f, "user");
-	put_tree_interrupts(f, "on");
+	sink = cb_sink_of(f);
+	cb_info_tree(&sink, &(struct cb_tree_info){
+		.mode = "user", .interrupts = "on", .kernel = m->kernel, .vendor = m->vendor,
+		.family = m->family, .model = m->model, .stepping = m->stepping,
+		.model_name = m->model_name, .tsc_khz = m->tsc_khz,
+		.tsc_khz_source = m->tsc_khz_calibrated ? "calibrated" : NULL,
+		.tsc_step = m->tsc_step, .constant_tsc = m->constant_tsc,
+		.nonstop_tsc = m->nonstop_tsc, .rdtscp = m->rdtscp, .hypervisor = m->hypervisor,
+		.hypervisor_vendor = m->hypervisor_vendor, .smt_active = m->smt_active,
+		.method_requested = cb_method_name(req->method_requested),
+		.method_used = cb_method_name(req->method), .samples = req->samples,
+		.ensembles = req->ensembles, .warmup = req->warmup, .cpu = req->cpu,
+		.nr_cpus = req->nr_cpus, .cpus = req->cpu_of, .max_mb = req->max_mb,
+		.long_repeat = req->long_repeat, .interleave = req->interleave,
+		.has_interleave = true, .nr_steps = nsteps, .steps = steps,
+	});
 	return close_checked(f);
 }
 
@@ -346,7 +287,7 @@ int cb_write_tree(const struct cb_run *req, const struct cb_machine *m)
 
 	if (begin_tree(req->out, &tmp))
 		return -1;
-	ok = !write_top_info(tmp, req, m) && !write_fragments(tmp, req);
+	ok = !write_top_info(tmp, req, m, NULL, 0) && !write_fragments(tmp, req);
 	for (unsigned int i = 0; ok && i < req->nr; i++)
 		ok = !write_result(tmp, req, m, &req->res[i]);
 	return end_tree(tmp, req->out, ok, 1);
@@ -365,20 +306,7 @@ int cb_sweep_begin(const char *out, char **tmp)
 int cb_sweep_end(char *tmp, const struct cb_run *req, const struct cb_machine *m,
 		 const unsigned int *steps, unsigned int nsteps, int ok)
 {
-	char *path = NULL;
-	FILE *f = NULL;
-
 	if (!ok)
 		return end_tree(tmp, req->out, 0, 0);
-	if (!write_top_info(tmp, req, m) && asprintf(&path, "%s/" CB_FILE_INFO, tmp) >= 0)
-		f = fopen(path, "ae");
-	free(path);
-	if (f) {
-		put_tree_sweep(f, "cpus");
-		put_tree_steps(f);
-		for (unsigned int s = 0; s < nsteps; s++)
-			fprintf(f, "%s%u", s ? "," : " ", steps[s]);
-		fputc('\n', f);
-	}
-	return end_tree(tmp, req->out, f && !close_checked(f), 1);
+	return end_tree(tmp, req->out, !write_top_info(tmp, req, m, steps, nsteps), 1);
 }
