@@ -55,62 +55,35 @@ struct cb_disturbed {
 	u64 nmi_in, nmi_out, retaken;
 };
 
-/**
- * struct cb_tree_info - the top-level info, as its side knows it.
- * @mode: "kernel" (the module) or "user" (cyclebench-user).
- * @interrupts: the runner's: "on"; NULL: not written.
- * @kernel: the running kernel's release.
- * @vendor: CPUID's vendor string.
- * @family: the CPU's family, @model its model, @stepping its stepping.
- * @model: see @family.
- * @stepping: see @family.
- * @model_name: its brand string.
- * @tsc_khz: the TSC's rate.
- * @tsc_khz_source: the runner's: "calibrated" where it measured the rate;
- *	NULL: not written.
- * @tsc_step: the TSC's step.
- * @constant_tsc: the CPU's flags, as their keys say.
- * @nonstop_tsc: see @constant_tsc.
- * @rdtscp: see @constant_tsc.
- * @hypervisor: see @constant_tsc.
- * @hypervisor_vendor: CPUID 0x40000000's signature, or "none".
- * @smt_active: SMT is on.
- * @method_requested: the method asked for, @method_used the one run.
- * @method_used: see @method_requested.
- * @lfence: the module's: what LFENCE orders here; NULL: not written.
- * @samples: the run keys' values (the module's: its defaults).
- * @ensembles: see @samples.
- * @warmup: see @samples.
- * @cpu: see @samples.
- * @nr_cpus: the runner's cpus=: 2 and more writes @cpus.
- * @cpus: those CPUs.
- * @max_mb: see @samples.
- * @max_sample_us: the module's; 0: not written.
- * @long_repeat: copies in the long region; 0: each result its own ("auto").
- * @interleave: the runner's: the run went ensemble by ensemble.
- * @has_interleave: @interleave is written.
- * @module: the module's own keys; NULL: none of them.
- * @nr_steps: the runner's sweep=cpus: its steps, @steps; 0: no sweep.
- * @steps: see @nr_steps.
+/*
+ * struct cb_tree_info - the top-level info, as its side knows it: the
+ * keys of contract-info.h's TREE column, a field each.  A string NULL,
+ * max_sample_us or nr_steps 0, or nr_cpus below 2: that key is not
+ * written.
  */
 struct cb_tree_info {
-	const char *mode, *interrupts, *kernel, *vendor;
+	const char *mode;		/* "kernel" or "user" */
+	const char *interrupts;		/* the runner's: "on" */
+	const char *kernel, *vendor;
 	unsigned int family, model, stepping;
 	const char *model_name;
 	unsigned int tsc_khz;
-	const char *tsc_khz_source;
+	const char *tsc_khz_source;	/* the runner's: "calibrated" */
 	unsigned int tsc_step;
 	bool constant_tsc, nonstop_tsc, rdtscp, hypervisor;
 	const char *hypervisor_vendor;
 	bool smt_active;
-	const char *method_requested, *method_used, *lfence;
-	unsigned int samples, ensembles, warmup, cpu;
-	unsigned int nr_cpus;
+	const char *method_requested, *method_used;
+	const char *lfence;		/* the module's: what LFENCE orders here */
+	unsigned int samples, ensembles, warmup, cpu;	/* the module's: its defaults */
+	unsigned int nr_cpus;		/* the runner's cpus=: 2 and more writes @cpus */
 	const unsigned int *cpus;
-	unsigned int max_mb, max_sample_us, long_repeat;
-	bool interleave, has_interleave;
+	unsigned int max_mb;
+	unsigned int max_sample_us;	/* the module's */
+	unsigned int long_repeat;	/* 0: each result its own, "auto" */
+	bool interleave, has_interleave;	/* the runner's */
 	const struct cb_tree_module *module;
-	unsigned int nr_steps;
+	unsigned int nr_steps;		/* the runner's sweep=cpus: its steps */
 	const unsigned int *steps;
 };
 
