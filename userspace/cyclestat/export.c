@@ -120,10 +120,10 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 	else
 		fputs("null", f);
 	fprintf(f, ", \"ticks_per_core_cycle\": %s,\n       \"cost\": {\"basis\": \"%s\", "
-		"\"unit\": \"%s\", \"aggregate\": \"median\", \"per_op\": ",
+		"\"unit\": \"%s\", \"aggregate\": \"%s\", \"per_op\": ",
 		cs_core_calib(fr) > 0 ? cs_fmt_d(b[0], 40, (double)cs_core_calib(fr)) : "null",
 		cs_basis_name(basis),
-		cs_unit(fr));
+		cs_unit(fr), basis == CS_BASIS_TWO_LENGTH ? "core mean" : "median");
 	json_est(f, h, scale);
 	/*
 	 * the minimum's spread over ensembles carries neither the TSC step's

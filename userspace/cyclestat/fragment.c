@@ -220,6 +220,7 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 	struct cs_counts c = { 0 };
 	struct cs_figs f;
 	u128 *med2 = NULL;
+	struct cs_q *core = NULL;
 	uint64_t *min = NULL, r;
 	int ret = -1, rr;
 
@@ -249,7 +250,8 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 	}
 	med2 = calloc(fr->ens.count, sizeof(*med2));
 	min = calloc(fr->ens.count, sizeof(*min));
-	if (!med2 || !min) {
+	core = calloc(fr->ens.count, sizeof(*core));
+	if (!med2 || !min || !core) {
 		cs_seterr(err, path, 0, "out of memory");
 		goto out;
 	}
@@ -257,19 +259,19 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 		if (read_paired(path, n, &l, err))
 			goto out;
 		compact(&l, idx, kept);
-		if (cs_ens_aggs(l.v, fr->ens.count, fr->ens.size, med2, min)) {
+		if (cs_ens_aggs(l.v, fr->ens.count, fr->ens.size, fr->step, med2, min, core)) {
 			cs_seterr(err, path, 0, "out of memory");
 			goto out;
 		}
 	} else {
-		/* one ensemble: its median and minimum are the whole file's */
+		/* one ensemble: its core and minimum are the whole file's */
 		if (read_counted(path, n, &c, err))
 			goto out;
 		cs_figures_of(&c, &f);
-		med2[0] = (u128)f.median.num;
 		min[0] = f.min;
+		core[0] = cs_core_of(&c, fr->step);
 	}
-	if (cs_perop(fr->ens.med2, fr->ens.min, med2, min, fr->ens.count, r, fr->ops, &fr->perop)) {
+	if (cs_perop(fr->ens.core, fr->ens.min, core, min, fr->ens.count, r, fr->ops, &fr->perop)) {
 		cs_seterr(err, path, 0, "out of memory");
 		goto out;
 	}
@@ -278,6 +280,7 @@ out:
 	cs_samples_free(&l);
 	cs_counts_free(&c);
 	free(med2);
+	free(core);
 	free(min);
 	free(path);
 	return ret;
@@ -505,22 +508,44 @@ static int frag_shape(const struct cs_loc *loc, size_t n, int known, uint64_t *e
  * the TSC step, far outliers, histogram, and the one ensemble where the
  * samples' order was not kept.
  */
+/* the TSC's step the tree records (tsc_step), or 0 */
+static uint64_t recorded_step(const struct cs_frag *fr)
+{
+	struct cs_err ignored;
+	uint64_t step;
+
+	if (cs_info_u64(&fr->info, NULL, CB_INFO_tsc_step, &step, &ignored) || step < 2)
+		return 0;
+	return step;
+}
+
+/* the step, for samples in run order before they are counted: else a copy's */
+static int step_of_ordered(struct cs_frag *fr, const struct cs_samples *s)
+{
+	struct cs_counts c;
+
+	fr->step = recorded_step(fr);
+	if (fr->step)
+		return 0;
+	if (cs_counts_of(s->v, s->n, &c))
+		return -1;
+	fr->step = cs_step_of(&c);
+	cs_counts_free(&c);
+	return 0;
+}
+
 static int frag_figures(const struct cs_loc *loc, struct cs_frag *fr, struct cs_samples *s,
 			struct cs_counts *c, int ordered, struct cs_err *err)
 {
-	uint64_t step = 1;
-	struct cs_err ignored;
-
 	if (counted(loc->cycles, s, c, err))
 		return -1;
 	cs_figures_of(c, &fr->raw);
-	/* a step the tree records (tsc_step), else the samples' (cs_step_of()) */
-	if (cs_info_u64(&fr->info, NULL, CB_INFO_tsc_step, &step, &ignored) || !step)
-		step = 1;
-	fr->step = step > 1 ? step : cs_step_of(c);
+	/* the step the tree records, else the samples' (cs_step_of()) */
+	if (!fr->step)
+		fr->step = recorded_step(fr) ?: cs_step_of(c);
 	cs_far_of(c, &fr->raw, fr->step);
 	cs_histogram_of(c, &fr->raw, fr->step, &fr->hist);
-	if (!ordered && cs_ensemble_one(c, &fr->raw, &fr->ens)) {
+	if (!ordered && cs_ensemble_one(c, &fr->raw, fr->step, &fr->ens)) {
 		cs_seterr(err, loc->cycles, 0, "out of memory");
 		return -1;
 	}
@@ -589,8 +614,8 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 			fr->dropped_even = fr->dropped - flagged;
 			size = (uint64_t)m;
 		}
-		if (cs_ensembles(s.v, ens, size, &fr->ens) ||
-		    cs_ens_aggs(s.v, ens, size, fr->ens.med2, fr->ens.min)) {
+		if (step_of_ordered(fr, &s) || cs_ensembles(s.v, ens, size, &fr->ens) ||
+		    cs_ens_aggs(s.v, ens, size, fr->step, fr->ens.med2, fr->ens.min, fr->ens.core)) {
 			cs_seterr(err, loc->cycles, 0, "out of memory");
 			goto fail;
 		}

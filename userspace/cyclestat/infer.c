@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * infer.c - statements about more than one number from one result:
- * per-ensemble aggregates, the two-length per-op cost with its t-interval,
- * Student's t quantile, and a mean's t-interval. The rank tests of
+ * per-ensemble aggregates, the two-length per-op cost with its interval,
+ * Student's t quantile, a mean's t-interval and a median's order-statistic
+ * interval. The rank tests of
  * compare are in ranks.c.
  *
  * Definitions (cyclestat(1) repeats them):
- *   per-op cost	per ensemble e, (agg_e(long) - agg_e(short)) / ((R - 1) ops),
- *		agg = median (the headline) or minimum; the figure is the mean
- *		over ensembles, exact; its 95 % interval is mean +- t(0.975, E-1)
- *		s / sqrt(E) with s the sample sd over ensembles (none for E = 1)
+ *   per-op cost	per ensemble e, (agg_e(long) - agg_e(short)) / ((R - 1) ops).
+ *		The headline: agg = the mean of the core (cs_core_of()), the
+ *		figure the median over ensembles, exact; its 95 % interval the
+ *		order statistics x(k) and x(E + 1 - k), k the largest with
+ *		P(Binomial(E, 1/2) < k) <= 2.5 % (none for E < 6: such an
+ *		interval needs six ensembles).  agg = the minimum: the mean over
+ *		ensembles, mean +- t(0.975, E-1) s / sqrt(E) (none for E = 1).
  *
  * A leaf: calls stats.c's sort only.
  */
@@ -22,18 +26,25 @@
 
 /* ---- per-ensemble aggregates, on samples in run order ---- */
 
-/* twice the median and the minimum of each ensemble; v is not changed */
-int cs_ens_aggs(const uint64_t *v, uint64_t count, uint64_t size, u128 *med2, uint64_t *min)
+/*
+ * twice the median, the minimum and the mean of the core (cs_core_of(),
+ * the TSC's step @step) of each ensemble; v is not changed
+ */
+int cs_ens_aggs(const uint64_t *v, uint64_t count, uint64_t size, uint64_t step, u128 *med2,
+		uint64_t *min, struct cs_q *core)
 {
 	uint64_t *t = malloc(size * sizeof(*t));
 
 	if (!t)
 		return -1;
 	for (uint64_t j = 0; j < count; j++) {
+		struct cs_counts c = { .v = t, .len = size, .n = size };
+
 		memcpy(t, v + j * size, size * sizeof(*t));
 		cs_sort(t, size);
 		min[j] = t[0];
 		med2[j] = size % 2 ? (u128)t[size / 2] * 2 : (u128)t[size / 2 - 1] + t[size / 2];
+		core[j] = cs_core_of(&c, step);
 	}
 	free(t);
 	return 0;
@@ -107,26 +118,98 @@ double cs_t_quantile(double q, double df)
 	return (lo + hi) / 2;
 }
 
+/* ---- a median's interval ---- */
+
+static int cmp_ld(const void *a, const void *b)
+{
+	long double x = *(const long double *)a, y = *(const long double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The distribution-free 95 % interval of a median of n: x(k) and
+ * x(n + 1 - k) of the sorted x, k the largest with P(B < k) <= 2.5 %,
+ * B ~ Binomial(n, 1/2).  0 when n < 6: no such k.
+ */
+static uint64_t order_k(uint64_t n)
+{
+	double p = ldexp(1, -(int)(n < 1000 ? n : 1000)), cdf = 0;
+	uint64_t k = 0;
+
+	if (n < 6)
+		return 0;
+	if (n >= 1000)	/* the normal approximation, a sample either way */
+		return (uint64_t)floor(n / 2.0 - 1.96 * sqrt((double)n) / 2);
+	/* cdf = P(B <= k), p = P(B = k) */
+	for (cdf = p; cdf <= 0.025; k++) {
+		p = p * (double)(n - k) / (double)(k + 1);
+		cdf += p;
+	}
+	return k;
+}
+
+/*
+ * the median of x with its 95 % interval (order_k()); x is sorted in
+ * place; lo = hi = NaN when n < 6, lo = hi = the median when every x is
+ * the same
+ */
+void cs_median_ci(long double *x, uint64_t n, long double *med, long double *lo,
+		  long double *hi)
+{
+	uint64_t k = order_k(n);
+
+	qsort(x, n, sizeof(*x), cmp_ld);
+	*med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	if (x[0] == x[n - 1]) {
+		*lo = *hi = *med;
+		return;
+	}
+	*lo = k ? x[k - 1] : NAN;
+	*hi = k ? x[n - k] : NAN;
+}
+
+/* the farther of an interval's ends from its figure */
+long double cs_est_half(const struct cs_est *e)
+{
+	long double v = cs_q_ld(e->value);
+
+	return fmaxl(v - e->lo, e->hi - v);
+}
+
+/*
+ * How far the per-op cost may be off, for the calibration's error carried
+ * into other figures: its interval's farther end; under six ensembles,
+ * where a median has no 95 % interval, the farthest ensemble (the interval
+ * k = 1 would give, covering 1 - 2^(1 - E) of the time); 0 for one.
+ */
+long double cs_perop_half(const struct cs_perop *p)
+{
+	long double v = cs_q_ld(p->med.value), h = 0;
+
+	if (!isnan(p->med.lo))
+		return cs_est_half(&p->med);
+	for (uint64_t e = 0; p->med.n >= 2 && e < p->med.n; e++)
+		h = fmaxl(h, fabsl(p->each[e] - v));
+	return h;
+}
+
 /* ---- the two-length per-op cost ---- */
 
 /*
- * One aggregate: d[e] = agg_e(long) - agg_e(short), in units of 1/den2 of
- * a tick (den2 = 2 for medians, 1 for minimums); per op divides by
- * (R - 1) ops. Mean exact, interval in long double.
+ * The minimum's: d[e] = min_e(long) - min_e(short) in ticks; per op
+ * divides by (R - 1) ops. Mean exact, interval in long double.
  */
-static void perop_one(const s128 *d, uint64_t n, u128 den2, uint64_t r, uint64_t ops,
-		      struct cs_est *est, long double *each)
+static void perop_min(const s128 *d, uint64_t n, uint64_t r, uint64_t ops, struct cs_est *est)
 {
 	s128 sum = 0;
-	u128 den = den2 * (u128)(r - 1) * ops;
+	u128 den = (u128)(r - 1) * ops;
 	long double m, ss = 0;
 	int same = 1;
 
 	for (uint64_t e = 0; e < n; e++) {
 		sum += d[e];
 		same &= d[e] == d[0];
-		if (each)
-			each[e] = (long double)d[e] / (long double)den;
 	}
 	est->value = (struct cs_q){ .num = sum, .den = den * n };
 	est->n = n;
@@ -154,7 +237,42 @@ static void perop_one(const s128 *d, uint64_t n, u128 den2, uint64_t r, uint64_t
 	}
 }
 
-int cs_perop(const u128 *med_s, const uint64_t *min_s, const u128 *med_l,
+static int q_cmp(const void *a, const void *b)
+{
+	return cs_q_cmp(*(const struct cs_q *)a, *(const struct cs_q *)b);
+}
+
+/*
+ * The headline: per ensemble (core_l - core_s) / ((R - 1) ops), exact;
+ * their median, exact, with its order-statistic interval.
+ */
+static int perop_core(const struct cs_q *core_s, const struct cs_q *core_l, uint64_t n,
+		      uint64_t r, uint64_t ops, struct cs_perop *p)
+{
+	struct cs_q *q = malloc(n * sizeof(*q));
+	long double *x = malloc(n * sizeof(*x)), m;
+
+	if (!q || !x) {
+		free(q);
+		free(x);
+		return -1;
+	}
+	for (uint64_t e = 0; e < n; e++) {
+		q[e] = cs_q_div(cs_q_sub(core_l[e], core_s[e]), (r - 1) * ops);
+		p->each[e] = x[e] = cs_q_ld(q[e]);
+	}
+	qsort(q, n, sizeof(*q), q_cmp);
+	p->med.value = n % 2 ? q[n / 2] : cs_q_div(cs_q_add(q[n / 2 - 1], q[n / 2]), 2);
+	p->med.n = n;
+	cs_median_ci(x, n, &m, &p->med.lo, &p->med.hi);
+	if (n < 2)
+		p->med.lo = p->med.hi = NAN;
+	free(q);
+	free(x);
+	return 0;
+}
+
+int cs_perop(const struct cs_q *core_s, const uint64_t *min_s, const struct cs_q *core_l,
 	     const uint64_t *min_l, uint64_t n, uint64_t r, uint64_t ops,
 	     struct cs_perop *p)
 {
@@ -163,17 +281,14 @@ int cs_perop(const u128 *med_s, const uint64_t *min_s, const u128 *med_l,
 	if (!d)
 		return -1;
 	p->each = malloc(n * sizeof(*p->each));
-	if (!p->each) {
+	if (!p->each || perop_core(core_s, core_l, n, r, ops, p)) {
 		free(d);
 		return -1;
 	}
 	p->repeat = r;
 	for (uint64_t e = 0; e < n; e++)
-		d[e] = (s128)med_l[e] - (s128)med_s[e];
-	perop_one(d, n, 2, r, ops, &p->med, p->each);
-	for (uint64_t e = 0; e < n; e++)
 		d[e] = (s128)min_l[e] - (s128)min_s[e];
-	perop_one(d, n, 1, r, ops, &p->min, NULL);
+	perop_min(d, n, r, ops, &p->min);
 	free(d);
 	p->ok = 1;
 	return 0;

@@ -136,16 +136,16 @@ static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
 /*
  * The per-op interval carries what the figure carries (cyclestat(1),
  * "intervals"):
- *  - the spread over ensembles: infer.c's t-interval;
+ *  - the spread over ensembles: infer.c's order-statistic interval of
+ *    their median (none under six ensembles);
  *  - the TSC's resolution: no half-width under one step of (R - 1) ops
- *    (quantum()).  The larger of the two, not their sum: where the noise
- *    is wider than a step the medians move between steps from ensemble to
- *    ensemble, and the rounding becomes spread the t-interval measures;
- *    where it is narrower they lock, the spread is nil, and the step bounds
- *    the error;
+ *    (quantum()).  The larger of the two, not their sum: a core's mean is
+ *    dithered across the step by each sample's phase against it, and where
+ *    the noise is narrower than a step too few phases may have been seen
+ *    for the spread to show the rounding left; the step bounds it;
  *  - the calibration's own error, for a figure in core cycles: with
  *    interleave (calib:add_chain's ensemble e ran beside this one's), the
- *    t-interval of the per-ensemble ratios, which carries both spreads and
+ *    interval of the per-ensemble ratios' median, which carries both spreads and
  *    the clock's drift across ensembles; else the calibration's relative
  *    half-width added to the figure's.  Either way no narrower than both
  *    quanta.  Where calib:imul_chain of the same run disagrees with it
@@ -181,8 +181,8 @@ static void cross_check(struct cs_input *in, const struct cs_frag *calib)
 		return;
 	c1 = cs_q_ld(calib->perop.med.value);
 	c2 = cs_q_ld(imul->perop.med.value) / CS_IMUL_LATENCY;
-	h1 = (calib->perop.med.hi - calib->perop.med.lo) / 2;
-	h2 = (imul->perop.med.hi - imul->perop.med.lo) / 2 / CS_IMUL_LATENCY;
+	h1 = cs_perop_half(&calib->perop);
+	h2 = cs_perop_half(&imul->perop) / CS_IMUL_LATENCY;
 	if (c1 <= 0 || c2 <= 0)
 		return;
 	in->calib_add = c1;
@@ -206,13 +206,15 @@ static int hold_intervals(struct cs_input *in)
 
 		if (!fr->perop.ok || e->n < 2)
 			continue;
-		h = fmaxl((e->hi - e->lo) / 2, quantum(in, fr));
-		e->lo = v - h;
-		e->hi = v + h;
 		if (!strcmp(fr->name, CB_REF_ADD)) {
 			calib = fr;
 			cq = quantum(in, fr) / v;
 		}
+		if (isnan(e->lo))
+			continue;
+		h = fmaxl(cs_est_half(e), quantum(in, fr));
+		e->lo = v - h;
+		e->hi = v + h;
 	}
 	cross_check(in, calib);
 	for (size_t i = 0; i < in->nfrag; i++) {
@@ -221,10 +223,9 @@ static int hold_intervals(struct cs_input *in)
 		long double c = fr->calib, v = cs_q_ld(e->value), vc = v / c, h, floor;
 		long double *x;
 
-		/* calib's relative half-width, where it has an interval (n >= 2) */
-		if (calib && fr->calib > 0 && calib->perop.ok && calib->perop.med.n >= 2 &&
-		    cs_q_ld(calib->perop.med.value) > 0)
-			fr->calib_rel = (calib->perop.med.hi - calib->perop.med.lo) / 2 /
+		/* calib's relative half-width, where it has ensembles (n >= 2) */
+		if (calib && fr->calib > 0 && cs_q_ld(calib->perop.med.value) > 0)
+			fr->calib_rel = cs_perop_half(&calib->perop) /
 					cs_q_ld(calib->perop.med.value);
 		if (cs_core_calib(fr) > 0 && fr != calib && fr->netop.n >= 2 && !isnan(fr->netop.lo)) {
 			/* net and raw figures: the calibration's error added */
@@ -234,8 +235,11 @@ static int hold_intervals(struct cs_input *in)
 			h = (n->hi - n->lo) / 2 / c + fabsl(nv) * (fr->calib_rel + in->calib_gap);
 			n->lo = (nv - h) * c;
 			n->hi = (nv + h) * c;
+			/* the clock may have moved between calib's ensembles and these */
+			in->within_run += !yes(in, fr, CB_INFO_interleave);
 		}
-		if (!fr->perop.ok || e->n < 2 || cs_core_calib(fr) <= 0 || fr == calib)
+		if (!fr->perop.ok || e->n < 2 || isnan(e->lo) || cs_core_calib(fr) <= 0 ||
+		    fr == calib)
 			continue;
 		floor = quantum(in, fr) / c + fabsl(vc) * cq;
 		paired = calib && calib->perop.ok && calib->perop.med.n == e->n &&
@@ -250,11 +254,11 @@ static int hold_intervals(struct cs_input *in)
 
 			for (uint64_t j = 0; j < e->n; j++)
 				x[j] = fr->perop.each[j] / calib->perop.each[j];
-			cs_mean_ci(x, e->n, &m, &lo, &hi);
-			h = fmaxl((hi - lo) / 2, floor);
+			cs_median_ci(x, e->n, &m, &lo, &hi);
+			h = isnan(lo) ? NAN : fmaxl(fmaxl(vc - lo, hi - vc), floor);
 			free(x);
 		} else {
-			h = fmaxl((e->hi - e->lo) / 2 / c + fabsl(vc) * fr->calib_rel, floor);
+			h = fmaxl(cs_est_half(e) / c + fabsl(vc) * fr->calib_rel, floor);
 			/* the clock may have moved between calib's ensembles and these */
 			in->within_run += !yes(in, fr, CB_INFO_interleave);
 		}
@@ -359,8 +363,7 @@ static void calib_from_tree(const char *path, struct cs_frag *fr)
 			fr->calib = v;
 			/* its relative half-width, no narrower than its quantum */
 			fr->calib_rel = c.perop.med.n < 2 ? 0 :
-					fmaxl((c.perop.med.hi - c.perop.med.lo) / 2,
-					      quantum(&one, &c)) / v;
+					fmaxl(cs_perop_half(&c.perop), quantum(&one, &c)) / v;
 		}
 		cs_frag_free(&c);
 	}

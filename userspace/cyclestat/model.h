@@ -142,6 +142,7 @@ struct cs_ens {
 	long double *var;	/* population variance of each ensemble */
 	long double *mean;	/* mean of each ensemble (gbench) */
 	u128 *med2;		/* twice the median of each ensemble */
+	struct cs_q *core;	/* the mean of each ensemble's core (cs_core_of()) */
 	long double total_var, var_of_vars, var_of_mins;
 	uint64_t abs_max_dev;
 };
@@ -165,8 +166,9 @@ struct cs_est {
 struct cs_perop {
 	int ok;
 	uint64_t repeat;	/* R: the long body is the short one R times */
-	struct cs_est med, min;
-	long double *each;	/* median-based per-op cost of each ensemble */
+	struct cs_est med;	/* the median over ensembles of their core means' */
+	struct cs_est min;	/* the mean over ensembles of their minimums' */
+	long double *each;	/* the per-op cost of each ensemble, by its core means */
 };
 
 /*

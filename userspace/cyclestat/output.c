@@ -139,13 +139,13 @@ static int cost_cells(const struct cs_frag *fr, char *cost, char *ci, size_t sz,
 	char b1[48], b2[48];
 
 	if (isnan(lo)) {
+		/* a median's 95 % interval needs six ensembles (infer.c) */
+		snprintf(ci, sz, e->n < 2 ? "- (one ensemble)" : "- (< 6 ensembles)");
 		if (v < res && res > 0) {
 			snprintf(cost, sz, "<%s", fixed_num(b1, sizeof(b1), res, 3, whole));
-			snprintf(ci, sz, "- (one ensemble)");
 			return 1;
 		}
 		fixed_num(cost, sz, v, 3, whole);
-		snprintf(ci, sz, "- (one ensemble)");
 		return 0;
 	}
 	if (hi < res && res > 0) {
@@ -550,9 +550,10 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 			show_basis ? "" : " basis", show_ens ? "" : " ens");
 	if (line > WIDTH)
 		fprintf(f, "(the table is %d columns wide: a fragment's name is never cut)\n", line);
-	fprintf(f, "two-length: (long - short) / ((R-1) ops), medians per ensemble; net: (median -\n"
-		"base:empty's of the same run) / ops; raw: median / ops; 95%% interval: t over\n"
-		"the ensembles, widened by the TSC step and the calibration (cyclestat(1))%s\n",
+	fprintf(f, "two-length: (long - short) / ((R-1) ops) of each ensemble's core mean (within\n"
+		"1.5 TSC steps of its median), their median; net: (median - base:empty's of the\n"
+		"same run) / ops; raw: median / ops; 95%% interval: over the ensembles (a\n"
+		"median's, or t), widened by the TSC step and the calibration (cyclestat(1))%s\n",
 		in->has_overhead ? "" : "\nno base:empty here, so no net figures");
 	if (clipped)
 		fprintf(f, "\u22480: the interval holds 0 (<X: its upper end); <X and below resolution:\n"

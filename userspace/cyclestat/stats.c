@@ -44,6 +44,32 @@ struct cs_q cs_q_sub(struct cs_q a, struct cs_q b)
 			      .den = a.den * b.den };
 }
 
+static u128 gcd(u128 a, u128 b)
+{
+	while (b) {
+		u128 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* a + b in lowest terms, so that a median of two stays in range */
+struct cs_q cs_q_add(struct cs_q a, struct cs_q b)
+{
+	u128 g = gcd(a.den, b.den), k;
+	struct cs_q r = { .num = a.num * (s128)(b.den / g) + b.num * (s128)(a.den / g),
+			  .den = a.den / g * b.den };
+
+	k = gcd((u128)(r.num < 0 ? -r.num : r.num), r.den);
+	if (k > 1) {
+		r.num /= (s128)k;
+		r.den /= k;
+	}
+	return r;
+}
+
 struct cs_q cs_q_div(struct cs_q a, uint64_t k)
 {
 	return (struct cs_q){ .num = a.num, .den = a.den * k };
@@ -162,7 +188,8 @@ static int ens_alloc(uint64_t count, uint64_t size, struct cs_ens *e)
 	e->var = calloc(count, sizeof(*e->var));
 	e->mean = calloc(count, sizeof(*e->mean));
 	e->med2 = calloc(count, sizeof(*e->med2));
-	if (!e->min || !e->max || !e->var || !e->mean || !e->med2) {
+	e->core = calloc(count, sizeof(*e->core));
+	if (!e->min || !e->max || !e->var || !e->mean || !e->med2 || !e->core) {
 		cs_ens_free(e);
 		return -1;
 	}
@@ -219,7 +246,8 @@ int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens
  * A run of one ensemble, from its table and figures f: what cs_ensembles
  * and cs_ens_aggs give for it, without the samples in order.
  */
-int cs_ensemble_one(const struct cs_counts *c, const struct cs_figs *f, struct cs_ens *e)
+int cs_ensemble_one(const struct cs_counts *c, const struct cs_figs *f, uint64_t step,
+		    struct cs_ens *e)
 {
 	u128 sum = sum_of(c);
 
@@ -230,6 +258,7 @@ int cs_ensemble_one(const struct cs_counts *c, const struct cs_figs *f, struct c
 	e->mean[0] = (long double)sum / c->n;
 	e->var[0] = m2_counts(c, sum) / c->n;
 	e->med2[0] = (u128)f->median.num;
+	e->core[0] = cs_core_of(c, step);
 	ens_finish(e);
 	return 0;
 }
@@ -241,7 +270,9 @@ void cs_ens_free(struct cs_ens *e)
 	free(e->var);
 	free(e->mean);
 	free(e->med2);
+	free(e->core);
 	e->med2 = NULL;
+	e->core = NULL;
 	e->min = e->max = NULL;
 	e->var = e->mean = NULL;
 }
@@ -275,6 +306,25 @@ static size_t first_above(const struct cs_counts *c, unsigned int scale, s128 t)
 			lo = mid + 1;
 	}
 	return lo;
+}
+
+/*
+ * The mean of the core: the samples within 1.5 steps of the lower median,
+ * exact.  A latency's truth is the core's own cost; a median is a whole
+ * number of steps and sits up to half a step off it in every run alike,
+ * where each sample's phase against the step dithers the core's mean onto
+ * it (docs/peers.md).  The tail of disturbed samples is outside the core.
+ */
+struct cs_q cs_core_of(const struct cs_counts *c, uint64_t step)
+{
+	uint64_t m = cs_counts_at(c, (c->n - 1) / 2), w = step * 3 / 2;
+	u128 sum = 0, n = 0;
+
+	for (size_t i = first_above(c, 1, (s128)m - w - 1); i < c->len && c->v[i] <= m + w; i++) {
+		sum += (u128)c->v[i] * cnt(c, i);
+		n += cnt(c, i);
+	}
+	return (struct cs_q){ .num = (s128)sum, .den = n };
 }
 
 /*

@@ -16,12 +16,15 @@
 int cs_cmp_ld(const void *a, const void *b);
 int cs_q_cmp(struct cs_q a, struct cs_q b);
 struct cs_q cs_q_sub(struct cs_q a, struct cs_q b);
+struct cs_q cs_q_add(struct cs_q a, struct cs_q b);
 struct cs_q cs_q_div(struct cs_q a, uint64_t k);
 struct cs_q cs_q_int(s128 v);
 long double cs_q_ld(struct cs_q q);
 int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens *e);
 void cs_ens_free(struct cs_ens *e);
-int cs_ensemble_one(const struct cs_counts *c, const struct cs_figs *f, struct cs_ens *e);
+int cs_ensemble_one(const struct cs_counts *c, const struct cs_figs *f, uint64_t step,
+		    struct cs_ens *e);
+struct cs_q cs_core_of(const struct cs_counts *c, uint64_t step);
 void cs_figures_of(const struct cs_counts *c, struct cs_figs *f);
 void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, uint64_t step,
 		     struct cs_hist *h);
@@ -30,13 +33,18 @@ void cs_far_of(const struct cs_counts *c, struct cs_figs *f, uint64_t step);
 double cs_mannwhitney_of(const struct cs_counts *a, const struct cs_counts *b);
 
 /* infer.c */
-int cs_ens_aggs(const uint64_t *v, uint64_t count, uint64_t size, u128 *med2, uint64_t *min);
+int cs_ens_aggs(const uint64_t *v, uint64_t count, uint64_t size, uint64_t step, u128 *med2,
+		uint64_t *min, struct cs_q *core);
 double cs_t_quantile(double q, double df);
-int cs_perop(const u128 *med_s, const uint64_t *min_s, const u128 *med_l,
+int cs_perop(const struct cs_q *core_s, const uint64_t *min_s, const struct cs_q *core_l,
 	     const uint64_t *min_l, uint64_t n, uint64_t r, uint64_t ops,
 	     struct cs_perop *p);
 void cs_mean_ci(const long double *x, uint64_t n, long double *mean, long double *lo,
 		long double *hi);
+void cs_median_ci(long double *x, uint64_t n, long double *med, long double *lo,
+		  long double *hi);
+long double cs_est_half(const struct cs_est *e);
+long double cs_perop_half(const struct cs_perop *p);
 
 /* ranks.c */
 int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m,

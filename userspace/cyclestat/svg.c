@@ -262,6 +262,16 @@ static void polyline(FILE *f, size_t i, const double *x, const double *y, size_t
 	fputs("\"/>\n", f);
 }
 
+/* "[lo, hi]", or where there is none (one ensemble, or a median of under six) a word */
+static const char *interval_text(char *b, size_t sz, double lo, double hi)
+{
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(b, sz, "[%.4g, %.4g]", lo, hi);
+	else
+		snprintf(b, sz, "(no interval)");
+	return b;
+}
+
 /* a point of series @i with its interval, where it has one */
 static void point(FILE *f, size_t i, double x, double v, double lo, double hi,
 		  const struct yaxis *a, const char *tip)
@@ -300,7 +310,7 @@ static size_t staircase(FILE *f, const struct cs_input *in, size_t i, double *y0
 {
 	size_t n = base_len(in->frag[i].name), j, m = 0;
 	double vmin = INFINITY, vmax = 0, amin = 0, amax = 0, lo, hi, *xs, *ys;
-	char title[160], tip[160], yt[96], *base;
+	char title[160], tip[200], yt[96], ci[48], *base;
 	struct yaxis ax;
 
 	for (j = i; j < in->nfrag && in->frag[j].has_arg &&
@@ -341,7 +351,8 @@ static size_t staircase(FILE *f, const struct cs_input *in, size_t i, double *y0
 	for (size_t k = i; k < j; k++) {
 		double v = cs_cost(&in->frag[k], &lo, &hi);
 
-		snprintf(tip, sizeof(tip), "%s: %.4g [%.4g, %.4g]", in->frag[k].name, v, lo, hi);
+		snprintf(tip, sizeof(tip), "%s: %.4g %s", in->frag[k].name, v,
+			 interval_text(ci, sizeof(ci), lo, hi));
 		point(f, 0, xs[k - i], v, lo, hi, &ax, tip);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%llu</text>\n",
 			xs[k - i], H - MB + 14 + (int)(k - i) % 2 * 12, (unsigned long long)in->frag[k].arg);
@@ -452,7 +463,7 @@ static void heatmap(FILE *f, const struct cs_input *in, double *y0)
 static void costs(FILE *f, const struct cs_input *in, const size_t *idx, size_t n, double *y0)
 {
 	double vmin = INFINITY, vmax = 0, lo, hi;
-	char tip[160], yt[96];
+	char tip[200], yt[96], ci[48];
 	struct yaxis ax;
 
 	for (size_t k = 0; k < n; k++) {
@@ -469,7 +480,8 @@ static void costs(FILE *f, const struct cs_input *in, const size_t *idx, size_t 
 		const struct cs_frag *fr = &in->frag[idx[k]];
 		double v = cs_cost(fr, &lo, &hi), x = ML + (k + 0.5) * (W - ML - MR) / (double)n;
 
-		snprintf(tip, sizeof(tip), "%s: %.4g [%.4g, %.4g]", fr->name, v, lo, hi);
+		snprintf(tip, sizeof(tip), "%s: %.4g %s", fr->name, v,
+			 interval_text(ci, sizeof(ci), lo, hi));
 		point(f, 0, x, v, lo, hi, &ax, tip);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" text-anchor=\"end\" "
 			"transform=\"rotate(-30 %.1f %d)\">", x, H - MB + 12, x, H - MB + 12);

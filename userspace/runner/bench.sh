@@ -41,7 +41,7 @@ rm -rf "$out/chase"
 	{ [ $? = 1 ] && [ -e "$out/chase/info" ]; } || exit 1
 
 info() { sed -n "s/^$2: //p" "$1/info"; }
-t=$(sh perop.sh --calib "$out/alu")
+t=$(sh perop.sh --calib "$CS" "$out/alu")
 awk -v t="$t" -v khz="$(info "$out/alu" tsc_khz)" -v src="$(info "$out/alu" tsc_khz_source)" \
 	-v model="$(info "$out/alu" model_name)" -v fam="$(info "$out/alu" family)" \
 	-v mod="$(info "$out/alu" model)" -v m="$(info "$out/alu" method_used)" 'BEGIN {
@@ -135,7 +135,7 @@ if [ "$ncpu" -ge 2 ]; then
 	c2=$CPU,$(( CPU == 0 ? 1 : 0 ))
 	k=1
 	while [ "$k" -le "$runs" ]; do
-		./cyclebench-user -q --force -o "$out/contend-$k" contend samples="$SAMPLES" ensembles=5 \
+		./cyclebench-user -q --force -o "$out/contend-$k" contend samples="$SAMPLES" ensembles=6 \
 			cpus="$c2" sweep=cpus long_repeat=256 || exit 1
 		k=$((k + 1))
 	done

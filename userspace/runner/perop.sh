@@ -4,21 +4,16 @@
 # perop.sh CYCLESTAT INPUT...: the per-op cost cyclestat computes, one
 # result a line: "NAME VALUE LO HI UNIT" (UNIT: core_cycles when the input
 # holds calib:add_chain of the same run, else ticks), from its JSON output.
-# A result without a per-op estimate is left out.
+# A result without a per-op estimate and its interval is left out (a
+# median of under six ensembles has none: cyclestat(1)).
 #
-# perop.sh --calib DIR: TSC ticks per core cycle, from DIR's calib:add_chain
-# (median of the long region less median of the short, over (R-1) ops):
-# what cyclestat divides by; empty when DIR has no such result.
+# perop.sh --calib CYCLESTAT DIR: TSC ticks per core cycle, what cyclestat
+# divides by (calib:add_chain's per-op figure); empty when DIR has none.
 . "$(dirname "$0")/../../scripts/help.sh"
 set -u
 if [ "${1:-}" = --calib ]; then
-	d=$2/calib/add_chain
-	[ -r "$d/cycles_long" ] || exit 0
-	r=$(sed -n 's/^long_repeat: //p' "$d/info")
-	ops=$(sed -n 's/^ops: //p' "$d/info")
-	med() { sort -n "$1" | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-	awk -v l="$(med "$d/cycles_long")" -v s="$(med "$d/cycles")" -v r="$r" -v ops="$ops" \
-		'BEGIN { printf "%.6f\n", (l - s) / ((r - 1) * ops) }'
+	"$2" -q --format json "$3" calib:add_chain |
+		sed -n 's/.*"ticks_per_core_cycle": \([0-9.e+-]*\),.*/\1/p' | sed -n 1p
 	exit 0
 fi
 cs=$1

@@ -41,13 +41,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 		struct cs_counts c;
 
-		if (s.n % k == 0 && !cs_ensembles(s.v, k, s.n / k, &e))
+		if (s.n % k == 0 && !cs_ensembles(s.v, k, s.n / k, &e)) {
+			cs_ens_aggs(s.v, k, s.n / k, 1 + data[0] % 64, e.med2, e.min, e.core);
 			cs_ens_free(&e);
+		}
 		/* the counted table's figures, before cs_figures sorts s */
 		if (!cs_counts_of(s.v, s.n, &c)) {
 			cs_figures_of(&c, &f);
 			cs_histogram_of(&c, &f, size ? 1 + data[0] % 64 : 1, &h);
-			if (!cs_ensemble_one(&c, &f, &e))
+			if (!cs_ensemble_one(&c, &f, 1 + data[0] % 64, &e))
 				cs_ens_free(&e);
 			cs_counts_free(&c);
 		}
