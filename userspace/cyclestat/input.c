@@ -145,9 +145,10 @@ static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
  *    for the spread to show the rounding left; the step bounds it;
  *  - the calibration's own error, for a figure in core cycles: with
  *    interleave (calib:add_chain's ensemble e ran beside this one's), the
- *    interval of the per-ensemble ratios' median, which carries both spreads and
- *    the clock's drift across ensembles; else the calibration's relative
- *    half-width added to the figure's.  Either way no narrower than both
+ *    figure is the median of the per-ensemble ratios and its interval
+ *    theirs, which carries both spreads and cancels the clock's drift
+ *    across ensembles; else the calibration's relative half-width added
+ *    to the figure's.  Either way no narrower than both
  *    quanta.  Where calib:imul_chain of the same run disagrees with it
  *    beyond their noise (cross_check()), the gap is added too.
  * Kept in ticks (lo, hi), so that a division by calib gives the interval
@@ -191,6 +192,12 @@ static void cross_check(struct cs_input *in, const struct cs_frag *calib)
 	/* relative to the smaller: a figure over c1 then reaches the one over c2 */
 	if (fabsl(c1 - c2) > sqrtl(h1 * h1 + h2 * h2))
 		in->calib_gap = fabsl(c1 - c2) / fminl(c1, c2);
+}
+
+/* a figure no longer a fraction of whole ticks, as one: to 2^-40 of a tick */
+static struct cs_q q_of(long double x)
+{
+	return (struct cs_q){ .num = (s128)(x * 0x1p40L), .den = (u128)1 << 40 };
 }
 
 static int hold_intervals(struct cs_input *in)
@@ -255,8 +262,11 @@ static int hold_intervals(struct cs_input *in)
 			for (uint64_t j = 0; j < e->n; j++)
 				x[j] = fr->perop.each[j] / calib->perop.each[j];
 			cs_median_ci(x, e->n, &m, &lo, &hi);
-			h = isnan(lo) ? NAN : fmaxl(fmaxl(vc - lo, hi - vc), floor);
 			free(x);
+			/* the figure too: the ratios' median, in ticks at calib's rate */
+			vc = m;
+			e->value = q_of(m * c);
+			h = fmaxl(fmaxl(vc - lo, hi - vc), floor);
 		} else {
 			h = fmaxl(cs_est_half(e) / c + fabsl(vc) * fr->calib_rel, floor);
 			/* the clock may have moved between calib's ensembles and these */
