@@ -8,7 +8,7 @@
 #   scripts/deps.sh --check    also the tools behind 'make test'
 #                              (sparse, checkpatch, numpy, libFuzzer, dkms, gnuplot)
 #   scripts/deps.sh --static   only what 'make check' adds: sparse, checkpatch
-#   scripts/deps.sh --bench    also ministat and datamash for 'make bench'
+#   scripts/deps.sh --bench    also ministat, datamash and nasm (uarch-bench) for 'make bench'
 #   scripts/deps.sh --kernel 6.12          the QEMU kernel series to set up
 #   scripts/deps.sh --kernels "6.1 6.12"   (repeatable; default 6.1)
 #
@@ -209,7 +209,7 @@ apt_install make gcc libc6-dev cpio gzip busybox-static qemu-system-x86 \
 [ $want_check = 1 ] && apt_install python3-numpy python3-scipy python3-yaml \
 	clang libclang-rt-14-dev dkms
 [ $want_check = 1 ] && apt_install gnuplot-nox
-[ $want_bench = 1 ] && apt_install ministat datamash time
+[ $want_bench = 1 ] && apt_install ministat datamash time nasm
 
 # checkpatch.pl is not in Debian's headers: take it from linux-source-6.1.
 cp_dir=$CB_CACHE/checkpatch

@@ -13,8 +13,10 @@ median (the core; the lower median, a sample, when the count is even),
 the mean of those at most one step above it (the low side), and the
 grouped median (the median interpolated within its step); the
 per-op figure is (long - short) / ((R - 1) ops) per ensemble, then the
-mean over the ensembles (cyclestat's) or their median, over the run's
-own calib:add_chain figured the same way.  Prints each pair's spread of
+mean over the ensembles or their median, over the run's own
+calib:add_chain figured the same way; or each ensemble's figure over
+calib's beside it, then their mean or median (cyclestat's: the core
+mean, the ratios' median).  Prints each pair's spread of
 the calibration and each figure's mean (sd) over the runs: a median
 snaps to the TSC's step, so its figure can sit a fraction of a step off
 the truth in every run alike, where a mean of the core does not (the
@@ -63,11 +65,20 @@ FIGURES = [("add", "alu/add_dep", 1), ("imul", "alu/imul_dep", 3), ("L1", "mem/c
            ("L2", "mem/chase/262144", None)]
 
 
-def perop(d, name, est, over):
+def each(d, name, est):
     s, lg, ops, r, e, step = load(d, name)
     n = len(s) // e
-    return over((est(lg[k * n:(k + 1) * n], step) - est(s[k * n:(k + 1) * n], step))
-                / ((r - 1) * ops) for k in range(e))
+    return [(est(lg[k * n:(k + 1) * n], step) - est(s[k * n:(k + 1) * n], step)) / ((r - 1) * ops)
+            for k in range(e)]
+
+
+def perop(d, name, est, over):
+    return over(each(d, name, est))
+
+
+def paired(d, name, est, over):
+    """over the ensembles of each one's ratio to calib's beside it (interleave=1)"""
+    return over(a / b for a, b in zip(each(d, name, est), each(d, "calib/add_chain", est)))
 
 
 def main():
@@ -89,6 +100,14 @@ def main():
                 cells.append(f"{statistics.fmean(v):8.4f} ({statistics.stdev(v):.4f})")
             print(f"{en:<15} {on:<10} {100 * statistics.stdev(cal) / statistics.fmean(cal):7.3f}%  " +
                   "  ".join(cells))
+        # each ensemble over calib's beside it, then over the ensembles
+        for on, over in (("ratio mean", statistics.fmean), ("ratio med.", statistics.median)):
+            cells = []
+            for _, path, _ in figs:
+                v = [paired(d, path, est, over) for d in runs]
+                cells.append(f"{statistics.fmean(v):8.4f} ({statistics.stdev(v):.4f})")
+            print(f"{en:<15} {on:<10} {'-':>8}  " + "  ".join(cells))
+    print("cyclestat's: core mean, ratio med. (with interleave=1; without it, core mean, median)")
     return 0
 
 
