@@ -172,8 +172,7 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 		.reason =
 			"takes a lock that sleeps on PREEMPT_RT, so it cannot run with interrupts off here",
 	};
-	struct cb_disturbed d = { };
-	unsigned int cpus[CB_MAX_CPUS], c, k;
+	unsigned int cpus[CB_MAX_CPUS], c;
 	struct cb_result *res = cb_result_get(slot, &ri.state, &ri.err);
 
 	if (frag->insns || frag->insns_per_arg)
@@ -196,19 +195,7 @@ static int cb_frag_info_show(struct seq_file *m, void *v)
 		ri.interleave = res->interleave;
 		ri.tsc_khz = res->tsc_khz;
 		ri.long_repeat = res->cycles_long ? CB_LONG_REPEAT : 0;
-		d.smi_valid = res->smi_valid;
-		d.smi_before = res->smi_before;
-		d.smi_after = res->smi_after;
-		memcpy(d.flagged, res->flagged, sizeof(d.flagged));
-		d.pmc_open = res->pmc_open;
-		for (k = 0; k < CB_NR_PMC; k++) {
-			d.pmc_why[k] = res->pmc_why[k];
-			d.pmc_err[k] = res->pmc_err[k];
-		}
-		d.nmi_in = res->nmi_in;
-		d.nmi_out = res->nmi_out;
-		d.retaken = res->retaken;
-		ri.dist = &d;
+		ri.dist = &res->dist;
 	}
 	cb_info_result(&s, &ri);
 	if (res)

@@ -42,6 +42,7 @@
 
 #include "cyclebench.h"
 #include "grammar.h"
+#include "info.h"
 #include "lifecycle.h"
 
 /* Hardware counters read beside the TSC: core cycles, instructions, ref cycles. */
@@ -113,22 +114,15 @@ const char *cb_lfence_note(void);
  * @method: method used.
  * @cpu: CPU the samples were taken on.
  * @tsc_khz: TSC frequency the kernel reported at the time.
- * @smi_valid: whether @smi_before and @smi_after were read.
- * @smi_before: MSR_SMI_COUNT before the fragment's run.
- * @smi_after: MSR_SMI_COUNT after it.
+ * @dist: what disturbed the samples (SMIs around the run, NMIs, flagged
+ *	and retaken samples, which counters counted): info's keys for them,
+ *	as lib/info.c writes them.
  * @run_id: the number of the run that produced it (1 for the first).
  * @interleave: its ensembles alternated with the run's other results'.
  * @flags: @n bytes of CB_SAMPLE_* bits, what disturbed each sample.
- * @nmi_in: NMIs that arrived inside kept samples.
- * @nmi_out: NMIs between samples, in warm-up samples and in samples
- *	taken again.
- * @flagged: kept samples with each CB_SAMPLE_* bit set, by bit number.
- * @retaken: samples taken again (over max_sample_us), not kept.
  * @pmc: per region (CB_REGION_SHORT, CB_REGION_LONG), @n deltas of each
- *	hardware counter (cb_pmc_names) around that region, or NULL.
- * @pmc_open: bit k: counter k counted (its arrays are there).
- * @pmc_why: why counter k did not, or NULL (a static string).
- * @pmc_err: the error that stopped counter k, or 0.
+ *	hardware counter (cb_pmc_names) around that region, or NULL; where
+ *	@dist.pmc_open has its bit.
  * @cpus: a cpus= run's CPUs (bit N: CPU N; the first is @cpu), or 0.
  * @nr_cpus: how many CPUs ran it at once (1 without cpus=).
  * @pc_cycles: with @cpus, each CPU's @n short-region deltas, in the order
@@ -156,20 +150,11 @@ struct cb_result {
 	enum cb_method method;
 	unsigned int cpu;
 	unsigned int tsc_khz;
-	bool smi_valid;
-	u64 smi_before;
-	u64 smi_after;
+	struct cb_disturbed dist;
 	u64 run_id;
 	bool interleave;
 	u8 *flags;
 	u64 *pmc[CB_NR_REGIONS][CB_NR_PMC];
-	u8 pmc_open;
-	const char *pmc_why[CB_NR_PMC];
-	int pmc_err[CB_NR_PMC];
-	u64 nmi_in;
-	u64 nmi_out;
-	u64 flagged[CB_NR_SAMPLE_FLAGS];
-	u64 retaken;
 	u64 cpus;
 	unsigned int nr_cpus;
 	u64 **pc_cycles;

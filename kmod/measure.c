@@ -131,7 +131,7 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 
 	if (!fl->life.started) {
 		fl->dist.pmu = job->pmu.open ? &job->pmu : NULL;
-		res->smi_valid = cb_read_smi(&res->smi_before);
+		res->dist.smi_valid = cb_read_smi(&res->dist.smi_before);
 	}
 	ret = cb_life_ensemble_begin(&fl->life, frag, &env, &cb_life_hooks);
 	if (ret)
@@ -186,15 +186,15 @@ void cb_entry_end(struct cb_job *job, unsigned int i)
 		return;
 	if (!cb_entry_held(job, i))
 		cb_life_entry_end(&fl->life, frag, &cb_life_hooks);
-	if (res->smi_valid)
-		res->smi_valid = cb_read_smi(&res->smi_after);
-	res->pmc_open = job->pmu.open;
-	memcpy(res->pmc_why, job->pmu.why, sizeof(res->pmc_why));
-	memcpy(res->pmc_err, job->pmu.err, sizeof(res->pmc_err));
-	res->nmi_in = fl->dist.nmi_in;
-	res->nmi_out = fl->dist.nmi_out;
-	memcpy(res->flagged, fl->dist.flagged, sizeof(res->flagged));
-	res->retaken = fl->dist.retaken;
+	if (res->dist.smi_valid)
+		res->dist.smi_valid = cb_read_smi(&res->dist.smi_after);
+	res->dist.pmc_open = job->pmu.open;
+	memcpy(res->dist.pmc_why, job->pmu.why, sizeof(res->dist.pmc_why));
+	memcpy(res->dist.pmc_err, job->pmu.err, sizeof(res->dist.pmc_err));
+	res->dist.nmi_in = fl->dist.nmi_in;
+	res->dist.nmi_out = fl->dist.nmi_out;
+	memcpy(res->dist.flagged, fl->dist.flagged, sizeof(res->dist.flagged));
+	res->dist.retaken = fl->dist.retaken;
 	cb_cpus_spread(res, fl->measured == res->ensembles);
 	memset(fl, 0, sizeof(*fl));
 }
