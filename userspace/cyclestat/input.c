@@ -159,18 +159,59 @@ static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
 #define CS_IMUL_LATENCY 3
 
 /*
+ * Whether @fr's ensembles can be divided one by one by @calib's: the two
+ * interleaved (ensemble e of each ran beside the other's), as many, and
+ * calib's all positive.
+ */
+static int paired_with(const struct cs_input *in, const struct cs_frag *fr,
+		       const struct cs_frag *calib)
+{
+	int ok = calib && calib->perop.ok && fr->perop.ok &&
+		 calib->perop.med.n == fr->perop.med.n &&
+		 yes(in, fr, CB_INFO_interleave) && yes(in, calib, CB_INFO_interleave);
+
+	for (uint64_t j = 0; ok && j < fr->perop.med.n; j++)
+		ok = calib->perop.each[j] > 0;
+	return ok;
+}
+
+/*
+ * The median of @fr's per-ensemble figures over @calib's beside them, with
+ * its interval (paired_with() holds; NaN ends under six ensembles); 0, or
+ * -1 out of memory.
+ */
+static int paired_median(const struct cs_frag *fr, const struct cs_frag *calib,
+			 long double *m, long double *lo, long double *hi)
+{
+	uint64_t n = fr->perop.med.n;
+	long double *x = malloc(n * sizeof(*x));
+
+	if (!x)
+		return -1;
+	for (uint64_t j = 0; j < n; j++)
+		x[j] = fr->perop.each[j] / calib->perop.each[j];
+	cs_median_ci(x, n, m, lo, hi);
+	free(x);
+	return 0;
+}
+
+/*
  * The calibration checked against a second clock of the same run: a chain
  * of imuls (3 core cycles each, another port) beside the chain of adds
  * (one cycle).  A neighbour on a busy host slows the two unequally (the
  * 1-cycle add chain more); where their ticks per core cycle differ by more
- * than both intervals' noise together, the relative gap is how far the
- * calibration can be off: in->calib_gap, which every figure in core cycles
- * then carries.  Only for a real core clock (not an emulator's).
+ * than the noise, the relative gap is how far the calibration can be off:
+ * in->calib_gap, which every figure in core cycles then carries.  Where
+ * the two ran interleaved, ensemble by ensemble: the median of imul's over
+ * 3 adds' beside it, against its interval (no narrower than both TSC
+ * steps), so that a clock that moved between ensembles, which moves both
+ * alike, does not hide the gap; else the two figures against both
+ * intervals together.  Only for a real core clock (not an emulator's).
  */
-static void cross_check(struct cs_input *in, const struct cs_frag *calib)
+static int cross_check(struct cs_input *in, const struct cs_frag *calib)
 {
 	const struct cs_frag *imul = NULL;
-	long double c1, c2, h1, h2;
+	long double c1, c2, h1, h2, m, lo, hi, h;
 
 	for (size_t i = 0; i < in->nfrag; i++)
 		if (!strcmp(in->frag[i].name, CB_REF_IMUL))
@@ -179,19 +220,33 @@ static void cross_check(struct cs_input *in, const struct cs_frag *calib)
 	    calib->perop.med.n < 2 || imul->perop.med.n < 2 ||
 	    cs_core_calib(calib) <= 0 || cs_core_calib(imul) <= 0 ||
 	    !same_key(calib, imul, CB_INFO_run_id) || !same_key(calib, imul, CB_INFO_method))
-		return;
+		return 0;
 	c1 = cs_q_ld(calib->perop.med.value);
 	c2 = cs_q_ld(imul->perop.med.value) / CS_IMUL_LATENCY;
-	h1 = cs_perop_half(&calib->perop);
-	h2 = cs_perop_half(&imul->perop) / CS_IMUL_LATENCY;
 	if (c1 <= 0 || c2 <= 0)
-		return;
+		return 0;
 	in->calib_add = c1;
 	in->calib_imul = c2;
 	in->calib_checked = 1;
+	if (paired_with(in, imul, calib)) {
+		if (paired_median(imul, calib, &m, &lo, &hi))
+			return -1;
+		if (!isnan(lo)) {
+			m /= CS_IMUL_LATENCY;
+			h = fmaxl(fmaxl(m - lo / CS_IMUL_LATENCY, hi / CS_IMUL_LATENCY - m),
+				  quantum(in, calib) / c1 + quantum(in, imul) / (CS_IMUL_LATENCY * c2));
+			in->calib_imul = c1 * m;
+			if (fabsl(m - 1) > h)
+				in->calib_gap = fabsl(m - 1) / fminl(m, 1);
+			return 0;
+		}
+	}
+	h1 = cs_perop_half(&calib->perop);
+	h2 = cs_perop_half(&imul->perop) / CS_IMUL_LATENCY;
 	/* relative to the smaller: a figure over c1 then reaches the one over c2 */
 	if (fabsl(c1 - c2) > sqrtl(h1 * h1 + h2 * h2))
 		in->calib_gap = fabsl(c1 - c2) / fminl(c1, c2);
+	return 0;
 }
 
 /* a figure no longer a fraction of whole ticks, as one: to 2^-40 of a tick */
@@ -204,7 +259,6 @@ static int hold_intervals(struct cs_input *in)
 {
 	const struct cs_frag *calib = NULL;
 	long double cq = 0;
-	int paired;
 
 	for (size_t i = 0; i < in->nfrag; i++) {
 		struct cs_frag *fr = &in->frag[i];
@@ -223,12 +277,12 @@ static int hold_intervals(struct cs_input *in)
 		e->lo = v - h;
 		e->hi = v + h;
 	}
-	cross_check(in, calib);
+	if (cross_check(in, calib))
+		return -1;
 	for (size_t i = 0; i < in->nfrag; i++) {
 		struct cs_frag *fr = &in->frag[i];
 		struct cs_est *e = &fr->perop.med;
 		long double c = fr->calib, v = cs_q_ld(e->value), vc = v / c, h, floor;
-		long double *x;
 
 		/* calib's relative half-width, where it has ensembles (n >= 2) */
 		if (calib && fr->calib > 0 && cs_q_ld(calib->perop.med.value) > 0)
@@ -249,20 +303,11 @@ static int hold_intervals(struct cs_input *in)
 		    fr == calib)
 			continue;
 		floor = quantum(in, fr) / c + fabsl(vc) * cq;
-		paired = calib && calib->perop.ok && calib->perop.med.n == e->n &&
-			 yes(in, fr, CB_INFO_interleave) && yes(in, calib, CB_INFO_interleave);
-		for (uint64_t j = 0; paired && j < e->n; j++)
-			paired = calib->perop.each[j] > 0;	/* a ratio to divide by */
-		if (paired) {
-			x = malloc(e->n * sizeof(*x));
-			if (!x)
-				return -1;
+		if (paired_with(in, fr, calib)) {
 			long double m, lo, hi;
 
-			for (uint64_t j = 0; j < e->n; j++)
-				x[j] = fr->perop.each[j] / calib->perop.each[j];
-			cs_median_ci(x, e->n, &m, &lo, &hi);
-			free(x);
+			if (paired_median(fr, calib, &m, &lo, &hi))
+				return -1;
 			/* the figure too: the ratios' median, in ticks at calib's rate */
 			vc = m;
 			e->value = q_of(m * c);

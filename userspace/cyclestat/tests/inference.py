@@ -252,6 +252,29 @@ try:
           "inference:interleaved_calibration_pairs_ensembles_and_cancels_the_drift",
           "want +-%.6g, got %s" % (want, g))
 
+    # the calibration checked ensemble by ensemble: the clock moves 4 % over
+    # the ensembles (both chains alike), and a neighbour makes imul read
+    # 2.94 adds in every one; beside each other the gap shows, figure
+    # against figure the drift hides it
+    def check_tree(sub, inter):
+        d = os.path.join(top, sub)
+        f = [1.00, 1.02, 0.99, 1.04, 1.01, 0.98, 1.03]
+        n = len(f)
+        frag_dir(d, "calib:add_chain", n, 5, [500] * 5 * n,
+                 [500 + round(7 * 64 * 100 * x) for x in f for _ in range(5)], 8, 64)
+        frag_dir(d, "calib:imul_chain", n, 5, [500] * 5 * n,
+                 [500 + round(7 * 64 * 294 * x) for x in f for _ in range(5)], 8, 64)
+        for name in ("calib:add_chain", "calib:imul_chain"):
+            add_info(d, name, "interleave: %s\n" % ("yes" if inter else "no"))
+        return run("--format", "json", d)["inputs"][0]["calibration_check"]
+
+    cc = check_tree("check-paired", True)
+    check(cc and cc["disturbed"] and close(cc["gap"], 0.06 / 2.94, 1e-3) and
+          close(cc["imul_chain"] / cc["add_chain"], 0.98, 1e-3),
+          "inference:interleaved_calibration_check_sees_a_gap_the_drift_hides", "got %s" % cc)
+    cc = check_tree("check-apart", False)
+    check(cc and not cc["disturbed"], "inference:apart_the_drift_hides_the_gap", "got %s" % cc)
+
     # ---- compare: HL, interval and p against the reference ----
     def counts(n, m):
         # number of ways to get U = k (no ties): c(n, m, k) = c(n-1, m, k-m) + c(n, m-1, k)
