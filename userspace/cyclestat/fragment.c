@@ -219,7 +219,6 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 	struct cs_samples l = { 0 };
 	struct cs_counts c = { 0 };
 	struct cs_figs f;
-	u128 *med2 = NULL;
 	struct cs_q *core = NULL;
 	uint64_t *min = NULL, r;
 	int ret = -1, rr;
@@ -248,10 +247,9 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 			  (unsigned long long)r);
 		goto out;
 	}
-	med2 = calloc(fr->ens.count, sizeof(*med2));
 	min = calloc(fr->ens.count, sizeof(*min));
 	core = calloc(fr->ens.count, sizeof(*core));
-	if (!med2 || !min || !core) {
+	if (!min || !core) {
 		cs_seterr(err, path, 0, "out of memory");
 		goto out;
 	}
@@ -259,7 +257,7 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 		if (read_paired(path, n, &l, err))
 			goto out;
 		compact(&l, idx, kept);
-		if (cs_ens_aggs(l.v, fr->ens.count, fr->ens.size, fr->step, med2, min, core)) {
+		if (cs_ens_aggs(l.v, fr->ens.count, fr->ens.size, fr->step, NULL, min, core)) {
 			cs_seterr(err, path, 0, "out of memory");
 			goto out;
 		}
@@ -279,7 +277,6 @@ static int load_long(const struct cs_loc *loc, struct cs_frag *fr, int ordered,
 out:
 	cs_samples_free(&l);
 	cs_counts_free(&c);
-	free(med2);
 	free(core);
 	free(min);
 	free(path);
@@ -503,11 +500,6 @@ static int frag_shape(const struct cs_loc *loc, size_t n, int known, uint64_t *e
 	return 0;
 }
 
-/*
- * The figures of the samples @s, read into the table @c: raw figures,
- * the TSC step, far outliers, histogram, and the one ensemble where the
- * samples' order was not kept.
- */
 /* the TSC's step the tree records (tsc_step), or 0 */
 static uint64_t recorded_step(const struct cs_frag *fr)
 {
@@ -534,6 +526,11 @@ static int step_of_ordered(struct cs_frag *fr, const struct cs_samples *s)
 	return 0;
 }
 
+/*
+ * The figures of the samples @s, read into the table @c: raw figures,
+ * the TSC step, far outliers, histogram, and the one ensemble where the
+ * samples' order was not kept.
+ */
 static int frag_figures(const struct cs_loc *loc, struct cs_frag *fr, struct cs_samples *s,
 			struct cs_counts *c, int ordered, struct cs_err *err)
 {

@@ -15,7 +15,7 @@
  *		interval needs six ensembles).  agg = the minimum: the mean over
  *		ensembles, mean +- t(0.975, E-1) s / sqrt(E) (none for E = 1).
  *
- * A leaf: calls stats.c's sort only.
+ * A leaf: calls stats.c's sorts and exact rationals only.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -27,8 +27,9 @@
 /* ---- per-ensemble aggregates, on samples in run order ---- */
 
 /*
- * twice the median, the minimum and the mean of the core (cs_core_of(),
- * the TSC's step @step) of each ensemble; v is not changed
+ * twice the median (where @med2 is not NULL), the minimum and the mean of
+ * the core (cs_core_of(), the TSC's step @step) of each ensemble; v is
+ * not changed
  */
 int cs_ens_aggs(const uint64_t *v, uint64_t count, uint64_t size, uint64_t step, u128 *med2,
 		uint64_t *min, struct cs_q *core)
@@ -43,7 +44,8 @@ int cs_ens_aggs(const uint64_t *v, uint64_t count, uint64_t size, uint64_t step,
 		memcpy(t, v + j * size, size * sizeof(*t));
 		cs_sort(t, size);
 		min[j] = t[0];
-		med2[j] = size % 2 ? (u128)t[size / 2] * 2 : (u128)t[size / 2 - 1] + t[size / 2];
+		if (med2)
+			med2[j] = size % 2 ? (u128)t[size / 2] * 2 : (u128)t[size / 2 - 1] + t[size / 2];
 		core[j] = cs_core_of(&c, step);
 	}
 	free(t);
@@ -120,13 +122,6 @@ double cs_t_quantile(double q, double df)
 
 /* ---- a median's interval ---- */
 
-static int cmp_ld(const void *a, const void *b)
-{
-	long double x = *(const long double *)a, y = *(const long double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The distribution-free 95 % interval of a median of n: x(k) and
  * x(n + 1 - k) of the sorted x, k the largest with P(B < k) <= 2.5 %,
@@ -159,7 +154,7 @@ void cs_median_ci(long double *x, uint64_t n, long double *med, long double *lo,
 {
 	uint64_t k = order_k(n);
 
-	qsort(x, n, sizeof(*x), cmp_ld);
+	qsort(x, n, sizeof(*x), cs_cmp_ld);
 	*med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 	if (x[0] == x[n - 1]) {
 		*lo = *hi = *med;
