@@ -338,7 +338,7 @@ cat "$out/doctor.txt" >&2
 if [ "$doctor" != 0 ]; then
 	if [ "$strict" = 1 ]; then
 		die "the machine check found problems (--strict)" \
-			"fix them (scripts/prepare-host.sh applies the safe ones: governor, turbo, SMT, NMI watchdog) or drop --strict"
+			"fix them (scripts/prepare-host.sh applies the safe ones; --table lists them) or drop --strict"
 	fi
 	note "the machine check failed (exit $doctor, see above); going on, as --strict was not given"
 fi

@@ -9,23 +9,27 @@
 #   scripts/restore-host.sh              the same as --restore
 #   scripts/prepare-host.sh --dry-run    say what would change, change nothing
 #
-# The safe fixes (the ones `cyclestat doctor` asks for that a reboot undoes):
+# The safe fixes (the ones `cyclestat doctor` asks for that a reboot undoes)
+# are the table in knob_table below; `cyclestat doctor` is built from it
+# (userspace/cyclestat/Makefile), so a knob is one line there:
 #
-#   cpufreq governor   .../cpu/cpufreq/policy*/scaling_governor   -> performance
-#   turbo (Intel)      .../cpu/intel_pstate/no_turbo               -> 1
-#   boost (acpi/AMD)   .../cpu/cpufreq/boost                       -> 0
-#   SMT                .../cpu/smt/control                         -> off
-#   NMI watchdog       /proc/sys/kernel/nmi_watchdog               -> 0
+#   governor      .../cpu/cpufreq/policy*/scaling_governor   -> performance
+#   turbo         .../cpu/intel_pstate/no_turbo               -> 1
+#   boost         .../cpu/cpufreq/boost                       -> 0
+#   NMI watchdog  /proc/sys/kernel/nmi_watchdog               -> 0
+#   SMT           .../cpu/smt/control                         -> off
 #
 # A knob the machine lacks is skipped with a note. Only values this script
 # changes are recorded, in a state file (default /run/cyclebench/host.state:
 # /run is cleared at boot, as are the settings themselves). A second prepare
 # keeps the originals already recorded, so prepare, prepare, restore still ends
-# where the machine started. Restore turns SMT back on first: the governor of
-# an offline CPU's policy cannot be written.
+# where the machine started. Restore undoes in the reverse order: SMT back on
+# first, as the governor of an offline CPU's policy cannot be written.
 #
 # Options:
 #   --restore       restore the recorded values, then remove the state file
+#   --table         print the knob table (label|path|quiet value|values that
+#                   need no change|what it costs|why it may be absent)
 #   --dry-run       print what would change; write nothing, not even the state
 #   --state FILE    the state file (default $ROOT/run/cyclebench/host.state)
 #   --root DIR      prefix for every /sys and /proc path (tests point it at a
@@ -58,6 +62,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--restore) mode=restore ;;
 	--dry-run) dry=1 ;;
+	--table) mode=table ;;
 	--state)
 		[ $# -ge 2 ] || die_usage "--state needs a FILE"
 		state=$2
@@ -88,7 +93,7 @@ if [ -n "$root" ] && [ ! -d "$root" ]; then
 fi
 cpu=$root/sys/devices/system/cpu
 
-if [ -z "$root" ] && [ "$dry" = 0 ] && [ "$(id -u)" != 0 ]; then
+if [ -z "$root" ] && [ "$dry" = 0 ] && [ "$mode" != table ] && [ "$(id -u)" != 0 ]; then
 	echo "$prog: writing /sys and /proc needs root; try: sudo $0 $again" >&2
 	exit 2
 fi
@@ -144,55 +149,49 @@ set_knob() {
 	fi
 }
 
-prepare_governors() {
-	found=0
-	for d in "$cpu"/cpufreq/policy*; do
-		[ -e "$d/scaling_governor" ] || continue
-		found=1
-		if [ -r "$d/scaling_available_governors" ] &&
-			! grep -qw performance "$d/scaling_available_governors"; then
-			note "skip governor of ${d##*/}: 'performance' is not in scaling_available_governors (driver $(cat "$d/scaling_driver" 2>/dev/null || echo unknown))"
-			continue
-		fi
-		set_knob "governor ${d##*/}" "$d/scaling_governor" performance
-	done
-	[ "$found" = 1 ] || note "skip governor: no cpufreq policies (no cpufreq driver, e.g. in a VM)"
+# The knobs, in the order prepare sets them (restore undoes in reverse):
+# governors and turbo before SMT, since turning SMT off takes the siblings'
+# policies offline and an offline policy refuses writes.  A '*' in a path
+# is any of several files (each named by its folder); '-' is none.
+knob_table() {
+	cat <<'EOF'
+governor|/sys/devices/system/cpu/cpufreq/policy*/scaling_governor|performance|-|the clock moves during a run|no cpufreq policies (no cpufreq driver, e.g. in a VM)
+turbo|/sys/devices/system/cpu/intel_pstate/no_turbo|1|-|the core clock leaves the TSC's as it heats and cools|not intel_pstate
+boost|/sys/devices/system/cpu/cpufreq/boost|0|-|the core clock leaves the TSC's as it heats and cools|the driver has no boost switch (in a VM the host decides)
+NMI watchdog|/proc/sys/kernel/nmi_watchdog|0|-|its NMIs land inside measurements|no NMI watchdog in this kernel
+SMT|/sys/devices/system/cpu/smt/control|off|forceoff notsupported notimplemented|the sibling thread shares the measured core|kernel without SMT control
+EOF
 }
 
-prepare_smt() {
-	f=$cpu/smt/control
-	if [ ! -e "$f" ]; then
-		note "skip SMT: no ${f#"$root"} (kernel without SMT control)"
-		return 0
-	fi
-	read -r cur <"$f"
-	case $cur in
-	on | off) set_knob "SMT" "$f" off ;;
-	forceoff) echo "SMT: forceoff (already; set at boot)" ;;
-	*) note "skip SMT: control is '$cur' (nothing to switch)" ;;
-	esac
+# prepare_knob LABEL PATH WANT FINE ABSENT: every file PATH matches
+prepare_knob() {
+	found=0
+	for f in "$root"$2; do
+		[ -e "$f" ] || continue
+		found=1
+		label=$1 d=${f%/*}
+		case $2 in *'*'*) label="$1 ${d##*/}" ;; esac
+		if [ "$1" = governor ] && [ -r "$d/scaling_available_governors" ] &&
+			! grep -qw "$3" "$d/scaling_available_governors"; then
+			note "skip $label: '$3' is not in scaling_available_governors (driver $(cat "$d/scaling_driver" 2>/dev/null || echo unknown))"
+			continue
+		fi
+		cur=
+		read -r cur <"$f" 2>/dev/null || true
+		case " $4 " in
+		*" $cur "*) echo "$label: $cur (nothing to change)" ;;
+		*) set_knob "$label" "$f" "$3" ;;
+		esac
+	done
+	[ "$found" = 1 ] || note "skip $1: $5 (no $2)"
 }
 
 prepare() {
-	# Governors and turbo first: turning SMT off takes the siblings' policies
-	# offline, and an offline policy refuses writes.
-	prepare_governors
-	if [ -e "$cpu/intel_pstate/no_turbo" ]; then
-		set_knob "turbo (intel_pstate/no_turbo)" "$cpu/intel_pstate/no_turbo" 1
-	else
-		note "skip turbo: no intel_pstate/no_turbo (not intel_pstate)"
-	fi
-	if [ -e "$cpu/cpufreq/boost" ]; then
-		set_knob "boost (cpufreq/boost)" "$cpu/cpufreq/boost" 0
-	else
-		note "skip boost: no cpufreq/boost (driver has no boost switch)"
-	fi
-	prepare_smt
-	if [ -e "$root/proc/sys/kernel/nmi_watchdog" ]; then
-		set_knob "NMI watchdog" "$root/proc/sys/kernel/nmi_watchdog" 0
-	else
-		note "skip NMI watchdog: no /proc/sys/kernel/nmi_watchdog"
-	fi
+	while IFS='|' read -r label path want fine why absent; do
+		prepare_knob "$label" "$path" "$want" "$fine" "$absent"
+	done <<EOF
+$(knob_table)
+EOF
 	if [ "$dry" = 0 ] && [ -f "$state" ]; then
 		note "previous values recorded in $state; undo with: scripts/restore-host.sh${root:+ --root $root}"
 	fi
@@ -219,19 +218,19 @@ restore() {
 		echo "nothing to restore: no $state (prepare-host.sh changed nothing, or it was restored already)"
 		return 0
 	fi
-	# SMT first (siblings back online), then the rest in the order recorded.
+	# the reverse of the order recorded: SMT (siblings back online) first
 	while read -r rel val; do
-		case $rel in */smt/control) restore_line "$rel" "$val" ;; esac
-	done <"$state"
-	while read -r rel val; do
-		case $rel in */smt/control) ;; *) restore_line "$rel" "$val" ;; esac
-	done <"$state"
+		restore_line "$rel" "$val"
+	done <<EOF
+$(sed -n '1!G;h;$p' "$state")
+EOF
 	if [ "$dry" = 0 ] && [ "$failed" = 0 ]; then
 		rm -f "$state"
 	fi
 }
 
 case $mode in
+table) knob_table ;;
 prepare) prepare ;;
 restore) restore ;;
 esac

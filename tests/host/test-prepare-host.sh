@@ -58,8 +58,8 @@ for sh in $(test_shells); do
 /$cpu/cpufreq/policy1/scaling_governor schedutil
 /$cpu/intel_pstate/no_turbo 0
 /$cpu/cpufreq/boost 1
-/$cpu/smt/control on
-/proc/sys/kernel/nmi_watchdog 1" "$(cat "$r/run/cyclebench/host.state" 2>&1)"
+/proc/sys/kernel/nmi_watchdog 1
+/$cpu/smt/control on" "$(cat "$r/run/cyclebench/host.state" 2>&1)"
 	expect_match "[$sh] prepare says what it changed" "governor policy0: powersave -> performance" "$out"
 
 	prepared=$(snapshot "$r")
@@ -144,6 +144,9 @@ for sh in $(test_shells); do
 	expect_match "[$sh] ... and names it" "unknown argument '--frobnicate'" "$out"
 	out=$(run_sh "$sh" "$prep" --help 2>&1) && rc=0 || rc=$?
 	expect_match "[$sh] --help documents --restore" "^  --restore" "$out"
+	out=$(run_sh "$sh" "$prep" --table 2>&1) && rc=0 || rc=$?
+	expect_eq "[$sh] --table: five knobs of six fields each" "0 5" \
+		"$rc $(printf '%s\n' "$out" | awk -F'|' 'NF == 6' | wc -l | tr -d ' ')"
 done
 
 summary

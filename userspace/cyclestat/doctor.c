@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,58 +232,71 @@ static void check_cpu(struct doc *d, unsigned int cpu)
 	free(flags);
 }
 
+/* the knobs scripts/prepare-host.sh sets, from its table (the Makefile) */
+static const struct knob {
+	const char *label, *path, *want, *fine, *why, *absent;
+} knobs[] = {
+#define CB_KNOB(label, path, want, fine, why, absent) { label, path, want, fine, why, absent },
+#include "hostknobs.h"
+#undef CB_KNOB
+};
+
+/* is @w one of @list's words (separated by spaces)? */
+static int in_words(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *c = list; (c = strstr(c, w)); c += n)
+		if ((c == list || c[-1] == ' ') && (c[n] == ' ' || !c[n]))
+			return 1;
+	return 0;
+}
+
+/* every file the knob's path matches: as the table wants it, or the fix */
+static void check_knob(struct doc *d, const struct knob *k)
+{
+	size_t rl = strlen(d->root);
+	char *pat, label[128];
+	glob_t g;
+
+	if (asprintf(&pat, "%s%s", d->root, k->path) < 0)
+		return;
+	if (glob(pat, 0, NULL, &g)) {
+		say(d, "note", "no %s: %s (no %s)", k->label, k->absent, k->path);
+		free(pat);
+		return;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *path = g.gl_pathv[i] + rl;
+		char *v = first_line(d, path);
+
+		snprintf(label, sizeof(label), "%s", k->label);
+		if (strchr(k->path, '*')) {
+			const char *end = strrchr(path, '/'), *dir = end;
+
+			while (dir > path && dir[-1] != '/')
+				dir--;
+			snprintf(label, sizeof(label), "%s %.*s", k->label, (int)(end - dir), dir);
+		}
+		if (!v)
+			say(d, "note", "%s: cannot read %s", label, path);
+		else if (!strcmp(v, k->want) || in_words(k->fine, v))
+			say(d, "ok", "%s: %s", label, v);
+		else
+			say(d, "WARN", "%s is '%s': %s; fix: echo %s | sudo tee %s (or scripts/prepare-host.sh)",
+			    label, v, k->why, k->want, path);
+		free(v);
+	}
+	globfree(&g);
+	free(pat);
+}
+
 static void check_sys(struct doc *d, unsigned int cpu)
 {
-	char *s, *iso, *nohz, path[128];
+	char *iso, *nohz;
 
-	s = first_line(d, "/sys/devices/system/cpu/smt/active");
-	if (!s)
-		say(d, "note", "no SMT control (/sys/devices/system/cpu/smt): cannot tell whether SMT is on");
-	else if (!strcmp(s, "1"))
-		say(d, "WARN", "SMT is on: the sibling thread shares cpu%u's core; fix: echo off | sudo tee /sys/devices/system/cpu/smt/control (or scripts/prepare-host.sh)", cpu);
-	else
-		say(d, "ok", "SMT off");
-	free(s);
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_governor", cpu);
-	s = first_line(d, path);
-	if (!s)
-		say(d, "ok", "no cpufreq on cpu%u (fixed frequency, or a VM)", cpu);
-	else if (strcmp(s, "performance"))
-		say(d, "WARN", "cpufreq governor of cpu%u is '%s': the clock moves during a run; fix: echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor (or scripts/prepare-host.sh)", cpu, s);
-	else
-		say(d, "ok", "cpufreq governor of cpu%u is performance", cpu);
-	free(s);
-
-	s = first_line(d, "/sys/devices/system/cpu/intel_pstate/no_turbo");
-	if (s) {
-		if (!strcmp(s, "0"))
-			say(d, "WARN", "turbo is on (intel_pstate/no_turbo = 0); fix: echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo (or scripts/prepare-host.sh)");
-		else
-			say(d, "ok", "turbo off (intel_pstate/no_turbo = 1)");
-	} else {
-		free(s);
-		s = first_line(d, "/sys/devices/system/cpu/cpufreq/boost");
-		if (!s)
-			say(d, "note", "no turbo/boost control exposed (a VM: the host decides; or a driver without one)%s",
-			    d->root[0] ? ": cannot tell whether the core is boosted" :
-			    ": the measured core clock below tells whether the core is boosted");
-		else if (!strcmp(s, "1"))
-			say(d, "WARN", "boost is on (cpufreq/boost = 1); fix: echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost (or scripts/prepare-host.sh)");
-		else
-			say(d, "ok", "boost off (cpufreq/boost = 0)");
-	}
-	free(s);
-
-	s = first_line(d, "/proc/sys/kernel/nmi_watchdog");
-	if (!s)
-		say(d, "ok", "no NMI watchdog (/proc/sys/kernel/nmi_watchdog absent)");
-	else if (strcmp(s, "0"))
-		say(d, "WARN", "NMI watchdog is on: its NMIs land inside measurements; fix: echo 0 | sudo tee /proc/sys/kernel/nmi_watchdog (or scripts/prepare-host.sh)");
-	else
-		say(d, "ok", "NMI watchdog off");
-	free(s);
-
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		check_knob(d, &knobs[i]);
 	iso = first_line(d, "/sys/devices/system/cpu/isolated");
 	nohz = first_line(d, "/sys/devices/system/cpu/nohz_full");
 	if (iso && in_cpulist(iso, cpu) && nohz && in_cpulist(nohz, cpu))

@@ -736,26 +736,28 @@ expect_exit run_without_a_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere
 # ---- doctor, against a fake sysroot ----
 mk_root() {
 	r=$1
-	mkdir -p "$r/proc/sys/kernel" "$r/sys/devices/system/cpu/cpu0/cpufreq" \
+	mkdir -p "$r/proc/sys/kernel" "$r/sys/devices/system/cpu/cpufreq/policy0" "$r/sys/devices/system/cpu/cpu0" \
 		"$r/sys/devices/system/cpu/cpu1" "$r/sys/devices/system/cpu/smt" \
 		"$r/sys/devices/system/cpu/intel_pstate" "$r/dev/cpu/1"
 	printf 'processor\t: 0\nflags\t\t: fpu tsc rdtscp constant_tsc nonstop_tsc%s\n\nprocessor\t: 1\nflags\t\t: fpu tsc rdtscp constant_tsc nonstop_tsc%s\n' "$2" "$2" > "$r/proc/cpuinfo"
 	echo 0-1 > "$r/sys/devices/system/cpu/online"
 }
 mk_root "$T/bad" " hypervisor"
-echo powersave > "$T/bad/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
-echo 1 > "$T/bad/sys/devices/system/cpu/smt/active"
+echo powersave > "$T/bad/sys/devices/system/cpu/cpufreq/policy0/scaling_governor"
+echo on > "$T/bad/sys/devices/system/cpu/smt/control"
 echo 0 > "$T/bad/sys/devices/system/cpu/intel_pstate/no_turbo"
 echo 1 > "$T/bad/proc/sys/kernel/nmi_watchdog"
 echo > "$T/bad/sys/devices/system/cpu/isolated"
 expect_exit doctor_lists_problems_and_exits_0 0 '6 problems' -- "$CS" doctor --sysroot "$T/bad"
 expect_ok doctor_problem_lines_say_the_fix sh -c "grep '^WARN' '$T/out' | grep -v -q 'fix:' && exit 1; [ \$(grep -c '^WARN' '$T/out') = 6 ]"
 expect_ok doctor_recommends_lfence_under_a_hypervisor grep -q 'hypervisor.*method=lfence' "$T/out"
-expect_ok doctor_sees_the_governor grep -q "governor of cpu0 is 'powersave'" "$T/out"
+expect_ok doctor_sees_the_governor grep -q "governor policy0 is 'powersave'" "$T/out"
+expect_ok doctor_fixes_a_knob_as_prepare_host_sets_it grep -q "fix: echo off | sudo tee /sys/devices/system/cpu/smt/control" "$T/out"
+expect_ok doctor_notes_a_knob_absent grep -q "^note  no boost: the driver has no boost switch" "$T/out"
 expect_exit doctor_strict_exits_1 1 'problems' -- "$CS" doctor --strict --sysroot "$T/bad"
 mk_root "$T/good" ""
-echo performance > "$T/good/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
-echo 0 > "$T/good/sys/devices/system/cpu/smt/active"
+echo performance > "$T/good/sys/devices/system/cpu/cpufreq/policy0/scaling_governor"
+echo notsupported > "$T/good/sys/devices/system/cpu/smt/control"
 echo 1 > "$T/good/sys/devices/system/cpu/intel_pstate/no_turbo"
 echo 0 > "$T/good/proc/sys/kernel/nmi_watchdog"
 echo 1 > "$T/good/sys/devices/system/cpu/isolated"
