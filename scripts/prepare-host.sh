@@ -91,7 +91,6 @@ again=
 if [ -n "$root" ] && [ ! -d "$root" ]; then
 	die_usage "--root '$root' is not a directory"
 fi
-cpu=$root/sys/devices/system/cpu
 
 if [ -z "$root" ] && [ "$dry" = 0 ] && [ "$mode" != table ] && [ "$(id -u)" != 0 ]; then
 	echo "$prog: writing /sys and /proc needs root; try: sudo $0 $again" >&2
@@ -187,6 +186,7 @@ prepare_knob() {
 }
 
 prepare() {
+	# shellcheck disable=SC2034 # (why: doctor's column)
 	while IFS='|' read -r label path want fine why absent; do
 		prepare_knob "$label" "$path" "$want" "$fine" "$absent"
 	done <<EOF
