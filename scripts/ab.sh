@@ -59,6 +59,9 @@
 # (tests/kmod/ab.c: the tests') to both sides' builds.
 . "$(dirname "$0")/help.sh"
 . "$(dirname "$0")/console.sh"
+# shellcheck disable=SC2034 # side.sh names us in its messages
+side_who=ab
+. "$(dirname "$0")/side.sh"
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -110,8 +113,7 @@ RUNNER=${RUNNER:-module}
 native=0
 case $RUNNER in
 module)
-	if [ "${CB_QEMU:-0}" != 1 ] && [ -e /proc/modules ] && [ "$(id -u)" = 0 ] &&
-		[ -d "/lib/modules/$(uname -r)/build" ]; then
+	if [ "${CB_QEMU:-0}" != 1 ] && [ -z "$(side_native_why_not)" ]; then
 		native=1
 	fi ;;
 user)
@@ -469,16 +471,16 @@ in_order() {
 # native_runs RES: AB BA ... insmod/rmmod here (CLOCK=time)
 native_runs() {
 	local res=$1
-	check_loaded() { ! grep -q '^cyclebench ' /proc/modules; }
-	check_loaded || die "cyclebench is already loaded; unload it first: sudo rmmod cyclebench"
-	trap 'rc=$?; rmmod cyclebench 2>/dev/null || true; verdict_line $rc' EXIT
-	trap 'rmmod cyclebench 2>/dev/null || true' INT TERM
+	side_refuse_loaded || die "cyclebench is already loaded; unload it first: sudo rmmod cyclebench"
+	trap 'rc=$?; side_cleanup; verdict_line $rc' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	# native_run SIDE K: one run of SIDE's module, its results saved
 	native_run() {
 		# shellcheck disable=SC2046 # params is a list of key=value words
-		insmod "$out/ko/$1.ko" $(params time "$1") || die "side $1, run $2: insmod failed (dmesg says why)"
+		side_load "$out/ko/$1.ko" $(params time "$1") || die "side $1, run $2: insmod failed (dmesg says why)"
 		userspace/cyclestat/cyclestat -q save "$res/$1/run$2"
-		rmmod cyclebench
+		side_unload || die "side $1, run $2: the module did not unload"
 	}
 	in_order native_run
 	trap 'verdict_line $?' EXIT

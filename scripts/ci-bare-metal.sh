@@ -87,10 +87,12 @@
 #   sh /ci-bare-metal.sh --ko /cyclebench.ko --baseline /baseline \
 #      --out /out/ci --fragments base,alu --params "samples=200 ensembles=5"
 #   # tests/host/ci-gate-guest.sh is that proof, ready to boot:
-#   scripts/qemu-run.sh --icount --out build/e2e/ci-gate \
+#   scripts/qemu-run.sh --icount --out build/e2e/ci-gate --add scripts/side.sh \
 #      --add scripts/ci-bare-metal.sh tests/host/ci-gate-guest.sh
 #
-# POSIX sh only: it runs under busybox ash as well as bash and dash.
+# POSIX sh only: it runs under busybox ash as well as bash and dash. It loads
+# and unloads with side.sh, the native side make run and make ab use too:
+# keep the two side by side (a copy elsewhere takes both).
 #
 # For tests only: CB_SYSROOT prefixes /sys/module (the "already loaded"
 # check), CB_DEBUGFS is --debugfs, CB_ALLOW_NONROOT=1 skips the root check,
@@ -103,8 +105,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 sysroot=${CB_SYSROOT:-}
 sysroot=${sysroot%/}
-insmod=${CB_INSMOD:-insmod}
-rmmod=${CB_RMMOD:-rmmod}
 
 usage() {
 	sed -n '3,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"
@@ -238,6 +238,15 @@ fi
 	die "no cyclestat at $cyclestat" \
 		"build it with 'make -C $top/userspace/cyclestat', or pass --cyclestat PATH"
 
+if [ ! -f "$here/side.sh" ]; then
+	echo "$prog: no $here/side.sh, which loads and unloads the module: copy scripts/side.sh beside this script" >&2
+	echo "Bail out! no side.sh beside $prog"
+	exit 2
+fi
+side_who=$prog
+# shellcheck source=scripts/side.sh
+. "$here/side.sh"
+
 if [ "$(id -u)" != 0 ] && [ "${CB_ALLOW_NONROOT:-0}" != 1 ]; then
 	die "must run as root (insmod, debugfs)" "try: sudo $0 ..."
 fi
@@ -260,7 +269,7 @@ if [ "$update" = 0 ] && [ -z "$ab" ] && [ ! -d "$baseline" ]; then
 	exit 3
 fi
 
-if [ -e "$sysroot/sys/module/cyclebench" ]; then
+if ! side_refuse_loaded; then
 	die "cyclebench is already loaded, by someone else: this script loads and unloads its own copy" \
 		"if nothing is using it, unload it with 'rmmod cyclebench' and run again"
 fi
@@ -272,22 +281,8 @@ rm -f "$out/results.json" "$out/gbench.json" "$out/compare.json" "$out/tap.txt" 
 
 # --- cleanup: whatever happens from here on --------------------------------
 
-loaded=0
 runner=
 prepared=0
-
-unload() {
-	i=0
-	while ! "$rmmod" cyclebench; do
-		i=$((i + 1))
-		if [ "$i" -ge 5 ]; then
-			note "could not unload cyclebench; unload it by hand: rmmod cyclebench (see lsmod, dmesg)"
-			return 1
-		fi
-		sleep 1
-	done
-	loaded=0
-}
 
 # shellcheck disable=SC2317 # reached through the traps below
 cleanup() {
@@ -302,9 +297,9 @@ cleanup() {
 		wait "$runner" 2>/dev/null
 		runner=
 	fi
-	if [ "$loaded" = 1 ]; then
+	if [ "$side_loaded" = 1 ]; then
 		note "unloading cyclebench"
-		unload || rc=2
+		side_unload || rc=2
 	fi
 	if [ "$prepared" = 1 ]; then
 		"$here/prepare-host.sh" --restore --state "$out/host.state" >&2 || rc=2
@@ -361,10 +356,8 @@ fi
 # load KO: insmod with the parameters; from here the EXIT trap unloads.
 load() {
 	note "loading: insmod $1 run_on_load=0${params:+ $params}"
-	loaded=1 # set first: a signal between insmod and this line must still unload
 	# shellcheck disable=SC2086 # $params is a list of words
-	if ! "$insmod" "$1" run_on_load=0 $params; then
-		loaded=0
+	if ! side_load "$1" run_on_load=0 $params; then
 		die "insmod $1 failed" \
 			"see 'dmesg | tail' (a wrong parameter? a module built for another kernel than $(uname -r)?)"
 	fi
@@ -403,14 +396,14 @@ while [ "$k" -le "$runs" ]; do
 	if [ -n "$ab" ]; then
 		load "$ab"
 		run_save "base run $k of $runs" "$out/baseline/run-$k"
-		unload || die "could not unload the base module" "rmmod cyclebench"
+		side_unload || die "could not unload the base module" "rmmod cyclebench"
 		load "$ko"
 	fi
 	run_save "run $k of $runs" "$out/results/run-$k"
-	[ -z "$ab" ] || unload || die "could not unload the module" "rmmod cyclebench"
+	[ -z "$ab" ] || side_unload || die "could not unload the module" "rmmod cyclebench"
 	k=$((k + 1))
 done
-[ -n "$ab" ] || unload || die "could not unload the module" "rmmod cyclebench"
+[ -n "$ab" ] || side_unload || die "could not unload the module" "rmmod cyclebench"
 
 # shellcheck disable=SC2046 # the run directories, in order
 set -- $(k=1; while [ "$k" -le "$runs" ]; do echo "$out/results/run-$k"; k=$((k + 1)); done)

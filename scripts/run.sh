@@ -27,6 +27,9 @@
 # build/results-user; CB_USER=0 skips that.
 . "$(dirname "$0")/help.sh"
 . "$(dirname "$0")/console.sh"
+# shellcheck disable=SC2034 # side.sh names us in its messages
+side_who=run
+. "$(dirname "$0")/side.sh"
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -101,17 +104,10 @@ kernel_says() {
 }
 
 native_ok() {
+	local why
 	[ "${CB_QEMU:-0}" = 1 ] && return 1
-	[ -e /proc/modules ] || { echo "run: this kernel has no module support; using QEMU" >&2; return 1; }
-	if [ "$(id -u)" != 0 ]; then
-		echo "run: loading a module needs root (try: sudo make run); using QEMU" >&2
-		return 1
-	fi
-	if [ ! -d "/lib/modules/$(uname -r)/build" ]; then
-		echo "run: no headers for $(uname -r) (sudo apt-get install linux-headers-$(uname -r)); using QEMU" >&2
-		return 1
-	fi
-	return 0
+	why=$(side_native_why_not)
+	[ -z "$why" ] || { echo "run: $why; using QEMU" >&2; return 1; }
 }
 
 if native_ok; then
@@ -119,21 +115,23 @@ if native_ok; then
 	quiet_make KDIR="/lib/modules/$(uname -r)/build" all
 	check_params cyclebench.ko
 	check_selection cyclebench.ko
-	if grep -q '^cyclebench ' /proc/modules; then
+	if ! side_refuse_loaded; then
 		echo "run: cyclebench is already loaded; unload it first: sudo rmmod cyclebench" >&2
 		exit 2
 	fi
-	trap 'rmmod cyclebench 2>/dev/null || true' EXIT INT TERM
+	trap side_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	say "measuring only=$sel (insmod returns when the run has ended)"
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
-	if ! insmod ./cyclebench.ko $PARAMS; then
+	if ! side_load ./cyclebench.ko $PARAMS; then
 		dmesg | tail -n 50 > "$top/build/dmesg-insmod.txt" 2>/dev/null
 		kernel_says "$top/build/dmesg-insmod.txt"
 		exit 1
 	fi
 	rm -rf "$results"
 	userspace/cyclestat/cyclestat -q save "$results"
-	rmmod cyclebench
+	side_unload
 	trap - EXIT INT TERM
 	echo "Hardware TSC cycles measured on $(uname -n), kernel $(uname -r)."
 	exec userspace/cyclestat/cyclestat --brief "$results"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh - every host test of the scripts around cyclebench: prepare-host.sh
-# and restore-host.sh (fake sysfs), ci-bare-metal.sh (fake insmod/rmmod/
+# and restore-host.sh (fake sysfs), side.sh (the native side: fake
+# insmod/rmmod), ci-bare-metal.sh (fake insmod/rmmod/
 # debugfs; with the real cyclestat when userspace/cyclestat/cyclestat is built), the
 # GitHub workflow, and dkms.conf (dkms add + build against the installed
 # headers: needs root, dkms and headers, else skipped). Each test file is one
@@ -31,7 +32,7 @@ top=$(cd "$dir/../.." && pwd)
 tap_lane run "$top/build/tap-host"
 
 if [ $# -eq 0 ]; then
-	set -- prepare-host ci-bare-metal workflow run help plan splat ab readme guide
+	set -- prepare-host side ci-bare-metal workflow run help plan splat ab readme guide
 	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else

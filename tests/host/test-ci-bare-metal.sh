@@ -262,9 +262,21 @@ not ok 4 - x:y\"z missing (in the baseline, not in this run)" "$rc $out"
 		unset FAKE_INSMOD_SIGNAL
 	done
 
-	new_case prepare-host-missing
+	new_case side-missing
 	mkdir -p "$c/solo"
 	cp "$ci" "$c/solo/"
+	rc=0
+	PATH=$stubs:$PATH run_sh "$sh" "$c/solo/ci-bare-metal.sh" --ko "$ko" --baseline "$tmp/baseline" \
+		--out "$c/out" >"$c/stdout" 2>"$c/stderr" || rc=$?
+	expect_eq "[$sh] without side.sh beside the script: exit 2, nothing loaded" \
+		"2 0" "$rc $(grep -c '^insmod' "$c/log" 2>/dev/null || true)"
+	expect_match "[$sh] ... says where it looked and what to copy" \
+		"no $c/solo/side.sh.*copy scripts/side.sh beside" "$(cat "$c/stderr")"
+	expect_match "[$sh] ... and bails out in TAP" "^Bail out! no side.sh" "$(cat "$c/stdout")"
+
+	new_case prepare-host-missing
+	mkdir -p "$c/solo"
+	cp "$ci" "$top/scripts/side.sh" "$c/solo/"
 	rc=0
 	PATH=$stubs:$PATH run_sh "$sh" "$c/solo/ci-bare-metal.sh" --ko "$ko" --baseline "$tmp/baseline" \
 		--out "$c/out" --prepare-host >/dev/null 2>"$c/stderr" || rc=$?
