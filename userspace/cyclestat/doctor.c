@@ -473,6 +473,9 @@ int cs_doctor(const struct cs_opts *o)
 	check_sys(&d, o->cpu);
 	if (!d.root[0])
 		check_clock(&d, o->cpu);
+	else
+		say(&d, "note", "core clock of cpu%u not measured under a sysroot: cannot tell whether the core is boosted",
+		    o->cpu);
 	check_lockdown(&d);
 	check_smi(&d, o->cpu);
 	if (d.problems)
