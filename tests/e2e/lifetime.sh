@@ -43,7 +43,11 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 ms=$(elapsed_ms "$t0")
 echo "SIGKILL with cpu 1 hogged: the writer was gone in $ms ms" >> /out/figures.txt
-expect_le "SIGKILL with the run's CPU hogged: the writer is gone within 1 s (x$SLOW)" $((1000 * SLOW)) "$ms"
+# (29-129 ms seen; the hog holds the CPU 6 s, which a writer that
+# waited for the run would take: 3 s, at most 5, tells the two apart)
+lim=$((3000 * SLOW))
+[ $lim -le 5000 ] || lim=5000
+expect_le "SIGKILL with the run's CPU hogged: the writer is gone within $lim ms (the hog holds it 6 s)" $lim "$ms"
 expect_eq "the hog really ran as SCHED_FIFO (no error)" "" "$(cat /tmp/hog)"
 # RT throttling leaves the starved thread 50 ms a second: it may see the
 # abort and publish before this write (the debug lane's slow fork gives it
@@ -79,7 +83,13 @@ wait $hog 2>/dev/null
 expect_eq "rmmod with a writer-less run in flight succeeds" 0 "$rc"
 expect_eq "and leaves no directory, no module" "no no" \
 	"$([ -e $CB ] && echo yes || echo no) $(grep -q '^cyclebench ' /proc/modules && echo yes || echo no)"
-expect_eq "no cyclebench thread is left" 0 "$(grep -l cyclebench /proc/[0-9]*/comm 2>/dev/null | wc -l | tr -d ' ')"
+# (rmmod may return before the thread's last steps on its starved CPU)
+n=0
+while grep -qs '^cyclebench' /proc/[0-9]*/comm && [ $n -lt $((100 * SLOW)) ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+expect_eq "no cyclebench thread is left (within $((10 * SLOW)) s)" 0 "$(grep -l cyclebench /proc/[0-9]*/comm 2>/dev/null | wc -l | tr -d ' ')"
 expect_ok "insmod again" insmod /cyclebench.ko run_on_load=0
 expect_eq "and it runs" ok "$(run_write "base samples=100 ensembles=2")"
 

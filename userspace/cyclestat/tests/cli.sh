@@ -716,6 +716,9 @@ printf 'slow: yes\n' >> "$T/live/loop/dec_jnz_100/info"
 ( read -r req < "$T/live/run"; echo idle > "$T/live/status" ) &
 fake=$!
 expect_exit run_all_leaves_out_slow_fragments 0 '^alu:add_dep' -- "$CS" --tree "$T/live" run all
+# (the status said idle already: the fake may still hold the FIFO, and
+# the next fake must not share it)
+wait "$fake"
 expect_ok run_all_shows_no_slow_fragment sh -c "! grep -q '^loop:' '$T/out'"
 expect_exit run_rejects_unknown_keys 2 "unknown key in 'bogus=1'" -- "$CS" --tree "$T/live" run alu bogus=1
 ( read -r req < "$T/live/run"; echo "$req" > "$T/request"; echo idle > "$T/live/status" ) &
