@@ -15,6 +15,9 @@ case ${1:-} in
 esac
 set -e
 . /console.sh
+# shellcheck disable=SC2034 # side.sh names us in its messages
+side_who=ab
+. /side.sh
 order=$1
 shift
 k=0
@@ -33,11 +36,11 @@ for round in $order; do
 		# make ab's progress line (ab.sh reads the console)
 		cb_progress ab "$s" "$k" "$n"
 		# shellcheck disable=SC2086 # params is a list of key=value words
-		if ! insmod "/$s.ko" $params; then
+		if ! side_load "/$s.ko" $params; then
 			echo "ab: side $s, run $k: insmod failed (its kernel log: dmesg.txt)"
 			exit 1
 		fi
 		cyclestat -q save "/out/results/$s/run$k"
-		rmmod cyclebench
+		side_unload
 	done
 done

@@ -87,7 +87,7 @@
 #   sh /ci-bare-metal.sh --ko /cyclebench.ko --baseline /baseline \
 #      --out /out/ci --fragments base,alu --params "samples=200 ensembles=5"
 #   # tests/host/ci-gate-guest.sh is that proof, ready to boot:
-#   scripts/qemu-run.sh --icount --out build/e2e/ci-gate --add scripts/side.sh \
+#   scripts/qemu-run.sh --icount --out build/e2e/ci-gate \
 #      --add scripts/ci-bare-metal.sh tests/host/ci-gate-guest.sh
 #
 # POSIX sh only: it runs under busybox ash as well as bash and dash. It loads

@@ -9,11 +9,14 @@
 # scripts/run.sh prints its progress from them.  (A run at load would leave no status file to read.)
 set -e
 . /console.sh
+# shellcheck disable=SC2034 # side.sh names us in its messages
+side_who=run
+. /side.sh
 sel=all
 for a; do
 	case $a in only=*) sel=${a#only=} ;; esac
 done
-insmod /cyclebench.ko "$@" run_on_load=0
+side_load /cyclebench.ko "$@" run_on_load=0
 d=/sys/kernel/debug/cyclebench
 echo "$sel" > $d/run &
 w=$!
@@ -37,7 +40,7 @@ rc=0
 wait $w || rc=$?
 cb_progress "done"
 cyclestat -q save /out/results
-rmmod cyclebench
+side_unload
 # As a run at load: a fragment that stopped alone (-ETIME: a body over
 # max_sample_us; its state says failed, the kernel log why) fails nothing,
 # the others' results stand; a run that measured nothing fails.

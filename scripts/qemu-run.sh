@@ -9,7 +9,8 @@
 #   scripts/qemu-run.sh --out DIR [options] GUEST_SCRIPT [ARG...]
 #
 # The guest script runs as root under busybox sh with debugfs mounted, the
-# module at /cyclebench.ko, cyclestat in PATH, and writes whatever it wants
+# module at /cyclebench.ko, cyclestat in PATH, scripts/console.sh and
+# scripts/side.sh (the module's load and unload) at /, and writes whatever it wants
 # the host to see under /out.  After it ends, /init adds /out/rc (its exit
 # status), /out/dmesg.txt and /out/tainted, and sends /out back as a tar
 # stream over the second serial port.  The console goes to DIR/console.log
@@ -148,6 +149,7 @@ cp "$top/tests/e2e/lib.sh" "$root/lib.sh"
 cp "$top/tests/e2e/splat.sh" "$root/splat.sh"
 cp "$top/tests/tap/tap.sh" "$root/tap.sh"
 cp "$top/scripts/console.sh" "$root/console.sh"
+cp "$top/scripts/side.sh" "$root/side.sh"
 [ -x "$top/build/cbpoke" ] && cp "$top/build/cbpoke" "$root/bin/cbpoke"
 for f in "${adds[@]}"; do
 	cp -r "$f" "$root/"

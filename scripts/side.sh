@@ -3,9 +3,10 @@
 #
 # side.sh - the native side: cyclebench.ko loaded into the running kernel
 # and unloaded whatever happens.  Sourced by scripts/run.sh, scripts/ab.sh
-# and scripts/ci-bare-metal.sh, so that whether a host can, the refusal of
-# someone else's module, the load and the unload's retries are written
-# once.  POSIX sh: busybox ash runs it in the guests.
+# and scripts/ci-bare-metal.sh here, and in a QEMU guest (qemu-run.sh puts
+# it at /side.sh) by guest-run.sh and ab-guest.sh, so that whether a host
+# can, the refusal of someone else's module, the load and the unload's
+# retries are written once.  POSIX sh: busybox ash runs it in the guests.
 #
 #   side_native_why_not     prints why this host cannot load the module
 #                           here (nothing: it can)

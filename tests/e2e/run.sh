@@ -337,7 +337,7 @@ for s in $suites; do
 		# Eight runs per gate invocation (repetitions): give icount time,
 		# and room for their saved trees (about 40, in the guest's memory)
 		boot ci-gate --icount --mem 1024 --timeout 1500 --add "$top/scripts/ci-bare-metal.sh" \
-			--add "$top/scripts/side.sh" "$top/tests/host/ci-gate-guest.sh" alu:imul_dep
+			"$top/tests/host/ci-gate-guest.sh" alu:imul_dep
 		;;
 	gate)
 		# The gate's error rates under TCG: the runs of one boot

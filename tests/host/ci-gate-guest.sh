@@ -21,9 +21,9 @@
 # a single row only).
 #
 # From the host (scripts/qemu-run.sh puts the module at /cyclebench.ko and
-# cyclestat in PATH; --add copies the gate script and its side.sh to /):
+# cyclestat in PATH, side.sh beside them; --add copies the gate script to /):
 #
-#   scripts/qemu-run.sh --icount --out build/e2e/ci-gate --add scripts/side.sh \
+#   scripts/qemu-run.sh --icount --out build/e2e/ci-gate \
 #       --add scripts/ci-bare-metal.sh tests/host/ci-gate-guest.sh [FRAGMENT]
 #
 # Checks are TAP points (tests/tap/tap.sh, /tap.sh in the guest) kept in
