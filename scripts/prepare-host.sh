@@ -114,6 +114,14 @@ put() {
 	return 1
 }
 
+# knob_value PATH: the first line of PATH into $cur; fails when unreadable.
+# Not read(1): dash and busybox read a byte at a time, and a /proc/sys
+# file ends at the first byte's offset with no newline, so read fails
+# on a value it has read.
+knob_value() {
+	cur=$(head -n 1 "$1" 2>/dev/null) || return 1
+}
+
 # Has the state file a line for this (root-relative) path?
 recorded() {
 	[ -f "$state" ] && awk -v p="$1" '$1 == p { f = 1 } END { exit !f }' "$state"
@@ -127,7 +135,7 @@ set_knob() {
 	if [ ! -e "$path" ]; then
 		return 0
 	fi
-	if ! read -r cur <"$path" 2>/dev/null; then
+	if ! knob_value "$path"; then
 		note "skip $label: cannot read $rel"
 		return 0
 	fi
@@ -175,8 +183,7 @@ prepare_knob() {
 			note "skip $label: '$3' is not in scaling_available_governors (driver $(cat "$d/scaling_driver" 2>/dev/null || echo unknown))"
 			continue
 		fi
-		cur=
-		read -r cur <"$f" 2>/dev/null || true
+		knob_value "$f" || cur=
 		case " $4 " in
 		*" $cur "*) echo "$label: $cur (nothing to change)" ;;
 		*) set_knob "$label" "$f" "$3" ;;
@@ -205,7 +212,7 @@ restore_line() {
 		failed=$((failed + 1))
 		return 0
 	fi
-	read -r cur <"$path" 2>/dev/null || cur='?'
+	knob_value "$path" || cur='?'
 	if [ "$dry" = 1 ]; then
 		echo "$1: $cur -> $2 (dry run: not changed)"
 	elif put "$path" "$2"; then
