@@ -96,22 +96,26 @@ static int debugfs_mounted(void)
 	return yes;
 }
 
-/* The live tree is missing or closed: say which of the usual causes it is. */
+/*
+ * The live tree is missing or closed: say which of the usual causes it is,
+ * and that a saved run (make run's) is read without a module.
+ */
+#define SAVED "; or read a saved run: cyclestat build/results"
 static void tree_missing(const char *path, int errnum, struct cs_err *err)
 {
 	int mounted = debugfs_mounted();
 
 	if (errnum == EACCES || (geteuid() != 0 && mounted != 0))
 		cs_seterr(err, path, 0,
-			  "%s; debugfs is root-only: run as root (sudo cyclestat ...)", strerror(errnum));
+			  "%s; debugfs is root-only: run as root (sudo cyclestat ...)%s", strerror(errnum), SAVED);
 	else if (mounted == 0)
 		cs_seterr(err, path, 0,
-			  "%s: debugfs is not mounted; mount it: sudo mount -t debugfs none /sys/kernel/debug",
-			  strerror(errnum));
+			  "%s: debugfs is not mounted; mount it: sudo mount -t debugfs none /sys/kernel/debug%s",
+			  strerror(errnum), SAVED);
 	else
 		cs_seterr(err, path, 0,
-			  "%s: the cyclebench module is not loaded; load it: sudo insmod kmod/cyclebench.ko (or sudo modprobe cyclebench)",
-			  strerror(errnum));
+			  "%s: the cyclebench module is not loaded; load it: sudo insmod ./cyclebench.ko (built by make at the top of the checkout; or sudo modprobe cyclebench)%s",
+			  strerror(errnum), SAVED);
 }
 
 /*

@@ -735,6 +735,7 @@ wait "$fake"
 expect_ok run_all_has_the_references_already sh -c "grep -qx 'all' '$T/request'"
 expect_exit run_references_is_0_or_1 2 "references=2: 0 or 1" -- "$CS" --tree "$T/live" run alu references=2
 expect_exit run_without_a_tree_fails 2 'cyclestat: ' -- "$CS" --tree "$T/nowhere" run all
+expect_exit no_live_tree_says_how_to_get_one_or_read_a_saved_run 2 "/sys/kernel/debug/cyclebench-no-such-tree: .*; or read a saved run: cyclestat build/results" -- "$CS" --tree /sys/kernel/debug/cyclebench-no-such-tree
 
 # ---- doctor, against a fake sysroot ----
 mk_root() {
