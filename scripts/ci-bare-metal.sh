@@ -59,8 +59,8 @@
 # fragment verdict with the change, its 95% interval, the p-value and the
 # repetitions per side, "not ok" where compare fails the fragment, e.g.
 #   1..3
-#   ok 1 - alu:add_dep same (+0.3% [-0.4%, +1.0%], p=0.55, n=5/5)
-#   not ok 2 - alu:imul_dep slower (+31.0% [+30.2%, +31.8%], p=0.0079, n=5/5)
+#   ok 1 - alu:add_dep same (+0.3% [-0.4%, +1.0%], p=0.55, n=8/8, sees 3.4%)
+#   not ok 2 - alu:imul_dep slower (+31.0% [+30.2%, +31.8%], p=0.0079, n=8/8, sees 2.1%)
 #   not ok 3 - mem:chase/4096 missing (in the baseline, not in this run)
 # Everything else (doctor, build, hints) goes to stderr. A setup failure also
 # prints "Bail out! <reason>" on stdout.
