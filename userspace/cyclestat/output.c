@@ -192,7 +192,8 @@ static void print_calib_check(FILE *f, const struct cs_input *in)
 	if (in->calib_gap > 0)
 		fprintf(f, "! calibration disturbed: calib:add_chain reads %.4Lf ticks a core cycle,\n"
 			"  calib:imul_chain %.4Lf (%.2Lf %% apart, beyond their noise): a busy host\n"
-			"  moved the clock; every interval in core cycles is widened by that gap\n",
+			"  moved the clock or shared the core; every interval in core cycles is\n"
+			"  widened by that gap; rerun on an idle CPU (cyclestat doctor: what to fix)\n",
 			in->calib_add, in->calib_imul, 100 * in->calib_gap);
 	if (in->within_run)
 		fprintf(f, "! not interleaved (interleave=0): the intervals in core cycles are within-run\n"
