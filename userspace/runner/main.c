@@ -144,7 +144,7 @@ static char *join_words(int argc, char **argv, int first)
 
 static void list(void)
 {
-	printf("# group:name[/ARG (its values)]  ops per run  what one run does\n");
+	printf("# group:name[/ARG (its values)]  ops per run (ARG: the argument's)  what one run does\n");
 	for (unsigned int g = 0; g < cb_nr_user_groups; g++) {
 		const struct cb_group *grp = cb_user_groups[g];
 
@@ -158,7 +158,11 @@ static void list(void)
 					printf("%s%llu", a ? "," : "", (unsigned long long)frag->args[a]);
 				printf(")");
 			}
-			printf(" %u %s%s\n", frag->ops, frag->desc, frag->slow ? " [slow]" : "");
+			if (frag->ops_is_arg)
+				printf(" ARG");
+			else
+				printf(" %u", frag->ops);
+			printf(" %s%s\n", frag->desc, frag->slow ? " [slow]" : "");
 		}
 	}
 	if (cb_kernel_groups[0]) {

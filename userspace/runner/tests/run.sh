@@ -113,6 +113,10 @@ for B in ./cyclebench-user ./cyclebench-user-san; do
 	expect_ok "${s}every_result_is_ok" all_ok "$T/every"
 	expect_ok "${s}the_tree_passes_the_contract" sh ../../tests/contract/contract.sh "$T/every"
 	expect_exit "${s}cyclestat_reads_the_tree" 0 'alu:add_dep' -- "$CS" "$T/every"
+	# --list: a fragment whose ops are its argument says ARG, and the tree
+	# holds the argument's count (loop:dec_jnz/2: 2 ops)
+	expect_ok "${s}list_says_ARG_where_the_ops_are_the_argument" sh -c \
+		"$B --list | grep -q '^loop:dec_jnz/ARG ([0-9,]*) ARG ' && grep -qx 'loop:dec_jnz/2 2 .*' '$T/every/fragments'"
 	rm -rf "$T/saved"
 	expect_exit "${s}cyclestat_saves_the_tree" 0 'saved' -- "$CS" -d "$T/every" save "$T/saved"
 	expect_ok "${s}the_saved_copy_passes_the_contract" sh ../../tests/contract/contract.sh "$T/saved"
