@@ -35,6 +35,7 @@ struct doc {
 	const struct cs_opts *o;
 	const char *root;
 	int problems;
+	int knobs;	/* of them, knobs scripts/prepare-host.sh sets */
 };
 
 static void say(struct doc *d, const char *tag, const char *fmt, ...)
@@ -282,9 +283,11 @@ static void check_knob(struct doc *d, const struct knob *k)
 			say(d, "note", "%s: cannot read %s", label, path);
 		else if (!strcmp(v, k->want) || in_words(k->fine, v))
 			say(d, "ok", "%s: %s", label, v);
-		else
+		else {
+			d->knobs++;
 			say(d, "WARN", "%s is '%s': %s; fix: echo %s | sudo tee %s (or scripts/prepare-host.sh)",
 			    label, v, k->why, k->want, path);
+		}
 		free(v);
 	}
 	globfree(&g);
@@ -478,8 +481,11 @@ int cs_doctor(const struct cs_opts *o)
 		    o->cpu);
 	check_lockdown(&d);
 	check_smi(&d, o->cpu);
-	if (d.problems)
-		fprintf(o->out, "%d problem%s; scripts/prepare-host.sh applies the safe fixes (and --restore undoes them)\n",
+	if (d.knobs)
+		fprintf(o->out, "%d problem%s, %d of them fixed by scripts/prepare-host.sh (--restore undoes it); each line says its fix\n",
+			d.problems, d.problems == 1 ? "" : "s", d.knobs);
+	else if (d.problems)
+		fprintf(o->out, "%d problem%s, none of them a knob scripts/prepare-host.sh sets; each line says its fix\n",
 			d.problems, d.problems == 1 ? "" : "s");
 	else
 		fprintf(o->out, "no problems\n");

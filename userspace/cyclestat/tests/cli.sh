@@ -752,7 +752,7 @@ echo on > "$T/bad/sys/devices/system/cpu/smt/control"
 echo 0 > "$T/bad/sys/devices/system/cpu/intel_pstate/no_turbo"
 echo 1 > "$T/bad/proc/sys/kernel/nmi_watchdog"
 echo > "$T/bad/sys/devices/system/cpu/isolated"
-expect_exit doctor_lists_problems_and_exits_0 0 '6 problems' -- "$CS" doctor --sysroot "$T/bad"
+expect_exit doctor_lists_problems_and_exits_0 0 '6 problems, 4 of them fixed by scripts/prepare-host.sh' -- "$CS" doctor --sysroot "$T/bad"
 expect_ok doctor_problem_lines_say_the_fix sh -c "grep '^WARN' '$T/out' | grep -v -q 'fix:' && exit 1; [ \$(grep -c '^WARN' '$T/out') = 6 ]"
 expect_ok doctor_recommends_lfence_under_a_hypervisor grep -q 'hypervisor.*method=lfence' "$T/out"
 expect_ok doctor_sees_the_governor grep -q "governor policy0 is 'powersave'" "$T/out"
@@ -770,6 +770,10 @@ echo 1 > "$T/good/sys/devices/system/cpu/nohz_full"
 "$PY" -c "import struct,sys; open(sys.argv[1],'wb').write(b'\0'*0x34 + struct.pack('<Q', 17))" "$T/good/dev/cpu/1/msr"
 expect_exit doctor_of_a_good_machine_has_no_problems 0 'no problems' -- env CYCLESTAT_SYSROOT="$T/good" "$CS" doctor --strict --cpu 1
 expect_ok doctor_reads_the_smi_count grep -q 'SMI count 17' "$T/out"
+cp -r "$T/good" "$T/vm"
+sed -i 's/nonstop_tsc$/nonstop_tsc hypervisor/' "$T/vm/proc/cpuinfo"
+expect_exit doctor_says_when_prepare_host_fixes_none_of_them 0 \
+	'^1 problem, none of them a knob scripts/prepare-host.sh sets' -- "$CS" doctor --sysroot "$T/vm" --cpu 1
 # no RDTSCP: LFENCE; RDTSC where LFENCE orders RDTSC, else cpuid-nordtscp
 # (AMD with DE_CFG bit 1 clear, MSR 0xc0011029, sparse in the fake msr file)
 cp -r "$T/good" "$T/amd"
