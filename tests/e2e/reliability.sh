@@ -44,9 +44,10 @@ rmmod_retry() {
 	echo never
 	return 1
 }
+# (30 s and more: a busy host's guest starts a run slowly)
 wait_running() {
 	i=0
-	while [ $i -lt 500 ]; do
+	while [ $i -lt 3000 ]; do
 		case $(cat $CB/status 2>/dev/null) in running*) return 0 ;; esac
 		sleep 0.01
 		i=$((i + 1))
