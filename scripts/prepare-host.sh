@@ -127,18 +127,11 @@ recorded() {
 	[ -f "$state" ] && awk -v p="$1" '$1 == p { f = 1 } END { exit !f }' "$state"
 }
 
-# set_knob LABEL PATH WANT: set PATH to WANT, recording the old value the first
-# time this script changes it.
+# set_knob LABEL PATH WANT: set PATH, whose value prepare_knob read into
+# $cur, to WANT, recording the old value the first time this script changes it.
 set_knob() {
 	label=$1 path=$2 want=$3
 	rel=${path#"$root"}
-	if [ ! -e "$path" ]; then
-		return 0
-	fi
-	if ! knob_value "$path"; then
-		note "skip $label: cannot read $rel"
-		return 0
-	fi
 	if [ "$cur" = "$want" ]; then
 		echo "$label: $want (already)"
 		return 0
@@ -183,7 +176,10 @@ prepare_knob() {
 			note "skip $label: '$3' is not in scaling_available_governors (driver $(cat "$d/scaling_driver" 2>/dev/null || echo unknown))"
 			continue
 		fi
-		knob_value "$f" || cur=
+		if ! knob_value "$f"; then
+			note "skip $label: cannot read ${f#"$root"}"
+			continue
+		fi
 		case " $4 " in
 		*" $cur "*) echo "$label: $cur (nothing to change)" ;;
 		*) set_knob "$label" "$f" "$3" ;;
