@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # golden.sh CYCLESTAT [--write] - whole outputs that must not change: each
-# line of golden.cmds (NAME ARGS...) run in tests/data, its stdout, stderr
+# line of golden.cmds (NAME ARGS...) run in tests/data (and sweep.py's
+# sweep=cpus directory, as sweep), its stdout, stderr
 # and exit status compared byte for byte with golden/NAME.out: each
 # command and format on the test trees (the gate's, summary's, plot's),
 # but gbench's, which holds the date, so that a change in how they are
@@ -15,10 +16,22 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$here/../../../tests/tap/tap.sh"
 grep -v '^#' "$here/golden.cmds" > "$T/cmds"
+# the commands run among tests/data's files and a sweep=cpus directory
+# (sweep.py's, seeded: the same bytes every time)
+mkdir "$T/data"
+ln -s "$here"/data/* "$T/data/"
+python3 "$here/sweep.py" gen "$T/data/sweep"
+# a machine of four CPUs, no SMT, one package, for what reads /sys
+for c in 0 1 2 3; do
+	mkdir -p "$T/root/sys/devices/system/cpu/cpu$c/topology"
+	echo $c > "$T/root/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
+	echo 0 > "$T/root/sys/devices/system/cpu/cpu$c/topology/physical_package_id"
+done
+export CYCLESTAT_SYSROOT="$T/root"
 while read -r name line; do
 	want=$here/golden/$name.out
 	# shellcheck disable=SC2086 # the line is the argument list
-	(cd "$here/data" && "$CS" $line > "$T/out" 2>&1; echo "exit $?" >> "$T/out")
+	(cd "$T/data" && "$CS" $line > "$T/out" 2>&1; echo "exit $?" >> "$T/out")
 	if [ "${2:-}" = --write ]; then
 		cp "$T/out" "$want"
 	fi
