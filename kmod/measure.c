@@ -20,6 +20,7 @@
 #include <asm/tsc.h>
 
 #include "internal.h"
+#include "mark.h"
 
 /*
  * Setup and teardown calls since load, for the info file (a test counts
@@ -144,6 +145,13 @@ int cb_ensemble(struct cb_job *job, unsigned int i, u32 e, u64 done)
 			fl->dist.pmc_out[r][k] = cb_life_at(res->pmc[r][k], e,
 							    req->samples);
 	ctx.warmup = cb_life_warmup(frag, e, req->interleave, req->warmup);
+	/*
+	 * NOPs that name the argument to the TCG plugin, which tells the
+	 * results of one run apart by it where they share their code
+	 * (mark.h); outside the timed regions, a few hundred cycles an
+	 * ensemble anywhere else.
+	 */
+	cb_mark_send(CB_MARK_ARG, env.arg);
 	ret = res->nr_cpus > 1 ?
 	      cb_on_cpus(job, i, &ctx, e, &cb_life_hooks) : frag->sample(&ctx);
 	if (ctx.probe) {

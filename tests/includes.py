@@ -12,6 +12,7 @@ The folders by audience (README.md, Layout), each resting on those above:
   kmod/                the module                 include/, lib/
   userspace/runner/    cyclebench-user            include/, lib/
   userspace/cyclestat/ cyclestat                  the contract, lib/
+  userspace/qemu-plugin/ cbcount.so, cbmark       the contract
 
 The author's API is cyclebench.h and what it is made of (harness.h,
 timing.h, portable.h), with kmod/fragments/: the module and
@@ -42,6 +43,7 @@ RULES = {
     "kmod/fragments": (["kmod", "lib", CONTRACT], {CONTRACT, "lib", "api"}),
     "userspace/runner": ([CONTRACT, "lib"], {CONTRACT, "lib", "api", "userspace/runner"}),
     "userspace/cyclestat": ([CONTRACT, "lib"], {CONTRACT, "lib", "userspace/cyclestat"}),
+    "userspace/qemu-plugin": ([CONTRACT], {CONTRACT, "userspace/qemu-plugin"}),
 }
 
 # headers a build makes, so absent from a clean tree: the Makefile's rule

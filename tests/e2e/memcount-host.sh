@@ -14,7 +14,8 @@
 # TSC gives, the loads and stores of the bodies' code (a loop's or chase's
 # state load and the cursor's store between copies included); the
 # model's L1D misses: none for a sweep of half its 32 KiB, all for one of
-# twice it; and, booted twice, the same counts but for the mem:chase rows
+# twice it; results of one run told apart by the argument the module
+# names; and, booted twice, the same counts but for the mem:chase rows
 # (a new random ring each boot: the kernel's RNG is the host's under TCG).
 
 # memcount_want PEROP RESULT METHOD COLUMN VALUE: one exact figure of
@@ -38,7 +39,11 @@ memcount_suite() {
 		return
 	fi
 	pass "memcount: cbcount.so builds against the installed QEMU's plugin API"
-	tap_run cache-model make -s --no-print-directory -C "$p" test | grep '^not ok'
+	if make -s -C "$p" tests/cache-test > "$out/memcount-build.log" 2>&1; then
+		tap_run cache-model "$p/tests/cache-test" | grep '^not ok'
+	else
+		fail "memcount: the cache model's unit test builds: $(tail -n 2 "$out/memcount-build.log" | tr '\n' '|')"
+	fi
 	test_module memcount tests/kmod/memops.c kmod/fragments/alu.c \
 		kmod/fragments/loop.c kmod/fragments/mem.c || return
 	# (the bodies the truth is known of pass the object-code check: each
@@ -69,7 +74,7 @@ memcount_suite() {
 	[ -s "$t" ] || return
 	python3 "$p/perop.py" "$out/memcount-a/counts.txt" "$out/memcount-a/runs.txt" | sed 's/^/# memcount: /'
 	# every stop met its region's start, on the one vCPU
-	if grep -q '^# cbcount: exit, armed yes, unmatched stops 0, regions on another vCPU 0$' "$out/memcount-a/counts.txt"; then
+	if grep -q '^# cbcount: exit, armed yes, unmatched stops 0, regions on another vCPU 0, runs lost for memory 0$' "$out/memcount-a/counts.txt"; then
 		pass "memcount: every region the plugin saw stopped where it started"
 	else
 		fail "memcount: every region the plugin saw stopped where it started: $(tail -n 1 "$out/memcount-a/counts.txt")"
@@ -87,8 +92,9 @@ memcount_suite() {
 		memcount_want "$t" memops:store4 $m loads 0
 		memcount_want "$t" memops:store4 $m stores 1
 	done
-	# (measured twice: before and after the module was loaded again)
-	if [ "$(grep -c '^memops:load4 paoloni ' "$t")" = 2 ] &&
+	# (measured three times: alone, beside others, and after the module
+	# was loaded again)
+	if [ "$(grep -c '^memops:load4 paoloni ' "$t")" = 3 ] &&
 	   [ "$(grep '^memops:load4 paoloni ' "$t" | sort -u | wc -l)" = 1 ]; then
 		pass "memcount: memops:load4 counts the same after the module is loaded again and cbmark arms again"
 	else
@@ -128,6 +134,47 @@ memcount_suite() {
 		split($7, f, "/"); v = f[2] ? f[1] / f[2] : f[1]; print (v >= 0.99 ? 1 : 0) }' "$t")
 	if [ "$b" = 1 ]; then pass "memcount: mem:chase/65536: L1D misses per op >= 0.99"
 	else fail "memcount: mem:chase/65536: L1D misses per op >= 0.99: got $(awk '$1 == "mem:chase/65536" { print $7 }' "$t")"; fi
+	# three results of one run, two of them one body with two arguments:
+	# each its own counts, the same as its run alone gave
+	local r
+	for r in memops:sweep/256 memops:sweep/1024 memops:load4; do
+		if [ "$(grep -c "^$r paoloni " "$t")" -ge 2 ] &&
+		   [ "$(grep "^$r paoloni " "$t" | sort -u | wc -l)" = 1 ]; then
+			pass "memcount: $r measured beside others in one run counts as it does alone"
+		else
+			fail "memcount: $r measured beside others in one run counts as it does alone" \
+				"$(grep "^$r paoloni " "$t" | tr '\n' '|')"
+		fi
+	done
+	# make run MEM=1's table (perop.py --tree) of the tree saved after
+	# that run: its three results, per op to 3 decimals, the model named
+	local tab=$out/memcount-a/tree-table.txt
+	if python3 "$p/perop.py" --tree "$out/memcount-a/tree" --dump "$(cat "$out/memcount-a/tree-dump")" \
+		"$out/memcount-a/counts.txt" > "$tab" 2>&1; then
+		pass "memcount: perop.py --tree reads the saved tree and the counts"
+	else
+		fail "memcount: perop.py --tree reads the saved tree and the counts" "$(head -n 3 "$tab")"
+	fi
+	sed 's/^/# memcount: tree: /' "$tab"
+	expect_table() {
+		if awk -v r="$1" -v c="$2" -v want="$3" 'NR == 2 { for (i = 2; i <= NF; i++) if ($i == c) col = i }
+			$1 == r && $col == want { ok = 1 } END { exit !ok }' "$tab"; then
+			pass "memcount: make run MEM=1's table: $1 $2 = $3"
+		else
+			fail "memcount: make run MEM=1's table: $1 $2 = $3" "$(grep "^$1 " "$tab")"
+		fi
+	}
+	expect_table memops:sweep/256 loads 1.008
+	expect_table memops:sweep/256 insns 4.008
+	expect_table memops:sweep/1024 L1D-miss 1.001
+	expect_table memops:load4 loads 1.000
+	expect_table memops:load4 stores 0.000
+	if head -n 1 "$tab" | grep -q 'l1d 32K:8:64, l1i 32K:8:64, l2 1M:16:64' &&
+	   grep -q '^(not counted: .*alu:add_dep' "$tab"; then
+		pass "memcount: the table names the model, and the tree's results that run did not count"
+	else
+		fail "memcount: the table names the model, and the tree's results that run did not count" "$(head -n 1 "$tab")"
+	fi
 	# two boots: the same counts, but for the random rings
 	if [ -s "$out/memcount-b/perop.txt" ] &&
 	   cmp -s <(grep -v '^mem:chase' "$t") <(grep -v '^mem:chase' "$out/memcount-b/perop.txt"); then

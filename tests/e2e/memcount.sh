@@ -2,7 +2,8 @@
 # Under cbcount.so (userspace/qemu-plugin/cbcount.c) and -icount shift=0:
 # the module loads without a run, tells the plugin its .text address
 # (/cbmark arm), then measures one result a run, each followed by the
-# plugin's dump of it (/cbmark dump ID).  /out/runs.txt maps each dump to
+# plugin's dump of it (/cbmark dump ID), and then three results in one
+# run and one dump.  /out/runs.txt maps each dump to
 # its result, method, ops, long_repeat and long - short TSC delta (here
 # instructions): the host computes the per-op counts from the plugin's
 # file (userspace/qemu-plugin/perop.py) and checks them (tests/e2e/run.sh
@@ -38,6 +39,25 @@ for f in memops:load4 memops:store4 memops:rmw4 memops:alu4 memops:sweep/256 \
 done
 measure memops:load4 lfence
 measure memops:store4 lfence
+
+# Several results in one run, interleaved ensemble by ensemble, one dump:
+# the module names each ensemble's argument, so each result's counts are
+# its own (the host checks them against the one-a-run dumps above).  Two
+# sweeps of one body, one that fits the L1D and one that does not, and a
+# fragment without an argument.
+id=$((id + 1))
+together="memops:sweep/256,memops:sweep/1024,memops:load4"
+expect_eq "run $together in one run, 2 ensembles" ok \
+	"$(run_write "$together samples=100 ensembles=2 warmup=10")"
+/cbmark dump $id
+# (the tree as make run MEM=1 saves it: perop.py --tree reads it)
+expect_ok "cyclestat save" cyclestat -q save /out/tree
+echo $id > /out/tree-dump
+for f in $(echo "$together" | tr , ' '); do
+	d=$CB/$(echo "$f" | tr : /)
+	ops=$(grep "^$f " $CB/fragments | cut -d' ' -f2)
+	echo "$id $f paoloni $ops $R $(long_minus_short "$d")" >> /out/runs.txt
+done
 
 # The module loaded again (perhaps elsewhere): armed again, the same counts
 expect_ok "rmmod" rmmod cyclebench

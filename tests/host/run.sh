@@ -32,7 +32,7 @@ top=$(cd "$dir/../.." && pwd)
 tap_lane run "$top/build/tap-host"
 
 if [ $# -eq 0 ]; then
-	set -- prepare-host side ci-bare-metal workflow run help plan splat ab readme guide
+	set -- prepare-host side ci-bare-metal workflow run help plan splat ab readme guide perop
 	if [ "${CB_TEST_DKMS:-1}" = 1 ]; then
 		set -- "$@" dkms
 	else

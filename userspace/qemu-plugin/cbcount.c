@@ -16,20 +16,24 @@
  * RDTSC, STOP of its stop RDTSC(P); neither is counted, everything between
  * is.  The module's address is known only in the guest, which says it, and
  * when to write the counts, with cbmark (cbmark.c): 8-byte NOPs whose
- * displacement is a command (CB_MARK_* below), found in user code as it is
+ * displacement is a command (include/cyclebench/mark.h), found as code is
  * translated.  Until `cbmark arm BASE` (again after each load of the
  * module: its new place) the plugin instruments nothing but
  * those NOPs, so the boot runs at full speed; arming flushes QEMU's
  * translations (qemu_plugin_reset()) and from then on every kernel
  * instruction gets a callback, which returns at once outside a region.
- * `cbmark dump ID` appends to COUNTS, for each region run since the last
- * dump, one line
- *	ID FRAGMENT METHOD REGION N INSNS LOADS STORES L1D_ACC L1D_MISS
+ * The module names each ensemble's argument (CB_MARK_ARG) before it runs
+ * it: a region's counts are kept apart by argument, for the results of
+ * one run that share their code.  `cbmark dump ID` appends to COUNTS, for
+ * each region and argument run since the last dump, one line
+ *	ID FRAGMENT METHOD REGION ARG N INSNS LOADS STORES L1D_ACC L1D_MISS
  *	  L1I_ACC L1I_MISS L2_ACC L2_MISS
- * (sums over its N runs), then "ID end", and starts the sums again; the
- * caches keep their contents.  The first skip=K runs (default 1) of each
- * region after a dump are left out of the sums: the first run of new code
- * (the probe's, the long region's copies) finds the caches cold.  Only
+ * (sums over its N runs; ARG "-" where no argument was named), then
+ * "ID end", and starts the sums again; the caches keep their contents.
+ * The first skip=K runs (default 1) of each region after a dump or an
+ * argument's mark are left out of the sums: the first runs of an
+ * ensemble (the probe's, the long region's copies) find new code cold,
+ * or the caches holding another result's lines.  Only
  * regions' accesses reach the model: it sees a fragment's own footprint,
  * as if nothing else ran between samples.
  * Data addresses are physical (addr=phys, the default; virtual where QEMU
@@ -46,7 +50,7 @@
 #include <string.h>
 
 #include "cache.h"
-#include "cbmark.h"
+#include "mark.h"
 #include "qemu-plugin-v1.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
@@ -57,10 +61,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 enum { N_INSNS, N_LOADS, N_STORES, N_L1D_ACC, N_L1D_MISS, N_L1I_ACC,
        N_L1I_MISS, N_L2_ACC, N_L2_MISS, N_COUNTS };
 
+/* a region's runs with one argument since the last dump */
+struct tally {
+	uint64_t arg, runs, sum[N_COUNTS];
+	unsigned int skipped;		/* runs left out since the last mark */
+	bool named;			/* arg is a mark's (else "-") */
+};
+
 struct region {
 	char *name;			/* "FRAGMENT METHOD REGION" */
-	uint64_t runs, sum[N_COUNTS];
-	unsigned int skipped;		/* runs left out since the last dump */
+	struct tally *t;
+	unsigned int n, cap;
 };
 
 /* a start or stop: its offset in .text, its address once armed (sorted
@@ -86,9 +97,12 @@ static struct {
 	bool inside;
 	unsigned int cur;
 	uint64_t insns, loads, stores, at_start[N_COUNTS];
+	/* the argument the module named last (named: since the last dump) */
+	uint64_t arg;
+	bool named;
 	/* cbmark's value register, and what went wrong */
 	uint64_t value;
-	uint64_t unmatched, other_vcpu;
+	uint64_t unmatched, other_vcpu, no_memory;
 } cb;
 
 static void cache_counts(uint64_t *n)
@@ -152,9 +166,32 @@ static void on_start(unsigned int vcpu, void *udata)
 	cache_counts(cb.at_start);
 }
 
+/* region @r's tally of the argument named last; NULL out of memory */
+static struct tally *tally_of(struct region *r)
+{
+	struct tally *t;
+
+	for (unsigned int i = 0; i < r->n; i++)
+		if (r->t[i].named == cb.named && r->t[i].arg == cb.arg)
+			return &r->t[i];
+	if (r->n == r->cap) {
+		unsigned int cap = r->cap ? 2 * r->cap : 2;
+
+		t = realloc(r->t, cap * sizeof(*t));
+		if (!t)
+			return NULL;
+		r->t = t;
+		r->cap = cap;
+	}
+	t = &r->t[r->n++];
+	*t = (struct tally){ .arg = cb.arg, .named = cb.named };
+	return t;
+}
+
 static void on_stop(unsigned int vcpu, void *udata)
 {
 	struct region *r = &cb.region[(uintptr_t)udata];
+	struct tally *t;
 	uint64_t now[N_COUNTS];
 
 	if (vcpu)
@@ -168,13 +205,28 @@ static void on_stop(unsigned int vcpu, void *udata)
 	}
 	cb.inside = false;
 	cache_counts(now);
-	if (r->skipped < cb.skip) {
-		r->skipped++;
+	t = tally_of(r);
+	if (!t) {
+		cb.no_memory++;
 		return;
 	}
-	r->runs++;
+	if (t->skipped < cb.skip) {
+		t->skipped++;
+		return;
+	}
+	t->runs++;
 	for (int i = 0; i < N_COUNTS; i++)
-		r->sum[i] += now[i] - cb.at_start[i];
+		t->sum[i] += now[i] - cb.at_start[i];
+}
+
+/* a new ensemble: its runs skipped again, whichever region runs it */
+static void named(uint64_t arg)
+{
+	for (unsigned int i = 0; i < cb.n_regions; i++)
+		for (unsigned int j = 0; j < cb.region[i].n; j++)
+			cb.region[i].t[j].skipped = 0;
+	cb.arg = arg;
+	cb.named = true;
 }
 
 static void dump(uint64_t id)
@@ -182,16 +234,25 @@ static void dump(uint64_t id)
 	for (unsigned int i = 0; i < cb.n_regions; i++) {
 		struct region *r = &cb.region[i];
 
-		if (!r->runs)
-			continue;
-		fprintf(cb.out, "%" PRIu64 " %s %" PRIu64, id, r->name, r->runs);
-		for (int k = 0; k < N_COUNTS; k++)
-			fprintf(cb.out, " %" PRIu64, r->sum[k]);
-		fputc('\n', cb.out);
-		r->runs = 0;
-		r->skipped = 0;
-		memset(r->sum, 0, sizeof(r->sum));
+		for (unsigned int j = 0; j < r->n; j++) {
+			const struct tally *t = &r->t[j];
+
+			if (!t->runs)
+				continue;
+			fprintf(cb.out, "%" PRIu64 " %s ", id, r->name);
+			if (t->named)
+				fprintf(cb.out, "%" PRIu64, t->arg);
+			else
+				fputc('-', cb.out);
+			fprintf(cb.out, " %" PRIu64, t->runs);
+			for (int k = 0; k < N_COUNTS; k++)
+				fprintf(cb.out, " %" PRIu64, t->sum[k]);
+			fputc('\n', cb.out);
+		}
+		r->n = 0;
 	}
+	cb.named = false;
+	cb.arg = 0;
 	fprintf(cb.out, "%" PRIu64 " end\n", id);
 	fflush(cb.out);
 }
@@ -246,12 +307,32 @@ static void on_mark(unsigned int vcpu, void *udata)
 	case CB_MARK_DUMP:
 		dump(cb.value);
 		break;
+	case CB_MARK_ARG:
+		named(cb.value);
+		break;
 	}
 	cb.value = 0;
 }
 
-/* A translation block: cbmark's NOPs in user code; once armed, every
- * kernel instruction. */
+/* A mark: its command's callback, and true; false for any other
+ * instruction */
+static bool mark(struct qemu_plugin_insn *insn, size_t len)
+{
+	const uint8_t *b = qemu_plugin_insn_data(insn);
+	uint32_t disp;
+
+	if (len != CB_MARK_LEN || memcmp(b, CB_MARK_OPCODE, 4))
+		return false;
+	memcpy(&disp, b + 4, 4);
+	if ((disp & CB_MARK_MASK) != CB_MARK_MAGIC)
+		return false;
+	qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark, QEMU_PLUGIN_CB_NO_REGS,
+					       (void *)(uintptr_t)disp);
+	return true;
+}
+
+/* A translation block: cbmark's NOPs in user code; once armed, the
+ * module's marks and every other kernel instruction. */
 static void trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -264,18 +345,10 @@ static void trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		const struct pc *pc;
 
 		if (at < KERNEL_BASE) {
-			const uint8_t *b = qemu_plugin_insn_data(insn);
-			uint32_t disp;
-
-			if (len != CB_MARK_LEN || memcmp(b, CB_MARK_OPCODE, 4))
-				continue;
-			memcpy(&disp, b + 4, 4);
-			if ((disp & CB_MARK_MASK) == CB_MARK_MAGIC)
-				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark,
-					QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)disp);
+			mark(insn, len);
 			continue;
 		}
-		if (!cb.armed)
+		if (!cb.armed || mark(insn, len))
 			continue;
 		pc = pc_find(at);
 		if (pc) {
@@ -296,8 +369,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	(void)id;
 	(void)udata;
 	fprintf(cb.out, "# cbcount: exit, armed %s, unmatched stops %" PRIu64
-		", regions on another vCPU %" PRIu64 "\n",
-		cb.armed ? "yes" : "no", cb.unmatched, cb.other_vcpu);
+		", regions on another vCPU %" PRIu64 ", runs lost for memory %" PRIu64 "\n",
+		cb.armed ? "yes" : "no", cb.unmatched, cb.other_vcpu, cb.no_memory);
 	fclose(cb.out);
 }
 
@@ -443,7 +516,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	fprintf(cb.out, "# cbcount: %u regions, l1d %s, l1i %s, l2 %s, data addresses %s,"
 		" first %u runs a region left out\n",
 		cb.n_regions, l1d, l1i, l2, cb.virt ? "virtual" : "physical", cb.skip);
-	fprintf(cb.out, "# ID FRAGMENT METHOD REGION N INSNS LOADS STORES L1D_ACC L1D_MISS"
+	fprintf(cb.out, "# ID FRAGMENT METHOD REGION ARG N INSNS LOADS STORES L1D_ACC L1D_MISS"
 		" L1I_ACC L1I_MISS L2_ACC L2_MISS\n");
 	fflush(cb.out);
 	rearmed(id);

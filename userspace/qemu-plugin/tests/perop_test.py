@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""perop.py on counts whose per-op figures are known: two results of one
+fragment told apart by ARG in one dump, a fragment without one, a line
+the plugin wrote before arguments were named ("-"), the --tree table of a
+result tree (make run MEM=1's), and bad input refused with the file and
+line.  TAP."""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tests", "tap"))
+import tap  # noqa: E402
+
+PEROP = os.path.join(HERE, "..", "perop.py")
+
+# long - short per run: (R - 1) x ops x the per-op figure; R 8, ops 4:
+# chase/4096: 1 load an op, no miss; chase/65536: 1 load and 1 L1D miss
+# an op; alu:add_dep: 1 insn an op and nothing else
+COUNTS = """\
+# cbcount: 6 regions, l1d 32K:8:64, l1i 32K:8:64, l2 1M:16:64, data addresses physical, first 10 runs a region left out
+# ID FRAGMENT METHOD REGION ARG N INSNS LOADS STORES L1D_ACC L1D_MISS L1I_ACC L1I_MISS L2_ACC L2_MISS
+1 mem:chase paoloni short 4096 10 100 40 0 40 0 100 0 0 0
+1 mem:chase paoloni long 4096 10 380 320 0 320 0 380 0 0 0
+1 mem:chase paoloni short 65536 5 50 20 0 20 20 50 0 20 0
+1 mem:chase paoloni long 65536 5 190 160 0 160 160 190 0 160 0
+1 alu:add_dep+alu:add_dep_copy paoloni short 0 4 40 0 0 0 0 40 0 0 0
+1 alu:add_dep+alu:add_dep_copy paoloni long 0 4 152 0 0 0 0 152 0 0 0
+1 end
+2 alu:add_dep paoloni short - 2 20 0 0 0 0 20 0 0 0
+2 alu:add_dep paoloni long - 2 76 0 0 0 0 76 0 0 0
+2 end
+"""
+
+
+def run(*args):
+    p = subprocess.run([sys.executable, PEROP] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def rows(out):
+    return {w[0] + " " + w[1]: w[2:] for w in (line.split() for line in out.splitlines())
+            if w and not w[0].startswith("#")}
+
+
+def info(d, name, ops, state="ok"):
+    os.makedirs(d)
+    with open(os.path.join(d, "info"), "w") as f:
+        f.write("name: %s\nops: %d\nstate: %s\nmethod: paoloni\nlong_repeat: 8\n" % (name, ops, state))
+
+
+with tempfile.TemporaryDirectory() as t:
+    counts = os.path.join(t, "counts")
+    with open(counts, "w") as f:
+        f.write(COUNTS)
+    runs = os.path.join(t, "runs")
+    with open(runs, "w") as f:
+        f.write("1 mem:chase/4096 paoloni 4 8\n1 mem:chase/65536 paoloni 4 8 28\n"
+                "1 alu:add_dep paoloni 4 8\n1 alu:add_dep_copy paoloni 4 8\n2 alu:add_dep paoloni 4 8\n")
+    rc, out, err = run("--exact", counts, runs)
+    r = rows(out)
+    tap.point(rc == 0, "perop.py --exact: exit 0", err)
+    # insns loads stores l1d_acc l1d_miss l1i_acc l1i_miss l2_acc l2_miss [ticks]
+    tap.point(r.get("mem:chase/4096 paoloni") == "1 1 0 1 0 1 0 0 0".split(),
+              "one dump, two ARGs of one fragment: chase/4096's own counts", out)
+    tap.point(r.get("mem:chase/65536 paoloni") == "1 1 0 1 1 1 0 1 0 1".split(),
+              "chase/65536's own counts, an L1D and L2 access a miss, and TICKS per op", out)
+    tap.point(out.count("alu:add_dep paoloni 1 0 0 0 0 1 0 0 0") == 2,
+              "a fragment without ARG: its ARG 0 in a named dump, '-' in a dump before names", out)
+    tap.point("alu:add_dep_copy paoloni 1 0 0 0 0 1 0 0 0" in out,
+              "regions joined by regions.py (a+b) count for each", out)
+
+    tree = os.path.join(t, "tree")
+    info(os.path.join(tree, "mem", "chase", "4096"), "mem:chase/4096", 4)
+    info(os.path.join(tree, "mem", "chase", "65536"), "mem:chase/65536", 4)
+    info(os.path.join(tree, "alu", "add_dep"), "alu:add_dep", 4)
+    info(os.path.join(tree, "alu", "imul_dep"), "alu:imul_dep", 4)
+    info(os.path.join(tree, "alu", "gone"), "alu:gone", 4, state="failed")
+    rc, out, err = run("--tree", tree, "--dump", "1", counts)
+    lines = out.splitlines()
+    tap.point(rc == 0 and "l1d 32K:8:64, l1i 32K:8:64, l2 1M:16:64" in lines[0],
+              "--tree: the first line names the model", out + err)
+    tap.point(lines[1].split() == ["fragment", "insns", "loads", "stores", "L1D-acc", "L1D-miss",
+                                   "L1I-miss", "L2-miss"], "--tree: the columns", out)
+    r = {w[0]: w[1:] for w in (line.split() for line in lines[2:])}
+    tap.point(r.get("mem:chase/65536") == ["1.000", "1.000", "0.000", "1.000", "1.000", "0.000", "0.000"],
+              "--tree: chase/65536 per op to 3 decimals", out)
+    tap.point(r.get("alu:add_dep") == ["1.000"] + ["0.000"] * 6, "--tree: alu:add_dep", out)
+    tap.point(lines[-1] == "(not counted: alu:imul_dep)",
+              "--tree: a result the dump did not count is named; a failed one is not a result", out)
+    rc2, out2, _ = run("--tree", tree, counts)
+    tap.point(rc2 == 0 and "alu:add_dep" in out2 and "mem:chase/4096" not in out2.split("(not")[0],
+              "--tree without --dump: the last dump", out2)
+    rc, out, err = run("--tree", tree, "--dump", "7", counts)
+    tap.point(rc == 2 and "no dump 7" in err, "--tree: a dump that is not there: exit 2, said", err)
+
+    with open(counts, "a") as f:
+        f.write("3 mem:chase paoloni short 10 1 2 3\n")
+    rc, out, err = run("--exact", counts, runs)
+    tap.point(rc == 2 and "counts:13: a line of 8 words, want 15" in err,
+              "a malformed line: exit 2 with the file and line", err)
+
+sys.exit(tap.done())
