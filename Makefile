@@ -4,7 +4,8 @@
 #
 #   make [all]        the module (against KDIR) and cyclestat
 #   make run          measure every fragment: natively when this host can
-#                     load modules as root, else in QEMU on Debian's kernel
+#                     load modules as root, else in QEMU on Debian's kernel;
+#                     MEM=1: in QEMU, loads, stores, cache misses per op too
 #   make test         every test: cyclestat, scripts, static kernel checks,
 #                     and the QEMU suite; ends with "N passed, N failed"
 #   make check        W=1, sparse, checkpatch --strict, the object code, cyclestat

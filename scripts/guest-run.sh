@@ -18,6 +18,9 @@ for a; do
 done
 side_load /cyclebench.ko "$@" run_on_load=0
 d=/sys/kernel/debug/cyclebench
+# (make run MEM=1: the TCG plugin learns where the module is, and writes
+# its counts after the run; userspace/qemu-plugin/cbmark.c)
+[ ! -x /cbmark ] || /cbmark arm "$(cat /sys/module/cyclebench/sections/.text)"
 echo "$sel" > $d/run &
 w=$!
 last='' n=0
@@ -39,6 +42,7 @@ done
 rc=0
 wait $w || rc=$?
 cb_progress "done"
+[ ! -x /cbmark ] || /cbmark dump 1
 cyclestat -q save /out/results
 side_unload
 # As a run at load: a fragment that stopped alone (-ETIME: a body over

@@ -13,6 +13,10 @@
 #
 #   PARAMS="samples=10000 ensembles=10 method=lfence" make run
 #   CB_QEMU=1 make run        force the QEMU path
+#   MEM=1 make run            in QEMU, under -icount: also loads, stores and
+#                             cache misses per op, exact, from the TCG plugin
+#                             (docs/memcount.md); CACHE=l1d=32K:8:64,l1i=...,l2=...
+#                             names the model (default: this host's caches)
 #   scripts/run.sh -q         no progress lines (make -s run; also CI=true)
 #
 # While it works it says where it is, on stderr, kselftest- and
@@ -34,6 +38,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 PARAMS=${PARAMS:-}
+MEM=${MEM:-0}
 quiet=0
 case ${1:-} in
 -q|--quiet) quiet=1 ;;
@@ -103,9 +108,18 @@ kernel_says() {
 		sed 's/^\[[^]]*\] //' | awk '!seen[$0]++' | head -n 10 >&2
 }
 
+case $MEM in
+0 | 1) ;;
+*) echo "run: MEM=$MEM: want 1 (loads, stores and cache misses per op, in QEMU) or 0" >&2; exit 2 ;;
+esac
+
 native_ok() {
 	local why
 	[ "${CB_QEMU:-0}" = 1 ] && return 1
+	if [ "$MEM" = 1 ]; then
+		echo "run: MEM=1 counts in QEMU's emulator (a TCG plugin); using QEMU" >&2
+		return 1
+	fi
 	why=$(side_native_why_not)
 	[ -z "$why" ] || { echo "run: $why; using QEMU" >&2; return 1; }
 }
@@ -285,6 +299,34 @@ check_selection cyclebench.ko
 run=$top/build/run
 rm -rf "$run"
 mkdir -p "$run"
+# MEM=1: the TCG plugin and its guest side, the module's regions, the
+# model (CACHE=, else this host's caches from sysfs, else the plugin's
+# own), and each ensemble's warm-up runs left out as the module leaves
+# them out (skip=)
+mem_boot=()
+if [ "$MEM" = 1 ]; then
+	say "building cbcount.so, the TCG plugin that counts loads, stores and cache misses"
+	quiet_make -C userspace/qemu-plugin
+	if ! python3 userspace/qemu-plugin/regions.py cyclebench.ko > "$run/regions.txt" 2> "$run/regions.err"; then
+		cat "$run/regions.err" >&2
+		echo "run: MEM=1: the module's timed regions could not be read (userspace/qemu-plugin/regions.py)" >&2
+		exit 1
+	fi
+	model=${CACHE:-$(userspace/qemu-plugin/host-caches.sh 2>/dev/null)}
+	model_from=$([ -n "${CACHE:-}" ] && echo CACHE= || echo "this host's caches (sysfs)")
+	if [ -z "$model" ]; then
+		model="l1d=32K:8:64,l1i=32K:8:64,l2=1M:16:64" model_from="the plugin's default (no cache sizes in sysfs)"
+	fi
+	geo='(l1d|l1i|l2)=[0-9]+[KMG]?:[0-9]+:[0-9]+|l2=none'
+	if ! echo "$model" | grep -Eqx "($geo)(,($geo))*"; then
+		echo "run: CACHE=$model: want l1d=SIZE:WAYS:LINE,l1i=...,l2=...|none (as userspace/qemu-plugin/host-caches.sh prints)" >&2
+		exit 2
+	fi
+	warm=$(echo " $PARAMS" | sed -n 's/.* warmup=\([0-9]*\).*/\1/p')
+	warm=${warm:-$(modinfo -F parm cyclebench.ko | sed -n 's/^warmup:.*default \([0-9]*\).*/\1/p')}
+	mem_boot=(--icount --add userspace/qemu-plugin/cbmark
+		--plugin "$top/userspace/qemu-plugin/cbcount.so,regions=$run/regions.txt,out=$run/counts.txt,$model,skip=${warm:-1}")
+fi
 # boot ACCEL [qemu-run.sh options]: the run; its console goes to
 # build/run/console.log (console-kvm.log under KVM), and its progress
 # lines from there to stderr
@@ -295,7 +337,7 @@ boot() {
 	[ "$quiet" = 0 ] || watch=''
 	say "booting Debian's $abi kernel in QEMU ($a) to measure only=$sel"
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
-	cb_boot run "$watch" "$log" scripts/qemu-run.sh --quiet --accel "$a" "$@" --out "$run" \
+	cb_boot run "$watch" "$log" scripts/qemu-run.sh --quiet --accel "$a" "${mem_boot[@]}" "$@" --out "$run" \
 		scripts/guest-run.sh $PARAMS
 }
 # KVM when /dev/kvm is usable, but a nested one (a cloud VM's /dev/kvm)
@@ -308,7 +350,8 @@ kvm_unusable() {
 	echo "run: $kvm_dev is here but cannot boot Debian's kernel (nested virtualisation?); using TCG, plain emulation (KVM's console: build/run/console-kvm.log)" >&2
 }
 accel=tcg
-if [ -r "$kvm_dev" ] && [ -w "$kvm_dev" ]; then
+# (MEM=1: a TCG plugin, so TCG)
+if [ "$MEM" = 0 ] && [ -r "$kvm_dev" ] && [ -w "$kvm_dev" ]; then
 	say "probing KVM: does Debian's kernel boot under it? (at most 60 s)"
 	if scripts/qemu-run.sh --quiet --accel kvm --timeout 60 --out "$run/kvm-probe" \
 		/dev/null 2> /dev/null; then
@@ -353,6 +396,9 @@ say "done in QEMU: $(grep -rlx --include=info 'state: ok' "$results" | wc -l) re
 if [ $accel = kvm ]; then
 	echo "Measured in a KVM guest (Debian $abi kernel): real TSC cycles, but CPUID"
 	echo "is a VM exit there; PARAMS=method=lfence avoids it."
+elif [ "$MEM" = 1 ]; then
+	echo "ICOUNT: QEMU with -icount shift=0 (MEM=1). A TSC tick is one instruction,"
+	echo "the same in every run: per-op figures are exact instruction counts."
 else
 	echo "EMULATED: QEMU without KVM. These are emulated TSC ticks that follow host"
 	echo "time, not the cycles of any CPU: compare fragments with each other only."
@@ -360,4 +406,10 @@ else
 fi
 echo
 userspace/cyclestat/cyclestat --brief "$results" || exit
+if [ "$MEM" = 1 ]; then
+	echo
+	echo "MEMORY: the model is $model_from."
+	python3 userspace/qemu-plugin/perop.py --tree "$results" "$run/counts.txt" |
+		tee "$run/memcount.txt" || exit
+fi
 user_run

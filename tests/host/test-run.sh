@@ -5,7 +5,8 @@
 # before it loads or boots anything: a PARAMS word whose key the module
 # does not have (a typo) exits 2 naming the key and the module's keys; an
 # only= item that names no fragment exits 2 with the closest names; a
-# refused load shows the module's words from the kernel log.
+# refused load shows the module's words from the kernel log; MEM= and
+# CACHE= that make run MEM=1 could not use are refused before it boots.
 # Needs the module's build tree (scripts/deps.sh); skipped without one.
 . "$(dirname "$0")/lib.sh"
 
@@ -53,6 +54,21 @@ if echo "$out" | grep -q "'alu'\|EMULATED\|QEMU"; then
 	fail "run.sh only=alu,mem:chsae,tme: alu passes, nothing booted: $out"
 else
 	pass "run.sh only=alu,mem:chsae,tme: alu passes, nothing booted"
+fi
+# MEM=1's words: a MEM that is not 0 or 1, and a cache model the plugin
+# would refuse at boot, are refused before anything boots
+out=$(cd "$top" && MEM=2 timeout 60 scripts/run.sh 2>&1) && rc=0 || rc=$?
+expect_eq "run.sh MEM=2: exit 2" 2 "$rc"
+expect_match "run.sh MEM=2: says what MEM takes" "MEM=2: want 1 .* or 0" "$out"
+out=$(cd "$top" && CB_USER=0 MEM=1 CACHE=l1d=32K,l2=1M:16:64 PARAMS=only=alu:add_dep \
+	timeout 600 scripts/run.sh 2>&1) && rc=0 || rc=$?
+expect_eq "run.sh MEM=1 CACHE=l1d=32K: exit 2 before booting" 2 "$rc"
+expect_match "run.sh MEM=1 CACHE=l1d=32K: says the form, and where this host's comes from" \
+	"CACHE=l1d=32K,l2=1M:16:64: want l1d=SIZE:WAYS:LINE.*host-caches.sh" "$out"
+if echo "$out" | grep -q "booting\|EMULATED\|ICOUNT"; then
+	fail "run.sh MEM=1 CACHE=l1d=32K: nothing booted: $out"
+else
+	pass "run.sh MEM=1 CACHE=l1d=32K: nothing booted"
 fi
 # the list is the module's: every fragment of its table, the kernel-only too
 names=$("$top/scripts/fragments.sh" "$top/cyclebench.ko")
