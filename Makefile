@@ -5,7 +5,8 @@
 #   make [all]        the module (against KDIR) and cyclestat
 #   make run          measure every fragment: natively when this host can
 #                     load modules as root, else in QEMU on Debian's kernel;
-#                     MEM=1: in QEMU, loads, stores, cache misses per op too
+#                     MEM=1: in QEMU, loads, stores, cache misses per op too;
+#                     KERNEL=6.12 (6.12-rt, 6.1-debug): in QEMU on that kernel
 #   make test         every test: cyclestat, scripts, static kernel checks,
 #                     and the QEMU suite; ends with "N passed, N failed"
 #   make check        W=1, sparse, checkpatch --strict, the object code, cyclestat
@@ -74,8 +75,11 @@ build/failnth: tests/e2e/failnth.c
 deps:
 	@scripts/deps.sh || $(SUDO) scripts/deps.sh
 
-# (make -s run: no progress lines)
-run: deps
+# (make -s run: no progress lines; KERNEL=6.12: that series set up first,
+# as make ab's are)
+run:
+	@scripts/deps.sh $(if $(KERNEL),--kernels "$(sort 6.1 $(KERNEL))") || \
+		$(SUDO) scripts/deps.sh $(if $(KERNEL),--kernels "$(sort 6.1 $(KERNEL))")
 	@scripts/run.sh $(if $(findstring s,$(firstword x$(MAKEFLAGS))),-q)
 
 # the header comment above, from "make [all]" to its first empty line

@@ -17,6 +17,8 @@
 #                             cache misses per op, exact, from the TCG plugin
 #                             (docs/memcount.md); CACHE=l1d=32K:8:64,l1i=...,l2=...
 #                             names the model (default: this host's caches)
+#   KERNEL=6.12 make run      in QEMU on that kernel series (6.1, 6.12,
+#                             6.12-rt, 6.1-debug; scripts/deps.sh --kernel K)
 #   scripts/run.sh -q         no progress lines (make -s run; also CI=true)
 #
 # While it works it says where it is, on stderr, kselftest- and
@@ -39,6 +41,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 PARAMS=${PARAMS:-}
 MEM=${MEM:-0}
+KERNEL=${KERNEL:-}
 quiet=0
 case ${1:-} in
 -q|--quiet) quiet=1 ;;
@@ -118,6 +121,10 @@ native_ok() {
 	[ "${CB_QEMU:-0}" = 1 ] && return 1
 	if [ "$MEM" = 1 ]; then
 		echo "run: MEM=1 counts in QEMU's emulator (a TCG plugin); using QEMU" >&2
+		return 1
+	fi
+	if [ -n "$KERNEL" ]; then
+		echo "run: KERNEL=$KERNEL names a kernel to boot in QEMU; using QEMU" >&2
 		return 1
 	fi
 	why=$(side_native_why_not)
@@ -291,9 +298,16 @@ run_progress() {
 	esac
 }
 
-abi=$(cat "$CB_CACHE/abi")
+# the kernel to boot: KERNEL's series, else the default (6.1's cloud)
+if [ -n "$KERNEL" ]; then
+	kdir=$(scripts/kdir.sh --kernel "$KERNEL") || exit 2
+	abi=$(cat "$CB_CACHE/kernel-$KERNEL" 2>/dev/null || cat "$CB_CACHE/abi")
+else
+	abi=$(cat "$CB_CACHE/abi")
+	kdir=/usr/src/linux-headers-$abi-cloud-amd64
+fi
 say "building the module against Debian's $abi kernel, and cyclestat"
-quiet_make KDIR="/usr/src/linux-headers-$abi-cloud-amd64" all cyclestat-static
+quiet_make KDIR="$kdir" all cyclestat-static
 check_params cyclebench.ko
 check_selection cyclebench.ko
 run=$top/build/run
@@ -304,6 +318,8 @@ mkdir -p "$run"
 # own), and each ensemble's warm-up runs left out as the module leaves
 # them out (skip=)
 mem_boot=()
+# (a debug kernel's KASAN shadow takes an eighth of the guest's memory)
+case $KERNEL in *-debug) mem_boot=(--mem 1024) ;; esac
 if [ "$MEM" = 1 ]; then
 	say "building cbcount.so, the TCG plugin that counts loads, stores and cache misses"
 	quiet_make -C userspace/qemu-plugin
@@ -324,7 +340,7 @@ if [ "$MEM" = 1 ]; then
 	fi
 	warm=$(echo " $PARAMS" | sed -n 's/.* warmup=\([0-9]*\).*/\1/p')
 	warm=${warm:-$(modinfo -F parm cyclebench.ko | sed -n 's/^warmup:.*default \([0-9]*\).*/\1/p')}
-	mem_boot=(--icount --add userspace/qemu-plugin/cbmark
+	mem_boot+=(--icount --add userspace/qemu-plugin/cbmark
 		--plugin "$top/userspace/qemu-plugin/cbcount.so,regions=$run/regions.txt,out=$run/counts.txt,$model,skip=${warm:-1}")
 fi
 # boot ACCEL [qemu-run.sh options]: the run; its console goes to
@@ -337,7 +353,7 @@ boot() {
 	[ "$quiet" = 0 ] || watch=''
 	say "booting Debian's $abi kernel in QEMU ($a) to measure only=$sel"
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
-	cb_boot run "$watch" "$log" scripts/qemu-run.sh --quiet --accel "$a" "${mem_boot[@]}" "$@" --out "$run" \
+	cb_boot run "$watch" "$log" scripts/qemu-run.sh --quiet --kernel "$abi" --accel "$a" "${mem_boot[@]}" "$@" --out "$run" \
 		scripts/guest-run.sh $PARAMS
 }
 # KVM when /dev/kvm is usable, but a nested one (a cloud VM's /dev/kvm)
@@ -353,7 +369,7 @@ accel=tcg
 # (MEM=1: a TCG plugin, so TCG)
 if [ "$MEM" = 0 ] && [ -r "$kvm_dev" ] && [ -w "$kvm_dev" ]; then
 	say "probing KVM: does Debian's kernel boot under it? (at most 60 s)"
-	if scripts/qemu-run.sh --quiet --accel kvm --timeout 60 --out "$run/kvm-probe" \
+	if scripts/qemu-run.sh --quiet --kernel "$abi" --accel kvm --timeout 60 --out "$run/kvm-probe" \
 		/dev/null 2> /dev/null; then
 		accel=kvm
 	else

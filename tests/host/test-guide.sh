@@ -42,6 +42,8 @@ expect_match "make ab KERNEL_A=6.1 KERNEL_B=6.12: both kernels set up before ab.
 	'^scripts/deps.sh --kernels "6.1 6.12" ' "$(cd "$top" && make -n ab KERNEL_A=6.1 KERNEL_B=6.12 2>/dev/null)"
 expect_match "make ab with a kernel of your own (a path): 6.1 set up, the path is yours" \
 	'^scripts/deps.sh --kernels "6.1" ' "$(cd "$top" && make -n ab KERNEL_B=/src/linux/bzImage KDIR_B=/src/linux 2>/dev/null)"
+expect_match "make run KERNEL=6.12: the kernel set up before run.sh" \
+	'^scripts/deps.sh --kernels "6.1 6.12" ' "$(cd "$top" && make -n run KERNEL=6.12 2>/dev/null)"
 expect_match "make -s test: test.sh -q" 'scripts/test.sh -q$' "$(cd "$top" && make -s -n test 2>/dev/null)"
 
 # --- the comments on make ab's sides ----------------------------------------

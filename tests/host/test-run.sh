@@ -5,8 +5,8 @@
 # before it loads or boots anything: a PARAMS word whose key the module
 # does not have (a typo) exits 2 naming the key and the module's keys; an
 # only= item that names no fragment exits 2 with the closest names; a
-# refused load shows the module's words from the kernel log; MEM= and
-# CACHE= that make run MEM=1 could not use are refused before it boots.
+# refused load shows the module's words from the kernel log; MEM=,
+# CACHE= and KERNEL= it could not use are refused before it boots.
 # Needs the module's build tree (scripts/deps.sh); skipped without one.
 . "$(dirname "$0")/lib.sh"
 
@@ -70,6 +70,11 @@ if echo "$out" | grep -q "booting\|EMULATED\|ICOUNT"; then
 else
 	pass "run.sh MEM=1 CACHE=l1d=32K: nothing booted"
 fi
+# KERNEL= names a series deps.sh set up; another is refused, with the fix
+out=$(cd "$top" && CB_USER=0 KERNEL=5.99 timeout 60 scripts/run.sh 2>&1) && rc=0 || rc=$?
+expect_eq "run.sh KERNEL=5.99: exit 2" 2 "$rc"
+expect_match "run.sh KERNEL=5.99: names the series and the command that sets it up" \
+	"no headers for kernel '5.99'.*try: sudo scripts/deps.sh --kernel 5.99" "$out"
 # the list is the module's: every fragment of its table, the kernel-only too
 names=$("$top/scripts/fragments.sh" "$top/cyclebench.ko")
 expect_match "fragments.sh: the built module names time:ktime_get_ns" '^time:ktime_get_ns$' "$names"
