@@ -13,7 +13,8 @@
 #                     warnings: one kernel (CHECK_KERNELS, default 6.1)
 #   make ab           A against B: BASE=REV [NEW=REV] (two builds, one boot),
 #                     KERNEL_A=K KERNEL_B=K or CMDLINE_A/B (a boot each);
-#                     CLOCK=icount (exact instructions), time or both, PARAMS, RUNS
+#                     CLOCK=icount (exact instructions), time or both, PARAMS, RUNS,
+#                     MEM=1 (under icount: loads, stores, misses per op too)
 #                     (the last line: verdict: slower (exit 1 from scripts/ab.sh))
 #   make bench        cyclestat against ministat and datamash, side by side
 #   make stress       the long reliability soak in QEMU

@@ -8,6 +8,11 @@
 # "ab SIDE K N" on the console (console.sh's cb_progress).  Interleaved
 # and turned round every round: A's k-th run and B's k-th saw the same
 # stretch of the boot, and a drift across it moves both sides alike.
+# Under make ab MEM=1 (/cbmark there): each run loads without a run,
+# tells the TCG plugin which build and where (cbmark set K: the K-th
+# SIDE= argument; cbmark arm), runs the selection through the run file,
+# and has the plugin write its counts as dump N (1, 2, ... in run order),
+# N in /out/results/SIDE/memK.id.
 #
 #   ab-guest.sh ORDER SIDE=PARAMS...    e.g. "AB BA" "A=only=alu" "B=only=alu,ab"
 case ${1:-} in
@@ -20,6 +25,38 @@ side_who=ab
 . /side.sh
 order=$1
 shift
+# mem_run SIDE K PARAMS...: one run of SIDE as MEM=1 takes it
+mem=0
+mem_run() {
+	ms=$1 mk=$2 spec=all keys='' load='' set=0 i=0
+	shift 2
+	for a in "$@"; do
+		case $a in
+		only=*) spec=${a#only=} ;;
+		samples=* | ensembles=* | warmup=* | method=* | cpu=* | cpus=* | args=* | pmu=* | interleave=*)
+			keys="$keys $a" ;;
+		*) load="$load $a" ;;
+		esac
+	done
+	for a in $sides; do
+		[ "$a" = "$ms" ] && set=$i
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086 # load is a list of key=value words
+	side_load "/$ms.ko" $load run_on_load=0 || return 1
+	/cbmark set $set
+	/cbmark arm "$(cat /sys/module/cyclebench/sections/.text)"
+	# (a fragment that stopped alone fails the write, as it fails no
+	# load: its result says so, the others stand)
+	echo "$spec$keys" > /sys/kernel/debug/cyclebench/run ||
+		echo "ab: side $ms, run $mk: a fragment stopped (its state: failed; dmesg.txt says why)"
+	mem=$((mem + 1))
+	/cbmark dump $mem
+	echo $mem > "/out/results/$ms/mem$mk.id"
+}
+# the sides, in the order of their SIDE= arguments
+sides=
+for a in "$@"; do sides="$sides ${a%%=*}"; done
 k=0
 n=$(echo "$order" | wc -w)
 for round in $order; do
@@ -36,7 +73,12 @@ for round in $order; do
 		# make ab's progress line (ab.sh reads the console)
 		cb_progress ab "$s" "$k" "$n"
 		# shellcheck disable=SC2086 # params is a list of key=value words
-		if ! side_load "/$s.ko" $params; then
+		if [ -x /cbmark ]; then
+			if ! mem_run "$s" "$k" $params; then
+				echo "ab: side $s, run $k: the run failed (its kernel log: dmesg.txt)"
+				exit 1
+			fi
+		elif ! side_load "/$s.ko" $params; then
 			echo "ab: side $s, run $k: insmod failed (its kernel log: dmesg.txt)"
 			exit 1
 		fi

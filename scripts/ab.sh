@@ -49,6 +49,11 @@
 #   KCFLAGS_A=, KCFLAGS_B=   compiler flags of one side's build (the
 #                 module's, or cyclebench-user's with RUNNER=user)
 #   KERNEL=K      both sides' kernel where they share one (default 6.1)
+#   MEM=1         under icount, loads, stores and cache misses per op too,
+#                 from the TCG plugin (docs/memcount.md; CACHE= the model,
+#                 default this host's caches): a table after the clock's,
+#                 a result whose counts grew slower, as one whose
+#                 instructions did
 #
 # Both sides' results stay in build/ab/results/{A,B}/runN (CB_AB_OUT moves
 # build/ab, CB_AB_RESULTS the results), with ab.txt saying what each side
@@ -62,6 +67,10 @@
 # shellcheck disable=SC2034 # side.sh names us in its messages
 side_who=ab
 . "$(dirname "$0")/side.sh"
+# shellcheck disable=SC2034 # memcount.sh names us in its messages
+mem_who=ab
+# shellcheck source=scripts/memcount.sh
+. "$(dirname "$0")/memcount.sh"
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -137,6 +146,13 @@ time) ;;
 *) die "CLOCK=$CLOCK: want icount, time or both" ;;
 esac
 clocks=$([ "$CLOCK" = both ] && echo "icount time" || echo "$CLOCK")
+MEM=${MEM:-0}
+case $MEM in
+0) ;;
+1) [ "$CLOCK" != time ] && [ $native = 0 ] ||
+	die "MEM=1 counts in QEMU's emulator, under icount: CB_QEMU=1 make ab CLOCK=icount MEM=1 ..." ;;
+*) die "MEM=$MEM: want 1 (loads, stores and cache misses per op, under icount) or 0" ;;
+esac
 [[ ${RUNS:-1} =~ ^[1-9][0-9]*$ ]] || die "RUNS=$RUNS: want a number of runs a side, >= 1"
 
 # runs CLOCK: runs a side on CLOCK
@@ -387,6 +403,11 @@ else
 	done
 fi
 side_selections
+if [ "$MEM" = 1 ]; then
+	step "building cbcount.so, the TCG plugin that counts loads, stores and cache misses"
+	mem_setup
+	for s in A B; do mem_regions "$out/ko/$s.ko" "$out/ko/$s.regions"; done
+fi
 if ! make -s -C "$top" userspace cyclestat-static > "$out/make.log" 2>&1; then
 	cat "$out/make.log" >&2
 	die "cyclestat does not build (above)"
@@ -440,6 +461,12 @@ guest() {
 	local -a opt=(--quiet --kernel "$ker" --ko "$out/ko/${sides%% *}.ko" --timeout "${CB_AB_TIMEOUT:-1800}"
 		--mem "${CB_AB_MEM:-512}")
 	[ "$clock" = icount ] && opt+=(--icount)
+	if [ "$clock" = icount ] && [ "$MEM" = 1 ]; then
+		# shellcheck disable=SC2046 # a regions file a side
+		mem_opts "$dir/counts.txt" "$(mem_warmup "$out/ko/${sides%% *}.ko" "$(params icount)")" \
+			$(for s in $sides; do echo "$out/ko/$s.regions"; done)
+		opt+=("${mem_opt[@]}")
+	fi
 	[ -n "$cl" ] && opt+=(--append "$cl")
 	for s in $sides; do opt+=(--add "$out/ko/$s.ko"); done
 	# (a kernel that died or hung booting is booted again: seen under TCG
@@ -453,6 +480,19 @@ guest() {
 		die "the boot of side(s) $sides failed (kernel $ker; console: $dir/console.log)"
 	fi
 	for s in $sides; do cp -r "$dir/results/$s" "$res/"; done
+	[ "$clock" = icount ] && [ "$MEM" = 1 ] || return 0
+	# each run's counts per op, exact, beside it (memK.txt)
+	local id k
+	for s in $sides; do
+		for id in "$res/$s"/mem*.id; do
+			[ -e "$id" ] || die "side $s: no run told the plugin its counts (MEM=1; console: $dir/console.log)"
+			k=${id##*/mem}
+			k=${k%.id}
+			python3 "$top/userspace/qemu-plugin/perop.py" --tree "$res/$s/run$k" --dump "$(cat "$id")" \
+				--exact "$dir/counts.txt" > "$res/$s/mem$k.txt" ||
+				die "side $s, run $k: the plugin's counts could not be read (perop.py, above)"
+		done
+	done
 }
 
 # in_order FN: FN SIDE K for each run here (CLOCK=time), round by round
@@ -545,5 +585,13 @@ for clk in $clocks; do
 	userspace/cyclestat/cyclestat ab --clock "$clk" $OPTS "$r"/A/run* -- "$r"/B/run* || rc=$?
 	[ $rc -gt 2 ] && rc=2
 	if [ $rc = 1 ] || [ $worst = 1 ]; then worst=1; elif [ $rc = 2 ]; then worst=2; fi
+	if [ "$clk" = icount ] && [ "$MEM" = 1 ]; then
+		echo
+		echo "MEMORY: the model is $mem_from."
+		rc=0
+		python3 userspace/qemu-plugin/abmem.py "$r/A" "$r/B" || rc=$?
+		[ $rc -gt 2 ] && rc=2
+		if [ $rc = 1 ] || [ $worst = 1 ]; then worst=1; elif [ $rc = 2 ]; then worst=2; fi
+	fi
 done
 exit $worst

@@ -36,6 +36,10 @@
 # shellcheck disable=SC2034 # side.sh names us in its messages
 side_who=run
 . "$(dirname "$0")/side.sh"
+# shellcheck disable=SC2034 # memcount.sh names us in its messages
+mem_who=run
+# shellcheck source=scripts/memcount.sh
+. "$(dirname "$0")/memcount.sh"
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -322,26 +326,10 @@ mem_boot=()
 case $KERNEL in *-debug) mem_boot=(--mem 1024) ;; esac
 if [ "$MEM" = 1 ]; then
 	say "building cbcount.so, the TCG plugin that counts loads, stores and cache misses"
-	quiet_make -C userspace/qemu-plugin
-	if ! python3 userspace/qemu-plugin/regions.py cyclebench.ko > "$run/regions.txt" 2> "$run/regions.err"; then
-		cat "$run/regions.err" >&2
-		echo "run: MEM=1: the module's timed regions could not be read (userspace/qemu-plugin/regions.py)" >&2
-		exit 1
-	fi
-	model=${CACHE:-$(userspace/qemu-plugin/host-caches.sh 2>/dev/null)}
-	model_from=$([ -n "${CACHE:-}" ] && echo CACHE= || echo "this host's caches (sysfs)")
-	if [ -z "$model" ]; then
-		model="l1d=32K:8:64,l1i=32K:8:64,l2=1M:16:64" model_from="the plugin's default (no cache sizes in sysfs)"
-	fi
-	geo='(l1d|l1i|l2)=[0-9]+[KMG]?:[0-9]+:[0-9]+|l2=none'
-	if ! echo "$model" | grep -Eqx "($geo)(,($geo))*"; then
-		echo "run: CACHE=$model: want l1d=SIZE:WAYS:LINE,l1i=...,l2=...|none (as userspace/qemu-plugin/host-caches.sh prints)" >&2
-		exit 2
-	fi
-	warm=$(echo " $PARAMS" | sed -n 's/.* warmup=\([0-9]*\).*/\1/p')
-	warm=${warm:-$(modinfo -F parm cyclebench.ko | sed -n 's/^warmup:.*default \([0-9]*\).*/\1/p')}
-	mem_boot+=(--icount --add userspace/qemu-plugin/cbmark
-		--plugin "$top/userspace/qemu-plugin/cbcount.so,regions=$run/regions.txt,out=$run/counts.txt,$model,skip=${warm:-1}")
+	mem_setup
+	mem_regions cyclebench.ko "$run/regions.txt"
+	mem_opts "$run/counts.txt" "$(mem_warmup cyclebench.ko "$PARAMS")" "$run/regions.txt"
+	mem_boot+=("${mem_opt[@]}")
 fi
 # boot ACCEL [qemu-run.sh options]: the run; its console goes to
 # build/run/console.log (console-kvm.log under KVM), and its progress
@@ -424,7 +412,7 @@ echo
 userspace/cyclestat/cyclestat --brief "$results" || exit
 if [ "$MEM" = 1 ]; then
 	echo
-	echo "MEMORY: the model is $model_from."
+	echo "MEMORY: the model is $mem_from."
 	python3 userspace/qemu-plugin/perop.py --tree "$results" "$run/counts.txt" |
 		tee "$run/memcount.txt" || exit
 fi

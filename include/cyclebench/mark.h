@@ -24,6 +24,8 @@
 #define CB_MARK_ARM	(CB_MARK_MAGIC | 0x10)	/* the value: .text's address */
 #define CB_MARK_DUMP	(CB_MARK_MAGIC | 0x20)	/* the value: the dump's ID */
 #define CB_MARK_ARG	(CB_MARK_MAGIC | 0x30)	/* the value: the next ensemble's ARG */
+/* the value: which regions= file the next ARM is for (0: the first) */
+#define CB_MARK_SET	(CB_MARK_MAGIC | 0x40)
 
 #ifndef __ASSEMBLER__
 /* a command's NOP, the command an "i" operand (it is the instruction's bytes) */

@@ -13,6 +13,11 @@
 #     (its insmod would refuse the name), and the runs go AB BA; ab:shl,
 #     one shift more and ops 5 for 4: 1.000 an op both, +1 a copy, slower
 #     (ops 4 -> 5)
+#   - MEM=1 (issue 52): B's ab:stride loads 256 bytes apart where A's
+#     go 64 (tests/kmod/ab.c; 64 KiB for 16, the model's L1D 32 KiB): its
+#     L1D misses per op move 0 to 1, slower, exit 1; its instructions do
+#     not move in the icount table (+0.000, same), and every other result
+#     counts the same in A and B
 #   - CLOCK=both: A/A on both clocks, an icount boot and a time boot: a
 #     table each, every row naming its clock (icount's +0.000, same), the
 #     results in results/{icount,time}/{A,B}, and the time half compared
@@ -115,6 +120,32 @@ if [ $crc != 2 ] && grep -q '^ab:adds ' "$out/ab-one-compare.txt"; then
 	pass "the results stay in one tree compare reads (results/{A,B}/runN)"
 else
 	fail "the results stay in one tree compare reads (results/{A,B}/runN)" "$(tail -n 3 "$out/ab-one-compare.txt")"
+fi
+
+# MEM=1: one constant grows a working set from half the L1D to twice it
+ab mem BASE=HEAD NEW=HEAD KERNEL="$series" KCFLAGS_B=-DCB_TEST_AB_ONE_MORE MEM=1 \
+	CACHE=l1d=32K:8:64,l1i=32K:8:64,l2=1M:16:64 PARAMS="only=alu,ab:same,ab:stride"
+f=$out/ab-mem.txt
+if [ $rc = 1 ]; then pass "MEM=1: a working set twice the L1D: exit 1"; else fail "MEM=1: exit 1, got $rc"; fi
+got=$(rows "$f" | awk '$1 == "ab:stride" && $2 == "icount" { print $6, $NF }')
+if [ "$got" = "+0.000 same" ]; then pass "MEM=1: ab:stride's instructions did not move (icount: +0.000, same)"
+else fail "MEM=1: ab:stride's instructions did not move (icount: +0.000, same)" "got '$got'"; fi
+got=$(awk '$1 == "ab:stride" && $2 == "L1D-miss" { print $3, $4, $5, $6 }' "$f")
+if [ "$got" = "0.000 1.000 +1.000 slower" ]; then pass "MEM=1: ab:stride's L1D misses per op 0 to 1, slower"
+else fail "MEM=1: ab:stride's L1D misses per op 0 to 1, slower" "got '$got'"; fi
+moved=$(awk '$1 ~ /^[a-z0-9_]+:/ && $2 ~ /^(insns|loads|stores|L1D-acc|L1D-miss|L1I-miss|L2-miss)$/ { print $1, $2 }' "$f" |
+	grep -v '^ab:stride \(L1D-miss\|L2-acc\)$')
+same=$(sed -n 's/^the same in A and B, every counter: //p' "$f")
+if [ -z "$moved" ] && [ "$same" = "ab:same, alu:add_dep, alu:add_indep, alu:imul_dep" ]; then
+	pass "MEM=1: every other result and counter the same in A and B ($same)"
+else
+	fail "MEM=1: every other result and counter the same in A and B" "moved: $moved; same: $same"
+fi
+if grep -q '^memory: slower (ab:stride)$' "$f" && grep -q '^MEMORY: the model is CACHE=\.$' "$f" &&
+	grep -q 'l1d 32K:8:64, l1i 32K:8:64, l2 1M:16:64' "$f"; then
+	pass "MEM=1: the table names the model and the verdict"
+else
+	fail "MEM=1: the table names the model and the verdict" "$(grep -E '^(memory|MEMORY|per op)' "$f")"
 fi
 
 # both clocks, a small selection (the time half: 8 runs a side, its calib:add_chain added)

@@ -8,7 +8,7 @@
  * stop timestamp.
  *
  *   qemu-system-x86_64 -icount shift=0 -smp 1 ... \
- *     -plugin cbcount.so,regions=REGIONS,out=COUNTS[,l1d=32K:8:64][,l1i=32K:8:64]
+ *     -plugin cbcount.so,regions=REGIONS[,regions=REGIONS2...],out=COUNTS[,l1d=32K:8:64][,l1i=32K:8:64]
  *                       [,l2=1M:16:64|none][,addr=phys|virt][,skip=1]
  *
  * REGIONS (regions.py): a line a region, "START STOP FRAGMENT METHOD
@@ -17,8 +17,11 @@
  * is.  The module's address is known only in the guest, which says it, and
  * when to write the counts, with cbmark (cbmark.c): 8-byte NOPs whose
  * displacement is a command (include/cyclebench/mark.h), found as code is
- * translated.  Until `cbmark arm BASE` (again after each load of the
- * module: its new place) the plugin instruments nothing but
+ * translated.  Several regions= files are several builds of the module
+ * (make ab's two sides): `cbmark set K` says which the next arm is for
+ * (K from 0, in the order given; 0 until said).  Until `cbmark arm BASE`
+ * (again after each load of the module: its new place) the plugin
+ * instruments nothing but
  * those NOPs, so the boot runs at full speed; arming flushes QEMU's
  * translations (qemu_plugin_reset()) and from then on every kernel
  * instruction gets a callback, which returns at once outside a region.
@@ -78,7 +81,7 @@ struct region {
  * by offset, so by address too) and its region */
 struct pc {
 	uint64_t off, at;
-	unsigned int region;
+	unsigned int region, set;
 	bool stop;
 };
 
@@ -87,7 +90,9 @@ static struct {
 	struct region *region;
 	unsigned int n_regions;
 	struct pc *pc;
-	unsigned int n_pcs;
+	unsigned int n_pcs, cap;
+	/* the regions= files read, and the one the next arm is for */
+	unsigned int n_sets, set;
 	FILE *out;
 	const char *out_path;
 	struct cb_cache l1d, l1i, l2;
@@ -261,6 +266,8 @@ static int pc_off_cmp(const void *a, const void *b)
 {
 	const struct pc *x = a, *y = b;
 
+	if (x->set != y->set)
+		return x->set < y->set ? -1 : 1;
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
@@ -292,12 +299,23 @@ static void on_mark(unsigned int vcpu, void *udata)
 	case CB_MARK_BIT1:
 		cb.value = cb.value << 1 | (cmd == CB_MARK_BIT1);
 		return;
+	case CB_MARK_SET:
+		cb.set = (unsigned int)cb.value;
+		break;
 	case CB_MARK_ARM:
-		/* (again after the module was loaded again: its new place) */
+		if (cb.set >= cb.n_sets) {
+			fprintf(cb.out, "# cbcount: not armed: no regions file %u (%u given)\n",
+				cb.set, cb.n_sets);
+			break;
+		}
+		/* (again after the module was loaded again: its new place;
+		 * another set's starts and stops at 0, where no kernel code is) */
 		for (unsigned int i = 0; i < cb.n_pcs; i++)
-			cb.pc[i].at = cb.pc[i].off + cb.value;
+			cb.pc[i].at = cb.pc[i].set == cb.set ? cb.pc[i].off + cb.value : 0;
+		qsort(cb.pc, cb.n_pcs, sizeof(*cb.pc), pc_at_cmp);
 		cb.inside = false;
-		fprintf(cb.out, "# cbcount: armed at .text 0x%" PRIx64 "\n", cb.value);
+		fprintf(cb.out, "# cbcount: armed at .text 0x%" PRIx64 ", regions file %u\n",
+			cb.value, cb.set);
 		fflush(cb.out);
 		cb.armed = true;
 		/* every translation made so far lacks the callbacks (or has
@@ -392,12 +410,13 @@ static int fail(const char *what, const char *why)
 	return -1;
 }
 
-/* REGIONS: "START STOP FRAGMENT METHOD REGION" a line, '#' comments */
+/* REGIONS: "START STOP FRAGMENT METHOD REGION" a line, '#' comments;
+ * the next set's */
 static int read_regions(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[512], name[400];
-	unsigned int cap = 0, lineno = 0;
+	unsigned int lineno = 0;
 
 	if (!f)
 		return fail(path, strerror(errno));
@@ -414,10 +433,10 @@ static int read_regions(const char *path)
 			fclose(f);
 			return fail(path, name);
 		}
-		if (cb.n_regions == cap) {
-			cap = cap ? 2 * cap : 256;
-			cb.region = realloc(cb.region, cap * sizeof(*cb.region));
-			cb.pc = realloc(cb.pc, 2 * cap * sizeof(*cb.pc));
+		if (cb.n_regions == cb.cap) {
+			cb.cap = cb.cap ? 2 * cb.cap : 256;
+			cb.region = realloc(cb.region, cb.cap * sizeof(*cb.region));
+			cb.pc = realloc(cb.pc, 2 * cb.cap * sizeof(*cb.pc));
 			if (!cb.region || !cb.pc) {
 				fclose(f);
 				return fail(path, "out of memory");
@@ -425,16 +444,18 @@ static int read_regions(const char *path)
 		}
 		snprintf(name, sizeof(name), "%s %s %s", frag, method, kind);
 		cb.region[cb.n_regions] = (struct region){ .name = strdup(name) };
-		cb.pc[cb.n_pcs++] = (struct pc){ .off = a, .region = cb.n_regions };
-		cb.pc[cb.n_pcs++] = (struct pc){ .off = b, .region = cb.n_regions, .stop = true };
+		cb.pc[cb.n_pcs++] = (struct pc){ .off = a, .region = cb.n_regions, .set = cb.n_sets };
+		cb.pc[cb.n_pcs++] = (struct pc){ .off = b, .region = cb.n_regions, .set = cb.n_sets,
+						 .stop = true };
 		cb.n_regions++;
 	}
 	fclose(f);
 	qsort(cb.pc, cb.n_pcs, sizeof(*cb.pc), pc_off_cmp);
 	for (unsigned int i = 1; i < cb.n_pcs; i++)
-		if (cb.pc[i].off == cb.pc[i - 1].off)
+		if (cb.pc[i].set == cb.pc[i - 1].set && cb.pc[i].off == cb.pc[i - 1].off)
 			return fail(path,
 				    "two regions start or stop at one address (regions.py joins such regions)");
+	cb.n_sets++;
 	return 0;
 }
 
@@ -469,7 +490,8 @@ static int cache_arg(struct cb_cache *c, const char *key, const char *spec)
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *regions = NULL, *l1d = "32K:8:64", *l1i = "32K:8:64", *l2 = "1M:16:64";
+	const char *regions[8], *l1d = "32K:8:64", *l1i = "32K:8:64", *l2 = "1M:16:64";
+	unsigned int n_regions = 0;
 
 	(void)info;
 	cb.id = id;
@@ -480,8 +502,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		size_t k = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
 
 #define KEY(s) (k == sizeof(s) - 1 && !strncmp(argv[i], s, k))
-		if (KEY("regions"))
-			regions = v;
+		if (KEY("regions")) {
+			if (n_regions == sizeof(regions) / sizeof(regions[0]))
+				return fail(argv[i], "at most 8 regions= files");
+			regions[n_regions++] = v;
+		}
 		else if (KEY("out"))
 			cb.out_path = v;
 		else if (KEY("l1d"))
@@ -501,15 +526,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 				    " l1d= l1i= l2=SIZE:WAYS:LINE|none addr=phys|virt skip=RUNS)");
 #undef KEY
 	}
-	if (!regions || !cb.out_path)
+	if (!n_regions || !cb.out_path)
 		return fail("arguments", "regions=FILE and out=FILE are required");
 	if (cache_arg(&cb.l1d, "l1d", l1d) || cache_arg(&cb.l1i, "l1i", l1i))
 		return -1;
 	cb.has_l2 = strcmp(l2, "none");
 	if (cb.has_l2 && cache_arg(&cb.l2, "l2", l2))
 		return -1;
-	if (read_regions(regions))
-		return -1;
+	for (unsigned int i = 0; i < n_regions; i++)
+		if (read_regions(regions[i]))
+			return -1;
 	cb.out = fopen(cb.out_path, "w");
 	if (!cb.out)
 		return fail(cb.out_path, strerror(errno));

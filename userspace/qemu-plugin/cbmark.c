@@ -7,6 +7,8 @@
  *   cbmark arm 0xADDR     the module's .text address
  *                         (/sys/module/cyclebench/sections/.text)
  *   cbmark dump ID        write the counts since the last dump, as ID
+ *   cbmark set K          the next arm is for the plugin's K-th regions=
+ *                         file (from 0): one of several builds (make ab)
  *
  * Exit status: 0, or 2 on a usage error.
  */
@@ -19,7 +21,7 @@
 
 static int usage(const char *why)
 {
-	fprintf(stderr, "cbmark: %s\nusage: cbmark arm 0xADDR | cbmark dump ID\n", why);
+	fprintf(stderr, "cbmark: %s\nusage: cbmark arm 0xADDR | cbmark dump ID | cbmark set K\n", why);
 	return 2;
 }
 
@@ -38,6 +40,8 @@ int main(int argc, char **argv)
 		cb_mark_send(CB_MARK_ARM, v);
 	else if (!strcmp(argv[1], "dump"))
 		cb_mark_send(CB_MARK_DUMP, v);
+	else if (!strcmp(argv[1], "set"))
+		cb_mark_send(CB_MARK_SET, v);
 	else
 		return usage("unknown command");
 	return 0;

@@ -5,7 +5,7 @@ differencing: (long - short) / ((R - 1) x ops), each region's counts
 averaged over its runs.
 
 usage: perop.py [--exact] COUNTS RUNS
-       perop.py --tree TREE [--dump ID] COUNTS
+       perop.py --tree TREE [--dump ID] [--exact] COUNTS
 
 COUNTS: what cbcount.so wrote (out=).  RUNS: a line a result, "ID RESULT
 METHOD OPS R [TICKS]": the ID of the dump that holds it, the result
@@ -23,7 +23,8 @@ lowest terms (1, 0, 257/256, -3/440).
 info names it, its method, ops and long_repeat) that dump ID (default: the
 last) counted, per op to 3 decimals, under a line naming the cache model
 the plugin ran with; a result the dump did not count is named below it
-(make run MEM=1).
+(make run MEM=1).  With --exact: the model line as a "# " comment, then
+a line a result, "RESULT" and the 7 figures as fractions (make ab's).
 
 Exit status: 0, 1 when a result has no short or long region counted, 2 on
 a usage error or unreadable input.
@@ -106,8 +107,11 @@ PICK = [COLUMNS.index(c) for c in
 
 
 def table(args):
+    exact = "--exact" in args
+    if exact:
+        args = [a for a in args if a != "--exact"]
     if len(args) not in (2, 4) or (len(args) == 4 and args[1] != "--dump"):
-        die("usage: perop.py --tree TREE [--dump ID] COUNTS")
+        die("usage: perop.py --tree TREE [--dump ID] [--exact] COUNTS")
     tree, path = args[0], args[-1]
     try:
         counts, dumps, model = read_counts(path)
@@ -126,6 +130,11 @@ def table(args):
             rows.append((name, [fig[i] for i in PICK]))
     if not rows:
         die("%s: dump %s counted no result of %s" % (path, rid, tree))
+    if exact:
+        print("# " + model)
+        for name, fig in rows:
+            print(name, " ".join(str(x) for x in fig))
+        return 0
     w = max(len(r[0]) for r in rows)
     print("per op, exact: the QEMU plugin cbcount.so in the timed regions; %s" % model)
     print("%-*s %s" % (w, "fragment", " ".join("%9s" % h for h in HEADS)))

@@ -4,8 +4,10 @@
 fragment told apart by ARG in one dump, a fragment without one, a line
 the plugin wrote before arguments were named ("-"), the --tree table of a
 result tree (make run MEM=1's), and bad input refused with the file and
-line.  TAP."""
+line; abmem.py (make ab MEM=1's table) on two sides whose counts are
+known.  TAP."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,6 +17,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tests", "tap"))
 import tap  # noqa: E402
 
 PEROP = os.path.join(HERE, "..", "perop.py")
+ABMEM = os.path.join(HERE, "..", "abmem.py")
 
 # long - short per run: (R - 1) x ops x the per-op figure; R 8, ops 4:
 # chase/4096: 1 load an op, no miss; chase/65536: 1 load and 1 L1D miss
@@ -35,8 +38,8 @@ COUNTS = """\
 """
 
 
-def run(*args):
-    p = subprocess.run([sys.executable, PEROP] + list(args), capture_output=True, text=True)
+def run(*args, prog=PEROP):
+    p = subprocess.run([sys.executable, prog] + list(args), capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -101,5 +104,44 @@ with tempfile.TemporaryDirectory() as t:
     rc, out, err = run("--exact", counts, runs)
     tap.point(rc == 2 and "counts:13: a line of 8 words, want 15" in err,
               "a malformed line: exit 2 with the file and line", err)
+
+    # make ab MEM=1: --exact's lines, then two sides of runs
+    with open(counts, "w") as f:
+        f.write(COUNTS)
+    rc, out, err = run("--tree", tree, "--dump", "1", "--exact", counts)
+    tap.point(rc == 0 and out.splitlines()[0].startswith("# l1d 32K:8:64")
+              and "mem:chase/65536 1 1 0 1 1 0 0" in out.splitlines(),
+              "--tree --exact: the model as a comment, fractions a result", out + err)
+
+    def sides(a, b):
+        for name, runs in (("A", a), ("B", b)):
+            d = os.path.join(t, "ab", name)
+            os.makedirs(d, exist_ok=True)
+            for k, lines in enumerate(runs, 1):
+                with open(os.path.join(d, "mem%d.txt" % k), "w") as f:
+                    f.write("# l1d 32K:8:64\n" + "".join(x + "\n" for x in lines))
+        return run(os.path.join(t, "ab", "A"), os.path.join(t, "ab", "B"), prog=ABMEM)
+
+    same = "alu:add_dep 1 0 0 0 0 0 0"
+    rc, out, err = sides([[same, "x:s 4 1 0 1 0 0 0"]] * 2, [[same, "x:s 4 1 0 1 1 0 0"]] * 2)
+    tap.point(rc == 1 and "x:s L1D-miss 0.000 1.000 +1.000 slower".split() in
+              [line.split() for line in out.splitlines()]
+              and "every counter: alu:add_dep" in out and out.endswith("memory: slower (x:s)\n"),
+              "abmem.py: a miss more an op: its row, slower, exit 1; the others named the same", out + err)
+    rc, out, err = sides([[same, "x:s 4 1 0 1 1 0 0"]] * 2, [[same, "x:s 4 1 0 1 1/2 0 0"]] * 2)
+    tap.point(rc == 0 and "+-0.500" not in out and "-0.500  faster" in out and "memory: faster" in out,
+              "abmem.py: half the misses: faster, exit 0", out + err)
+    rc, out, err = sides([[same, "x:s 4 1 0 1 0 0 0"], [same, "x:s 4 1 0 1 1/4 0 0"]],
+                         [[same, "x:s 4 1 0 1 0 0 0"]] * 2)
+    tap.point(rc == 0 and "(x:s: its runs differ in A (L1D-miss 0.000..0.250): not judged)" in out,
+              "abmem.py: runs of a side that differ: named with their range, not judged", out + err)
+    rc, out, err = sides([[same]] * 2, [[same, "y:new 1 0 0 0 0 0 0"]] * 2)
+    tap.point(rc == 0 and "(y:new: in B only)" in out, "abmem.py: a result of one side: named", out)
+    shutil.rmtree(os.path.join(t, "ab"))
+    os.makedirs(os.path.join(t, "ab", "A"))
+    os.makedirs(os.path.join(t, "ab", "B"))
+    rc, out, err = run(os.path.join(t, "ab", "A"), os.path.join(t, "ab", "B"), prog=ABMEM)
+    tap.point(rc == 2 and "has no run's counts" in err and "MEM=1" in err,
+              "abmem.py: a side without counts: exit 2, with the likely cause", err)
 
 sys.exit(tap.done())
