@@ -146,9 +146,13 @@ static struct fig fig_of(const struct cs_frag *fr)
 	struct fig f = { 0 };
 
 	if (fr) {
-		f.v = cs_cost(fr, &f.lo, &f.hi);
+		struct cs_cost c = cs_cost_of(fr);
+
+		f.v = (double)c.v;
+		f.lo = (double)c.lo;
+		f.hi = (double)c.hi;
 		f.ok = isfinite(f.v);
-		f.n = cs_headline(fr, NULL)->n;
+		f.n = c.est->n;
 	}
 	return f;
 }
@@ -171,6 +175,7 @@ static struct fig pooled(const struct step *s, const char *name, const unsigned 
 {
 	struct fig f = { 0 }, one;
 	const struct cs_frag *fr;
+	struct cs_cost cost;
 	long double *x = NULL, m, lo, hi, h2 = 0, half;
 	uint64_t n = 0;
 	unsigned int used = 0, calibrated = 0;
@@ -194,9 +199,10 @@ static struct fig pooled(const struct step *s, const char *name, const unsigned 
 		n = fr->perop.med.n;
 		if (!x && !(x = calloc(n, sizeof(*x))))
 			goto out;
-		calibrated += cs_core_calib(fr) > 0;
+		cost = cs_cost_of(fr);
+		calibrated += cost.unit == CS_UNIT_CORE;
 		for (uint64_t j = 0; j < n; j++)
-			x[j] += fr->perop.each[j] / cs_unit_scale(fr);
+			x[j] += fr->perop.each[j] / cost.scale;
 		h2 += isfinite(one.hi) ? (one.hi - one.lo) * (one.hi - one.lo) / 4 : NAN;
 		used++;
 		if (used == 1)
@@ -425,7 +431,7 @@ static const char *unit_of(const struct step *s, size_t ns, const char *name)
 			const struct cs_frag *fr = cs_frag_named(&s[i].v[c].in, name);
 
 			if (fr)
-				return cs_unit(fr);
+				return cs_unit_name(cs_cost_of(fr).unit);
 		}
 	return "";
 }

@@ -99,9 +99,7 @@ static void json_est(FILE *f, const struct cs_est *e, long double scale)
 static void json_v2(FILE *f, const struct cs_frag *fr)
 {
 	const char *setup = cs_info_get(&fr->info, CB_INFO_setup);
-	enum cs_basis basis;
-	const struct cs_est *h = cs_headline(fr, &basis);
-	long double scale = cs_unit_scale(fr);
+	struct cs_cost c = cs_cost_of(fr);
 	char b[3][40];
 
 	fputs(",\n       \"arg\": ", f);
@@ -122,9 +120,9 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 	fprintf(f, ", \"ticks_per_core_cycle\": %s,\n       \"cost\": {\"basis\": \"%s\", "
 		"\"unit\": \"%s\", \"aggregate\": \"%s\", \"per_op\": ",
 		cs_core_calib(fr) > 0 ? cs_fmt_d(b[0], 40, (double)cs_core_calib(fr)) : "null",
-		cs_basis_name(basis),
-		cs_unit(fr), basis == CS_BASIS_TWO_LENGTH ? "core mean" : "median");
-	json_est(f, h, scale);
+		cs_basis_name(c.basis), cs_unit_name(c.unit),
+		c.basis == CS_BASIS_TWO_LENGTH ? "core mean" : "median");
+	json_est(f, c.est, c.scale);
 	/*
 	 * the minimum's spread over ensembles carries neither the TSC step's
 	 * floor nor the calibration's error (it covered the true cost in 174
@@ -135,7 +133,7 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 		char m[40];
 
 		fprintf(f, "{\"value\": %s, \"lo\": null, \"hi\": null, \"n\": %llu}",
-			cs_fmt_d(m, 40, (double)(cs_q_ld(fr->perop.min.value) / scale)),
+			cs_fmt_d(m, 40, (double)(cs_q_ld(fr->perop.min.value) / c.scale)),
 			(unsigned long long)fr->perop.min.n);
 	} else {
 		fputs("null", f);
@@ -277,16 +275,14 @@ void cs_csv_field(FILE *f, const char *s)
  */
 static void csv_cost(FILE *f, const struct cs_frag *fr)
 {
-	enum cs_basis basis;
-	const struct cs_est *e = cs_headline(fr, &basis);
-	long double sc = cs_unit_scale(fr);
+	struct cs_cost c = cs_cost_of(fr);
 	char b[3][40];
 
-	fprintf(f, "%s,%s,%s,", cs_fmt_d(b[0], 40, (double)(cs_q_ld(e->value) / sc)),
-		isnan(e->lo) ? "" : cs_fmt_d(b[1], 40, (double)(e->lo / sc)),
-		isnan(e->hi) ? "" : cs_fmt_d(b[2], 40, (double)(e->hi / sc)));
-	cs_csv_field(f, cs_unit(fr));
-	fprintf(f, ",%s\n", cs_basis_name(basis));
+	fprintf(f, "%s,%s,%s,", cs_fmt_d(b[0], 40, (double)c.v),
+		isnan(c.lo) ? "" : cs_fmt_d(b[1], 40, (double)c.lo),
+		isnan(c.hi) ? "" : cs_fmt_d(b[2], 40, (double)c.hi));
+	cs_csv_field(f, cs_unit_name(c.unit));
+	fprintf(f, ",%s\n", cs_basis_name(c.basis));
 }
 
 
@@ -399,11 +395,9 @@ static void gbench_entry(FILE *f, const char *name, const char *run_type,
 {
 	long double ns = khz ? ticks * 1e6L / khz : ticks;
 	long double cal = fr ? cs_core_calib(fr) : 0;
-	enum cs_basis basis = CS_BASIS_RAW;
+	enum cs_basis basis = fr ? cs_cost_of(fr).basis : CS_BASIS_RAW;
 	char b[4][40];
 
-	if (fr)
-		cs_headline(fr, &basis);
 	fputs(first ? "    {" : ",\n    {", f);
 	fputs("\"name\": ", f);
 	if (agg) {
@@ -488,7 +482,7 @@ void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
 
 				if (!fr)
 					continue;
-				v[k] = cs_q_ld(cs_headline(fr, NULL)->value);
+				v[k] = cs_q_ld(cs_cost_of(fr).est->value);
 				if (!khz)
 					khz = tsc_khz_of(&in[p], fr);
 				gbench_entry(f, name, "iteration", NULL, reps, k, fr, v[k],

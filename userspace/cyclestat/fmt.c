@@ -8,7 +8,8 @@
  * Figures meant for machines (JSON, CSV, gbench) print as the shortest text
  * that reads back to the same double: exact fractions as their nearest
  * double, long doubles rounded to double once. The bottom of the printing
- * layer: calls stats.c (exact fractions) and fragment.c only.
+ * layer: calls stats.c (exact fractions) only; what a figure is and its
+ * unit are decided before it comes here (infer.c, cs_cost_of()).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -184,12 +185,6 @@ const char *cs_lds(char *buf, long double v)
 	return cs_fmt_d(buf, 64, (double)v);
 }
 
-const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *fr)
-{
-	return in->has_overhead && fr->net_ok ? &in->overhead : NULL;
-}
-
-
 /*
  * the shortest text that reads back as v: JSON for machines, no digit lost;
  * positional from 1e-5 to 1e17 (30, not 3e+01), else with an exponent
@@ -235,34 +230,4 @@ const char *cs_basis_name(enum cs_basis b)
 	};
 
 	return names[b];
-}
-
-/* the headline per-op figure of a fragment and (@basis, when not NULL) what it is */
-const struct cs_est *cs_headline(const struct cs_frag *fr, enum cs_basis *basis)
-{
-	enum cs_basis b = fr->perop.ok ? CS_BASIS_TWO_LENGTH :
-			  fr->net_ok ? CS_BASIS_NET : CS_BASIS_RAW;
-
-	if (basis)
-		*basis = b;
-	return b == CS_BASIS_TWO_LENGTH ? &fr->perop.med : &fr->netop;
-}
-
-/* the headline cost in cs_unit(fr): core cycles where calibrated, else ticks */
-double cs_cost(const struct cs_frag *fr, double *lo, double *hi)
-{
-	const struct cs_est *e = cs_headline(fr, NULL);
-	long double c = cs_unit_scale(fr);
-
-	*lo = (double)(e->lo / c);
-	*hi = (double)(e->hi / c);
-	return (double)(cs_q_ld(e->value) / c);
-}
-
-/* ticks, core cycles where the tree calibrated its clock, or an emulator's */
-const char *cs_unit(const struct cs_frag *fr)
-{
-	if (fr->emulated)
-		return "emulated ticks";
-	return fr->calib > 0 ? "core cycles (calibrated)" : "ticks";
 }

@@ -314,20 +314,6 @@ int cs_data_file_expected(const struct cs_info *info, const char *file)
 	return 1;
 }
 
-/* ticks per core cycle, where that means something: 0 under an emulator */
-long double cs_core_calib(const struct cs_frag *fr)
-{
-	return fr->emulated ? 0 : fr->calib;
-}
-
-/* what a figure in ticks is divided by to be in cs_unit(fr): cs_core_calib(), or 1 */
-long double cs_unit_scale(const struct cs_frag *fr)
-{
-	long double c = cs_core_calib(fr);
-
-	return c > 0 ? c : 1;
-}
-
 int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v)
 {
 	const struct cs_counter *c = &fr->cnt[k];

@@ -15,6 +15,9 @@
  *		interval needs six ensembles).  agg = the minimum: the mean over
  *		ensembles, mean +- t(0.975, E-1) s / sqrt(E) (none for E = 1).
  *
+ * The headline (cs_cost_of()): which of a fragment's figures is its cost
+ * and in which unit, decided here for every output.
+ *
  * A leaf: calls stats.c's sorts and exact rationals only.
  */
 #include <math.h>
@@ -318,4 +321,49 @@ void cs_mean_ci(const long double *x, uint64_t n, long double *mean, long double
 	half = cs_t_quantile(0.025, (double)(n - 1)) * sqrtl(ss / (n - 1)) / sqrtl((long double)n);
 	*lo = m - half;
 	*hi = m + half;
+}
+
+/* ---- the headline: which figure a fragment's cost is, in which unit ---- */
+
+/* ticks per core cycle, where that means something: 0 under an emulator */
+long double cs_core_calib(const struct cs_frag *fr)
+{
+	return fr->emulated ? 0 : fr->calib;
+}
+
+/* the overhead a fragment's figures are net of, or NULL (raw) */
+const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *fr)
+{
+	return in->has_overhead && fr->net_ok ? &in->overhead : NULL;
+}
+
+/*
+ * The headline per-op cost of a fragment, the one every output shows: the
+ * two-length figure, else net of base:empty, else raw; in core cycles
+ * where its run calibrated a real clock, else in ticks.
+ */
+struct cs_cost cs_cost_of(const struct cs_frag *fr)
+{
+	struct cs_cost c;
+	long double cal = cs_core_calib(fr);
+
+	c.basis = fr->perop.ok ? CS_BASIS_TWO_LENGTH : fr->net_ok ? CS_BASIS_NET : CS_BASIS_RAW;
+	c.est = c.basis == CS_BASIS_TWO_LENGTH ? &fr->perop.med : &fr->netop;
+	c.unit = fr->emulated ? CS_UNIT_EMULATED : cal > 0 ? CS_UNIT_CORE : CS_UNIT_TICKS;
+	c.scale = cal > 0 ? cal : 1;
+	c.v = cs_q_ld(c.est->value) / c.scale;
+	c.lo = c.est->lo / c.scale;
+	c.hi = c.est->hi / c.scale;
+	return c;
+}
+
+/* enum cs_unit's words, in every output */
+const char *cs_unit_name(enum cs_unit u)
+{
+	static const char *const names[] = {
+		[CS_UNIT_TICKS] = "ticks", [CS_UNIT_CORE] = "core cycles (calibrated)",
+		[CS_UNIT_EMULATED] = "emulated ticks",
+	};
+
+	return names[u];
 }

@@ -117,7 +117,7 @@ static void column(char (*cell)[NCOL][CELL], size_t n, int c, const long double 
  */
 static long double resolution(const struct cs_frag *fr, enum cs_basis basis)
 {
-	long double sc = cs_unit_scale(fr), d = fr->ops ? (long double)fr->ops : 1;
+	long double sc = cs_cost_of(fr).scale, d = fr->ops ? (long double)fr->ops : 1;
 
 	if (basis == CS_BASIS_TWO_LENGTH && fr->perop.repeat > 1)
 		d *= (long double)(fr->perop.repeat - 1);
@@ -132,10 +132,9 @@ static long double resolution(const struct cs_frag *fr, enum cs_basis basis)
  */
 static int cost_cells(const struct cs_frag *fr, char *cost, char *ci, size_t sz, int whole)
 {
-	enum cs_basis basis;
-	const struct cs_est *e = cs_headline(fr, &basis);
-	long double sc = cs_unit_scale(fr), v = cs_q_ld(e->value) / sc;
-	long double lo = e->lo / sc, hi = e->hi / sc, res = resolution(fr, basis);
+	struct cs_cost c = cs_cost_of(fr);
+	const struct cs_est *e = c.est;
+	long double v = c.v, lo = c.lo, hi = c.hi, res = resolution(fr, c.basis);
 	char b1[48], b2[48];
 
 	if (isnan(lo)) {
@@ -172,6 +171,11 @@ static int text_cols(const char *s)
 		n += ((unsigned char)*s & 0xc0) != 0x80;
 	return n;
 }
+
+/* enum cs_unit's words in a table's narrow unit column */
+static const char *const unit_short[] = {
+	[CS_UNIT_TICKS] = "ticks", [CS_UNIT_CORE] = "core cyc.", [CS_UNIT_EMULATED] = "emul. ticks",
+};
 
 /* ticks per core cycle of the input's calibrated figures, 0 if none */
 static long double calib_factor(const struct cs_input *in)
@@ -529,20 +533,19 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 		show_ens ? "ens" : "", "unit", co->off);
 	for (size_t j = 0; j < n; j++) {
 		const struct cs_frag *fr = &in->frag[j];
-		enum cs_basis basis;
-		const struct cs_est *e = cs_headline(fr, &basis);
+		struct cs_cost c = cs_cost_of(fr);
 		char en[24];
 
 		/* the overhead itself has no cost per op: its line below says it */
 		if (!strcmp(fr->name, CB_REF_EMPTY) && in->has_overhead)
 			continue;
-		snprintf(en, sizeof(en), "%llu", (unsigned long long)e->n);
+		snprintf(en, sizeof(en), "%llu", (unsigned long long)c.est->n);
 		/* (printf pads bytes: a cell with a UTF-8 character is padded by hand) */
 		fprintf(f, "%-*s%s%-*s  %*s%s  %s%*s%s%*s  %s%s%s\n", w0, fr->name,
-			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? cs_basis_name(basis) : "",
+			show_basis ? "  " : "", show_basis ? 10 : 0, show_basis ? cs_basis_name(c.basis) : "",
 			wc - text_cols(pc[j][0]), "", pc[j][0], pc[j][1], wi - text_cols(pc[j][1]), "",
 			show_ens ? "  " : "", show_ens ? 3 : 0, show_ens ? en : "",
-			fr->emulated ? "emul. ticks" : fr->calib > 0 ? "core cyc." : "ticks",
+			unit_short[c.unit],
 			op_unit(fr) ? "/" : "", op_unit(fr) ? op_unit(fr) : "");
 	}
 	free(pc);
@@ -653,15 +656,14 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		return;
 	for (size_t j = 0; j < in->nfrag; j++) {
 		const struct cs_frag *fr = &in->frag[j];
-		enum cs_basis basis;
+		enum cs_basis basis = cs_cost_of(fr).basis;
 
 		if ((int)strlen(fr->name) > w)
 			w = (int)strlen(fr->name);
 		if (!unit)
-			unit = cs_unit(fr);
-		else if (strcmp(unit, cs_unit(fr)))
+			unit = cs_unit_name(cs_cost_of(fr).unit);
+		else if (strcmp(unit, cs_unit_name(cs_cost_of(fr).unit)))
 			unit = "mixed units";
-		cs_headline(fr, &basis);
 		if (!strcmp(fr->name, CB_REF_EMPTY) && in->has_overhead) {
 			snprintf(pc[j][0], sizeof(pc[j][0]), "-");
 			snprintf(pc[j][1], sizeof(pc[j][1]), "-");
@@ -712,9 +714,8 @@ static void brief_bases(const struct cs_opts *o, const struct cs_input *in)
 	int net = 0, raw = 0;
 
 	for (size_t j = 0; j < in->nfrag; j++) {
-		enum cs_basis basis;
+		enum cs_basis basis = cs_cost_of(&in->frag[j]).basis;
 
-		cs_headline(&in->frag[j], &basis);
 		if (strcmp(in->frag[j].name, CB_REF_EMPTY) || !in->has_overhead) {
 			net |= basis == CS_BASIS_NET;
 			raw |= basis == CS_BASIS_RAW;
@@ -795,10 +796,9 @@ static void print_differences(const struct cs_opts *o, const struct cs_input *in
 /* a cost for a markdown cell: its interval, or what it is instead */
 static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
 {
-	enum cs_basis basis;
+	struct cs_cost cost = cs_cost_of(fr);
 	char b1[48], b2[112], b3[112];
 
-	cs_headline(fr, &basis);
 	fputs("| `", f);
 	for (const char *c = fr->name; *c; c++)
 		fputc(*c == '|' || *c == '`' || (unsigned char)*c < 0x20 ? '?' : *c, f);
@@ -809,7 +809,7 @@ static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
 		cost_cells(fr, b2, b3, sizeof(b2), 0);
 		fprintf(f, "%s | %s |", b2, b3);
 	}
-	fprintf(f, " %s | %s | %s | %llu/%llu |\n", cs_basis_name(basis), cs_unit(fr),
+	fprintf(f, " %s | %s | %s | %llu/%llu |\n", cs_basis_name(cost.basis), cs_unit_name(cost.unit),
 		cs_fmt_q(b1, sizeof(b1), fr->raw.median, 1), (unsigned long long)fr->raw.far,
 		(unsigned long long)fr->raw.n);
 }

@@ -62,10 +62,6 @@ int cs_check_frag(const struct cs_loc *loc, struct cs_err *err);
 void cs_frag_free(struct cs_frag *fr);
 /* whether a result's info says its file @file holds data */
 int cs_data_file_expected(const struct cs_info *info, const char *file);
-/* ticks per core cycle, where that means something: 0 under an emulator */
-long double cs_core_calib(const struct cs_frag *fr);
-/* what a figure in ticks is divided by to be in cs_unit(fr): cs_core_calib(), or 1 */
-long double cs_unit_scale(const struct cs_frag *fr);
 /* counter @k per op, two-length: 1 with *v set, 0 when it cannot be formed */
 int cs_counter_per_op(const struct cs_frag *fr, int k, long double *v);
 /* per-op instructions / per-op core cycles: 1 with *v set, 0 when not formed */

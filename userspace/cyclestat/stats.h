@@ -45,6 +45,21 @@ void cs_median_ci(long double *x, uint64_t n, long double *med, long double *lo,
 		  long double *hi);
 long double cs_est_half(const struct cs_est *e);
 long double cs_perop_half(const struct cs_perop *p);
+/* ticks per core cycle, where that means something: 0 under an emulator */
+long double cs_core_calib(const struct cs_frag *fr);
+const struct cs_q *cs_shift_of(const struct cs_input *in, const struct cs_frag *fr);
+/* what a fragment's figures are shown in: enum cs_unit, cs_unit_name() */
+enum cs_unit { CS_UNIT_TICKS, CS_UNIT_CORE, CS_UNIT_EMULATED };
+/* a fragment's headline per-op cost: its basis, its figure in ticks, and in its unit */
+struct cs_cost {
+	enum cs_basis basis;
+	const struct cs_est *est;	/* in ticks */
+	enum cs_unit unit;
+	long double scale;		/* ticks per unit: cs_core_calib(), or 1 */
+	long double v, lo, hi;		/* est in the unit */
+};
+struct cs_cost cs_cost_of(const struct cs_frag *fr);
+const char *cs_unit_name(enum cs_unit u);
 
 /* ranks.c */
 int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m,

@@ -299,6 +299,16 @@ static int is_c2c(const struct cs_frag *fr)
 }
 
 /* "cost per op, UNIT" */
+/* the headline cost of @fr in its unit, as a plot's doubles */
+static double cost(const struct cs_frag *fr, double *lo, double *hi)
+{
+	struct cs_cost c = cs_cost_of(fr);
+
+	*lo = (double)c.lo;
+	*hi = (double)c.hi;
+	return (double)c.v;
+}
+
 static const char *cost_title(char *b, size_t sz, const char *unit)
 {
 	snprintf(b, sz, "cost per op, %s", unit);
@@ -315,7 +325,7 @@ static size_t staircase(FILE *f, const struct cs_input *in, size_t i, double *y0
 
 	for (j = i; j < in->nfrag && in->frag[j].has_arg &&
 	     base_len(in->frag[j].name) == n && !strncmp(in->frag[j].name, in->frag[i].name, n); j++) {
-		double v = cs_cost(&in->frag[j], &lo, &hi), a = (double)in->frag[j].arg;
+		double v = cost(&in->frag[j], &lo, &hi), a = (double)in->frag[j].arg;
 
 		vmax = fmax(vmax, isfinite(hi) ? fmax(v, hi) : v);
 		vmin = fmin(vmin, v);
@@ -333,12 +343,12 @@ static size_t staircase(FILE *f, const struct cs_input *in, size_t i, double *y0
 		return j;
 	}
 	snprintf(title, sizeof(title), "%s: cost against ARG, 95 %% intervals", base);
-	frame(f, *y0, title, cost_title(yt, sizeof(yt), cs_unit(&in->frag[i])),
+	frame(f, *y0, title, cost_title(yt, sizeof(yt), cs_unit_name(cs_cost_of(&in->frag[i]).unit)),
 	      "ARG (the fragment's argument, log axis)", &ax);
 	amin = amin > 0 ? amin : 1;
 	amax = amax > amin ? amax : amin * 2;
 	for (size_t k = i; k < j; k++) {
-		double v = cs_cost(&in->frag[k], &lo, &hi), a = (double)in->frag[k].arg;
+		double v = cost(&in->frag[k], &lo, &hi), a = (double)in->frag[k].arg;
 
 		xs[k - i] = ML + 10 + (log2(a > 0 ? a : 1) - log2(amin)) / (log2(amax) - log2(amin)) *
 			    (W - ML - MR - 20);
@@ -349,7 +359,7 @@ static size_t staircase(FILE *f, const struct cs_input *in, size_t i, double *y0
 	fputs("\">\n", f);
 	polyline(f, 0, xs, ys, j - i);
 	for (size_t k = i; k < j; k++) {
-		double v = cs_cost(&in->frag[k], &lo, &hi);
+		double v = cost(&in->frag[k], &lo, &hi);
 
 		snprintf(tip, sizeof(tip), "%s: %.4g %s", in->frag[k].name, v,
 			 interval_text(ci, sizeof(ci), lo, hi));
@@ -467,18 +477,18 @@ static void costs(FILE *f, const struct cs_input *in, const size_t *idx, size_t 
 	struct yaxis ax;
 
 	for (size_t k = 0; k < n; k++) {
-		double v = cs_cost(&in->frag[idx[k]], &lo, &hi);
+		double v = cost(&in->frag[idx[k]], &lo, &hi);
 
 		vmax = fmax(vmax, isfinite(hi) ? fmax(v, hi) : v);
 		vmin = fmin(vmin, v);
 	}
 	ax = yaxis_of(vmin, vmax);
-	frame(f, *y0, "cost per operation, 95 % intervals", cost_title(yt, sizeof(yt), cs_unit(&in->frag[idx[0]])),
+	frame(f, *y0, "cost per operation, 95 % intervals", cost_title(yt, sizeof(yt), cs_unit_name(cs_cost_of(&in->frag[idx[0]]).unit)),
 	      "", &ax);
 	fputs("<g class=\"series\" data-name=\"costs\">\n", f);
 	for (size_t k = 0; k < n; k++) {
 		const struct cs_frag *fr = &in->frag[idx[k]];
-		double v = cs_cost(fr, &lo, &hi), x = ML + (k + 0.5) * (W - ML - MR) / (double)n;
+		double v = cost(fr, &lo, &hi), x = ML + (k + 0.5) * (W - ML - MR) / (double)n;
 
 		snprintf(tip, sizeof(tip), "%s: %.4g %s", fr->name, v,
 			 interval_text(ci, sizeof(ci), lo, hi));
