@@ -49,12 +49,6 @@
 
 #include "compare.h"
 
-static long double median_of(long double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cs_cmp_ld);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /*
  * The figure of one run, or of each of its ensembles, for basis b: the cost
  * of one execution of the body in ticks (per op times ops), so that a
@@ -413,13 +407,6 @@ static int pooled_samples(const struct side *s, const char *name, int any, int p
 	return cs_counts_take(&all, out);
 }
 
-static long double median(const struct cs_counts *c)
-{
-	if (c->n % 2)
-		return cs_counts_at(c, c->n / 2);
-	return ((long double)cs_counts_at(c, c->n / 2 - 1) + cs_counts_at(c, c->n / 2)) / 2;
-}
-
 /* per-op per sample where every tree has cycles_long with one R and ops */
 static int samples_per_op(const struct side *s, const char *name, int any, uint64_t *r)
 {
@@ -477,8 +464,8 @@ static void compare_samples(const struct cs_opts *o, struct side *s, const char 
 	}
 	c->nb = x.n;
 	c->nn = y.n;
-	c->mb = (median(&x) - off) / per;
-	c->mn = (median(&y) - off) / per;
+	c->mb = (cs_q_ld(cs_counts_median(&x)) - off) / per;
+	c->mn = (cs_q_ld(cs_counts_median(&y)) - off) / per;
 	c->t.p = cs_mannwhitney_of(&x, &y);
 	/* the shift per body run, as the medians */
 	c->t.est /= per;
@@ -528,9 +515,9 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 	if (!x || !y || !(t = malloc((c->nb > c->nn ? c->nb : c->nn) * sizeof(*t))))
 		goto error;
 	memcpy(t, x, c->nb * sizeof(*t));
-	c->mb = median_of(t, c->nb);
+	c->mb = cs_median_ld(t, c->nb);
 	memcpy(t, y, c->nn * sizeof(*t));
-	c->mn = median_of(t, c->nn);
+	c->mn = cs_median_ld(t, c->nn);
 	free(t);
 	for (size_t i = 0; i < c->nb; i++)
 		pos &= x[i] > 0;

@@ -371,20 +371,6 @@ static long double tsc_khz_of(const struct cs_input *in, const struct cs_frag *f
 	return 0;
 }
 
-/* the median of v[0..n), v unchanged; NaN without memory */
-static long double median_ld(const long double *v, uint64_t n)
-{
-	long double *s = malloc(n * sizeof(*s)), m;
-
-	if (!s)
-		return NAN;
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cs_cmp_ld);
-	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-	free(s);
-	return m;
-}
-
 /*
  * One benchmark entry: time is the per-op cost (ticks at khz kHz: ticks *
  * 1e6 / khz ns; ticks where there is no tsc_khz, and the unit says so).
@@ -497,7 +483,7 @@ void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin)
 				gbench_entry(f, name, "aggregate", "mean", reps, 0, NULL, m, khz,
 					     family, 0);
 				gbench_entry(f, name, "aggregate", "median", reps, 0, NULL,
-					     median_ld(v, reps), khz, family, 0);
+					     cs_median_ld(v, reps), khz, family, 0);
 				gbench_entry(f, name, "aggregate", "stddev", reps, 0, NULL,
 					     sqrtl(ss / (reps - 1)), khz, family, 0);
 			}

@@ -157,8 +157,7 @@ void cs_median_ci(long double *x, uint64_t n, long double *med, long double *lo,
 {
 	uint64_t k = order_k(n);
 
-	qsort(x, n, sizeof(*x), cs_cmp_ld);
-	*med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	*med = cs_median_ld(x, n);
 	if (x[0] == x[n - 1]) {
 		*lo = *hi = *med;
 		return;

@@ -197,8 +197,7 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 			d[i * m + j] = y[j] - x[i];
 			u += y[j] > x[i] ? 1 : y[j] == x[i] ? 0.5 : 0;
 		}
-	qsort(d, nm, sizeof(*d), cs_cmp_ld);
-	r->est = nm % 2 ? d[nm / 2] : (d[nm / 2 - 1] + d[nm / 2]) / 2;
+	r->est = cs_median_ld(d, nm);
 	ties = pooled_ties(x, n, y, m);
 	if (ties < 0) {
 		free(d);
@@ -389,8 +388,7 @@ int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r)
 	for (size_t i = 0; i < m; i++)
 		for (size_t j = i; j < m; j++)
 			w[k++] = (a[i] + a[j]) / 2;
-	qsort(w, nw, sizeof(*w), cs_cmp_ld);
-	r->est = nw % 2 ? w[nw / 2] : (w[nw / 2 - 1] + w[nw / 2]) / 2;
+	r->est = cs_median_ld(w, nw);
 	/*
 	 * exact up to CS_EXACT_MAX pairs: the permutation distribution of the
 	 * midranks, zeros dropped (scipy's wilcoxon(zero_method="wilcox",

@@ -416,7 +416,7 @@ static struct cs_q hsm_of(const struct cs_counts *c)
 void cs_figures_of(const struct cs_counts *c, struct cs_figs *f)
 {
 	uint64_t n = c->n;
-	u128 sum = sum_of(c), m2;
+	u128 sum = sum_of(c);
 
 	memset(f, 0, sizeof(*f));
 	f->n = n;
@@ -424,15 +424,14 @@ void cs_figures_of(const struct cs_counts *c, struct cs_figs *f)
 	f->sd = n > 1 ? sqrtl(m2_counts(c, sum) / (n - 1)) : NAN;
 	f->min = c->v[0];
 	f->max = c->v[c->len - 1];
-	m2 = n % 2 ? (u128)cs_counts_at(c, n / 2) * 2 : (u128)cs_counts_at(c, n / 2 - 1) + cs_counts_at(c, n / 2);
-	f->median = (struct cs_q){ .num = (s128)m2, .den = 2 };
+	f->median = cs_counts_median(c);
 	f->p1 = pct(c, 1);
 	f->p5 = pct(c, 5);
 	f->p25 = pct(c, 25);
 	f->p75 = pct(c, 75);
 	f->p95 = pct(c, 95);
 	f->p99 = pct(c, 99);
-	f->mad = mad_of(c, m2);
+	f->mad = mad_of(c, (u128)f->median.num);
 	f->hsm = hsm_of(c);
 	cs_far_of(c, f, 1);
 }
@@ -591,4 +590,21 @@ int cs_cmp_ld(const void *a, const void *b)
 	long double x = *(const long double *)a, y = *(const long double *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* the median of v[0..n), n >= 1, which it leaves sorted */
+long double cs_median_ld(long double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cs_cmp_ld);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* the median of a table (c->n >= 1), exact */
+struct cs_q cs_counts_median(const struct cs_counts *c)
+{
+	uint64_t n = c->n;
+	u128 m2 = n % 2 ? (u128)cs_counts_at(c, n / 2) * 2 :
+		  (u128)cs_counts_at(c, n / 2 - 1) + cs_counts_at(c, n / 2);
+
+	return (struct cs_q){ .num = (s128)m2, .den = 2 };
 }

@@ -14,6 +14,8 @@
 
 /* stats.c */
 int cs_cmp_ld(const void *a, const void *b);
+long double cs_median_ld(long double *v, size_t n);
+struct cs_q cs_counts_median(const struct cs_counts *c);
 int cs_q_cmp(struct cs_q a, struct cs_q b);
 struct cs_q cs_q_sub(struct cs_q a, struct cs_q b);
 struct cs_q cs_q_add(struct cs_q a, struct cs_q b);
