@@ -3,8 +3,8 @@
  * infer.c - statements about more than one number from one result:
  * per-ensemble aggregates, the two-length per-op cost with its interval,
  * Student's t quantile, a mean's t-interval and a median's order-statistic
- * interval. The rank tests of
- * compare are in ranks.c.
+ * interval; and ministat's t-test of two results' means.  The rank tests
+ * of compare are in ranks.c.
  *
  * Definitions (cyclestat(1) repeats them):
  *   per-op cost	per ensemble e, (agg_e(long) - agg_e(short)) / ((R - 1) ops).
@@ -164,6 +164,29 @@ void cs_median_ci(long double *x, uint64_t n, long double *med, long double *lo,
 	}
 	*lo = k ? x[k - 1] : NAN;
 	*hi = k ? x[n - k] : NAN;
+}
+
+/*
+ * Student's t on two samples' means, as ministat: NEW's mean (@y) less
+ * BASE's (@x), its 95 % half-width over the pooled standard deviation,
+ * and whether the difference is proven.  -1 with under two samples a side.
+ */
+int cs_student_t(const struct cs_figs *x, const struct cs_figs *y, struct cs_tdiff *r)
+{
+	long double s2;
+	double t;
+
+	if (x->n < 2 || y->n < 2)
+		return -1;
+	r->base = cs_q_ld(x->mean);
+	r->d = cs_q_ld(y->mean) - r->base;
+	s2 = ((long double)(x->n - 1) * x->sd * x->sd + (long double)(y->n - 1) * y->sd * y->sd) /
+	     (long double)(x->n + y->n - 2);
+	t = cs_t_quantile(0.025, (double)(x->n + y->n - 2));
+	r->s = sqrtl(s2);
+	r->half = (long double)t * r->s * sqrtl(1.0L / x->n + 1.0L / y->n);
+	r->proven = fabsl(r->d) > r->half;
+	return 0;
 }
 
 /* the farther of an interval's ends from its figure */

@@ -740,9 +740,7 @@ static void print_differences(const struct cs_opts *o, const struct cs_input *in
 	for (size_t i = 1; i < nin; i++)
 		for (size_t j = 0; j < in[i].nfrag; j++) {
 			const struct cs_frag *b = NULL, *a = &in[i].frag[j];
-			const struct cs_figs *x, *y;
-			long double d, s2, half, pct, pcth, m0;
-			double t;
+			struct cs_tdiff t;
 
 			if (in[0].nfrag == 1 && in[i].nfrag == 1)
 				b = &in[0].frag[0];
@@ -751,45 +749,35 @@ static void print_differences(const struct cs_opts *o, const struct cs_input *in
 					b = &in[0].frag[k];
 			if (!b)
 				continue;
-			x = &b->raw;
-			y = &a->raw;
 			if (!any++)
 				fprintf(f, md ? "\n**Difference at 95%% confidence** (ministat: Student's t on the samples, ticks a sample; each input against %s)\n\n"
 					: "\n# each input against the first (%s), as ministat: the means per\n"
 					  "# sample, Student's t over the pooled standard deviation, ticks a sample\n",
 					in[0].path);
-			if (x->n < 2 || y->n < 2 || x->n + y->n < 3) {
+			if (cs_student_t(&b->raw, &a->raw, &t)) {
 				fprintf(f, md ? "- `%s`: too few samples for a t-test (n = %llu, %llu)\n" :
 					"%s: too few samples for a t-test (n = %llu, %llu)\n",
-					a->name, (unsigned long long)x->n, (unsigned long long)y->n);
+					a->name, (unsigned long long)b->raw.n, (unsigned long long)a->raw.n);
 				continue;
 			}
-			m0 = cs_q_ld(x->mean);
-			d = cs_q_ld(y->mean) - m0;
-			s2 = ((long double)(x->n - 1) * x->sd * x->sd + (long double)(y->n - 1) * y->sd * y->sd) /
-			     (long double)(x->n + y->n - 2);
-			t = cs_t_quantile(0.025, (double)(x->n + y->n - 2));
-			half = (long double)t * sqrtl(s2) * sqrtl(1.0L / x->n + 1.0L / y->n);
 			if (in[0].nfrag == 1 && in[i].nfrag == 1)
 				fprintf(f, md ? "- `%s` against `%s`: " : "%s against %s:\n", in[i].path, in[0].path);
 			else
 				fprintf(f, md ? "- `%s`, %s against %s: " : "%s, %s against %s:\n", a->name,
 					in[i].path, in[0].path);
-			if (fabsl(d) <= half) {
+			if (!t.proven) {
 				fprintf(f, md ? "No difference proven at 95%% confidence (%.4Lg +/- %.4Lg ticks)\n" :
 					"  No difference proven at 95%% confidence (%.4Lg +/- %.4Lg ticks)\n",
-					d, half);
+					t.d, t.half);
 				continue;
 			}
 			fprintf(f, md ? "**Difference at 95%% confidence**: %+.4Lg +/- %.4Lg ticks" :
-				"  Difference at 95%% confidence\n    %+.4Lg +/- %.4Lg ticks\n", d, half);
-			if (m0 > 0) {
-				pct = 100 * d / m0;
-				pcth = 100 * half / m0;
-				fprintf(f, md ? ", %+.3Lg%% +/- %.3Lg%%" : "    %+.3Lg%% +/- %.3Lg%%\n", pct, pcth);
-			}
+				"  Difference at 95%% confidence\n    %+.4Lg +/- %.4Lg ticks\n", t.d, t.half);
+			if (t.base > 0)
+				fprintf(f, md ? ", %+.3Lg%% +/- %.3Lg%%" : "    %+.3Lg%% +/- %.3Lg%%\n",
+					100 * t.d / t.base, 100 * t.half / t.base);
 			fprintf(f, md ? " (Student's t, pooled s = %.4Lg)\n" : "    (Student's t, pooled s = %.4Lg)\n",
-				sqrtl(s2));
+				t.s);
 		}
 }
 

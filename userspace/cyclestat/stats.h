@@ -45,6 +45,14 @@ void cs_mean_ci(const long double *x, uint64_t n, long double *mean, long double
 		long double *hi);
 void cs_median_ci(long double *x, uint64_t n, long double *med, long double *lo,
 		  long double *hi);
+/* Student's t on two samples' means: the difference, its half-width, pooled s */
+struct cs_tdiff {
+	long double base;	/* BASE's mean */
+	long double d, half;	/* NEW's mean less BASE's, its 95 % half-width */
+	long double s;		/* the pooled standard deviation */
+	int proven;		/* |d| > half */
+};
+int cs_student_t(const struct cs_figs *x, const struct cs_figs *y, struct cs_tdiff *r);
 long double cs_est_half(const struct cs_est *e);
 long double cs_perop_half(const struct cs_perop *p);
 /* ticks per core cycle, where that means something: 0 under an emulator */
