@@ -585,29 +585,23 @@ int cs_sides_load(struct side s[2], struct cs_err *err)
 const char **cs_side_names(const struct cs_opts *o, const struct side s[2], int any, size_t *n,
 			   size_t *na)
 {
-	size_t cap = 0;
-	const char **names;
+	const char **names = calloc(1, sizeof(*names));
 
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++)
-			cap += s[sd].in[i].nfrag;
-	names = calloc(cap + 1, sizeof(*names));
-	if (!names)
-		return NULL;
 	*n = *na = 0;
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++)
-			for (size_t j = 0; j < s[sd].in[i].nfrag; j++) {
-				const char *name = s[sd].in[i].frag[j].name;
-				size_t k;
-
-				for (k = 0; k < *n && strcmp(names[k], name); k++)
-					;
-				if (k < *n || (any && *n) || !cs_match(o, name))
-					continue;
-				names[(*n)++] = name;
-				*na += !sd;
+	for (int sd = 0; sd < 2; sd++) {
+		for (size_t i = 0; names && i < s[sd].n; i++)
+			if (cs_names_add(o, &s[sd].in[i], &names, n)) {
+				free(names);
+				names = NULL;
 			}
+		if (!sd)
+			*na = *n;
+	}
+	if (names && any && *n > 1) {	/* the first alone */
+		*n = 1;
+		*na = *na > 0;
+		names[1] = NULL;
+	}
 	return names;
 }
 
@@ -788,15 +782,13 @@ void cs_say_lacking(const struct cs_opts *o, const struct side s[2], const char 
 		for (size_t i = 0; i < s[sd].n; i++) {
 			const struct cs_input *in = &s[sd].in[i];
 			const struct cs_frag *fr = cs_gate_find(in, name, 0);
-			const char *state = "not in this run";
+			const char *state = fr ? cs_info_get(&fr->info, CB_INFO_state) :
+					    cs_absent_state(in, name);
 
 			if (fr && !(stale_lacks && fr->stale))
 				continue;
-			if (fr)
-				state = cs_info_get(&fr->info, CB_INFO_state);
-			for (size_t j = 0; !fr && j < in->nabsent; j++)
-				if (!strcmp(in->absent[j].name, name))
-					state = in->absent[j].state;
+			if (!fr && !state)
+				state = "not in this run";
 			fprintf(stderr, "cyclestat: %s: %s: no %sresult for %s (%s): %s\n",
 				error ? "error" : "warning", s[sd].path[i], fr ? "clean " : "", name,
 				state, why);

@@ -403,22 +403,10 @@ static const char **row_names(const struct cs_opts *o, const struct step *s, siz
 	*n = 0;
 	for (size_t i = 0; i < ns; i++)
 		for (size_t c = 0; c < s[i].nv; c++)
-			for (size_t j = 0; j < s[i].v[c].in.nfrag; j++) {
-				const char *nm = s[i].v[c].in.frag[j].name, **more;
-				size_t k;
-
-				for (k = 0; k < *n && strcmp(names[k], nm); k++)
-					;
-				if (k < *n || !cs_match(o, nm))
-					continue;
-				more = realloc(names, (*n + 1) * sizeof(*names));
-				if (!more) {
-					free(names);
-					*n = 0;
-					return NULL;
-				}
-				names = more;
-				names[(*n)++] = nm;
+			if (cs_names_add(o, &s[i].v[c].in, &names, n)) {
+				free(names);
+				*n = 0;
+				return NULL;
 			}
 	return names;
 }

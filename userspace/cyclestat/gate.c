@@ -40,6 +40,7 @@ const struct cs_frag *cs_gate_find(const struct cs_input *in, const char *name, 
 const char *cs_gate_lost(const struct side *nw, const char *name, int any)
 {
 	const struct cs_frag *got = NULL;
+	const char *state = NULL;
 
 	for (size_t i = 0; i < nw->n; i++) {
 		const struct cs_frag *fr = cs_gate_find(&nw->in[i], name, any);
@@ -50,11 +51,9 @@ const char *cs_gate_lost(const struct side *nw, const char *name, int any)
 	}
 	if (got)
 		return NULL;
-	for (size_t i = 0; i < nw->n; i++)
-		for (size_t j = 0; j < nw->in[i].nabsent; j++)
-			if (!strcmp(nw->in[i].absent[j].name, name))
-				return nw->in[i].absent[j].state;
-	return "missing";
+	for (size_t i = 0; i < nw->n && !state; i++)
+		state = cs_absent_state(&nw->in[i], name);
+	return state ? state : "missing";
 }
 
 int cs_gate_row(const struct cmp *c)

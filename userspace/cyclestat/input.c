@@ -108,6 +108,35 @@ const struct cs_frag *cs_frag_named(const struct cs_input *in, const char *name)
 	return NULL;
 }
 
+const char *cs_absent_state(const struct cs_input *in, const char *name)
+{
+	for (size_t i = 0; i < in->nabsent; i++)
+		if (!strcmp(in->absent[i].name, name))
+			return in->absent[i].state;
+	return NULL;
+}
+
+int cs_names_add(const struct cs_opts *o, const struct cs_input *in, const char ***names,
+		 size_t *n)
+{
+	for (size_t j = 0; j < in->nfrag; j++) {
+		const char *name = in->frag[j].name, **more;
+		size_t k;
+
+		for (k = 0; k < *n && strcmp((*names)[k], name); k++)
+			;
+		if (k < *n || !cs_match(o, name))
+			continue;
+		more = realloc(*names, (*n + 2) * sizeof(*more));
+		if (!more)
+			return -1;
+		*names = more;
+		more[(*n)++] = name;
+		more[*n] = NULL;
+	}
+	return 0;
+}
+
 /*
  * one TSC step in per-op ticks: what the median's long - short can be off
  * by.  A region's median is a whole number of steps, locked (when the

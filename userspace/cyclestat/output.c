@@ -739,14 +739,11 @@ static void print_differences(const struct cs_opts *o, const struct cs_input *in
 
 	for (size_t i = 1; i < nin; i++)
 		for (size_t j = 0; j < in[i].nfrag; j++) {
-			const struct cs_frag *b = NULL, *a = &in[i].frag[j];
+			const struct cs_frag *b, *a = &in[i].frag[j];
 			struct cs_tdiff t;
 
-			if (in[0].nfrag == 1 && in[i].nfrag == 1)
-				b = &in[0].frag[0];
-			for (size_t k = 0; !b && k < in[0].nfrag; k++)
-				if (!strcmp(in[0].frag[k].name, a->name))
-					b = &in[0].frag[k];
+			b = in[0].nfrag == 1 && in[i].nfrag == 1 ? &in[0].frag[0] :
+			    cs_frag_named(&in[0], a->name);
 			if (!b)
 				continue;
 			if (!any++)

@@ -75,6 +75,15 @@ int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_
 void cs_input_free(struct cs_input *in);
 /* the input's result NAME (group:name[/ARG]), stale or not; NULL where it has none */
 const struct cs_frag *cs_frag_named(const struct cs_input *in, const char *name);
+/* why the input lists NAME without its data (missing, unlisted); NULL where it does not */
+const char *cs_absent_state(const struct cs_input *in, const char *name);
+/*
+ * onto *names (*n of them, NULL-terminated, grown as needed): the names of
+ * @in's fragments that the filter selects and *names lacks, in @in's
+ * order; 0, or -1 out of memory
+ */
+int cs_names_add(const struct cs_opts *o, const struct cs_input *in, const char ***names,
+		 size_t *n);
 /* the clock's step of @fr in ticks: info's tsc_step (its own, else the tree's), else the samples' */
 uint64_t cs_tsc_step(const struct cs_input *in, const struct cs_frag *fr);
 /* what an input left out that its user asked for, said on stderr: how many */
