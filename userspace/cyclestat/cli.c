@@ -319,10 +319,14 @@ static const struct {
 	[B_PAIRED] = { "--paired", FOR_COMPARE },
 };
 
-/* an option the command would ignore is an error, not silence */
-static int check_options(const struct cs_opts *o, const char *cmd, const int *set)
+/* cyclestat's commands, commands[]'s rows; CMD_SUMMARY: none named, the words are inputs */
+enum cmd_id { CMD_SAVE, CMD_COMPARE, CMD_AB, CMD_RUN, CMD_DOCTOR, CMD_PLOT, CMD_HELP, CMD_SUMMARY };
+
+/* an option the command @id (its word @cmd) would ignore is an error, not silence */
+static int check_options(const struct cs_opts *o, enum cmd_id id, const char *cmd, const int *set)
 {
-	int compare = !strcmp(cmd, "compare") || !strcmp(cmd, "ab"), doctor = !strcmp(cmd, "doctor");
+	int compare = id == CMD_COMPARE || id == CMD_AB, doctor = id == CMD_DOCTOR;
+	int writes = id == CMD_SAVE || id == CMD_RUN;
 
 	/* compare's first, then doctor's: one message, the same whatever the order given */
 	for (int k = 0; k < NR_BOUND; k++)
@@ -331,30 +335,29 @@ static int check_options(const struct cs_opts *o, const char *cmd, const int *se
 	for (int k = 0; k < NR_BOUND; k++)
 		if (set[k] && bound_opts[k].only == FOR_DOCTOR && !doctor)
 			return usage("%s is for doctor only", bound_opts[k].name);
-	if (o->clock && strcmp(cmd, "ab"))
+	if (o->clock && id != CMD_AB)
 		return usage("--clock is for ab only");
 	if (o->paired && o->per_sample)
 		return usage("--paired with --per-sample: the per-sample test pools raw samples, it pairs nothing; use one");
-	if (set[B_STRICT] && (!strcmp(cmd, "save") || !strcmp(cmd, "run")))
+	if (set[B_STRICT] && writes)
 		return usage("--strict is for summaries, compare and doctor");
 	if (o->format == CS_TAP && !compare)
 		return usage("--format tap is compare's format (its verdicts as TAP): use it with compare, not with %s",
-			     doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run") ? cmd : "a summary");
-	if (o->format == CS_SVG && (compare || doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run")))
+			     doctor || writes ? cmd : "a summary");
+	if (o->format == CS_SVG && (compare || doctor || writes))
 		return usage("--format svg (plot) draws a summary: not with %s", cmd);
-	if (o->format == CS_MARKDOWN && (doctor || !strcmp(cmd, "save") || !strcmp(cmd, "run")))
+	if (o->format == CS_MARKDOWN && (doctor || writes))
 		return usage("--format markdown is for a summary or compare (a pull request comment): not with %s", cmd);
 	if (o->hist && o->format == CS_MARKDOWN)
 		return usage("--hist with --format markdown: the histograms are the table's (--hist) or csv's");
 	if (o->hist && o->format == CS_GBENCH)
 		return usage("--hist with --format gbench: Google Benchmark JSON has no histograms; use --hist alone, or with json or csv");
-	if (o->sweep && (o->format != CS_TABLE || o->hist || compare || doctor ||
-			 !strcmp(cmd, "save") || !strcmp(cmd, "run")))
+	if (o->sweep && (o->format != CS_TABLE || o->hist || compare || doctor || writes))
 		return usage("--sweep is a table of a summary: no --format, --hist or command with it");
-	if (o->hist && (doctor || !strcmp(cmd, "save")))
+	if (o->hist && (doctor || id == CMD_SAVE))
 		return usage("--hist has no meaning for %s", cmd);
 	if (o->brief && (o->format != CS_TABLE || o->hist || o->sweep || compare || doctor ||
-			 !strcmp(cmd, "save")))
+			 id == CMD_SAVE))
 		return usage("--brief is the short table of a summary: no --format, --hist, --sweep or command with it");
 	return 0;
 }
@@ -500,32 +503,32 @@ static const struct command {
 	int (*run)(struct cs_opts *o, struct words *w);
 	const char *usage;
 } commands[] = {
-	{ "save",	cmd_save,
+	[CMD_SAVE] = { "save",		cmd_save,
 	  "       cyclestat [options] save DIR           copy the tree's results to DIR\n" },
-	{ "compare",	cmd_compare,
+	[CMD_COMPARE] = { "compare",	cmd_compare,
 	  "       cyclestat [options] compare BASE NEW   exit 1 if something got slower\n"
 	  "       cyclestat [options] compare BASE... -- NEW...   several runs a side\n" },
-	{ "ab",		cmd_ab,
+	[CMD_AB] = { "ab",		cmd_ab,
 	  "       cyclestat [options] ab [--clock icount|time] A... -- B...   make ab's\n"
 	  "                       table: exact instructions per op under icount\n" },
-	{ "run",	cmd_run,
+	[CMD_RUN] = { "run",		cmd_run,
 	  "       cyclestat [options] run [SPEC] [key=value]...   run, then summarise\n" },
-	{ "doctor",	cmd_doctor,
+	[CMD_DOCTOR] = { "doctor",	cmd_doctor,
 	  "       cyclestat [options] doctor             check this machine\n" },
-	{ "plot",	NULL,
+	[CMD_PLOT] = { "plot",		NULL,
 	  "       cyclestat [options] plot [DIR|FILE]... the summary drawn (SVG)\n" },
-	{ "help",	NULL,
+	[CMD_HELP] = { "help",		NULL,
 	  "       cyclestat help                         this text\n" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* the command a handler runs, by name; NULL: the words are inputs */
-static const struct command *find_command(const char *name)
+/* the command named by the first word; CMD_SUMMARY: none, the words are inputs */
+static enum cmd_id command_of(const struct words *w)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (commands[i].run && !strcmp(name, commands[i].name))
-			return &commands[i];
-	return NULL;
+	for (size_t i = 0; w->argc && i < NCOMMANDS; i++)
+		if (!strcmp(w->argv[0], commands[i].name))
+			return (enum cmd_id)i;
+	return CMD_SUMMARY;
 }
 
 static int help(void)
@@ -795,7 +798,7 @@ int main(int argc, char **argv)
 	};
 	struct cli c = { .color = "auto" };
 	struct words w = { 0 };
-	const struct command *cmd;
+	enum cmd_id id;
 	int ret;
 
 	/* "BASE... -- NEW...": getopt would swallow the "--"; split first */
@@ -813,26 +816,27 @@ int main(int argc, char **argv)
 		return ret;
 	w.argv = argv + optind;
 	w.argc = argc - optind;
-	if (w.argc && !strcmp(w.argv[0], "help"))
+	id = command_of(&w);
+	if (id == CMD_HELP)
 		return help();
 	if (w.argc && is_typo(w.argv[0]))
 		return 2;
 	/* plot: the summary drawn, --format svg */
-	if (w.argc && !strcmp(w.argv[0], "plot")) {
+	if (id == CMD_PLOT) {
 		if (o.format != CS_TABLE && o.format != CS_SVG)
 			return usage("plot draws SVG: no --format with it");
 		o.format = CS_SVG;
 		w.argv++;
 		w.argc--;
+		id = command_of(&w);
 	}
-	ret = check_options(&o, w.argc ? w.argv[0] : "", c.set);
+	ret = check_options(&o, id, w.argc ? w.argv[0] : "", c.set);
 	if (ret)
 		return ret;
 	ret = open_output(&o, &c);
 	if (ret)
 		return ret;
-	cmd = w.argc ? find_command(w.argv[0]) : NULL;
-	ret = cmd ? cmd->run(&o, &w) : cmd_summary(&o, &w);
+	ret = id < CMD_SUMMARY && commands[id].run ? commands[id].run(&o, &w) : cmd_summary(&o, &w);
 	if (w.misused)
 		return ret;
 	free(o.filter);
