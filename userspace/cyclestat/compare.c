@@ -200,7 +200,7 @@ static int calibrated(const struct side *s, size_t ns, const char *name, int any
 			if (!fr)
 				continue;
 			seen = 1;
-			all &= fr->calib > 0 && strcmp(fr->name, CB_REF_ADD) != 0;
+			all &= fr->calib > 0 && fr->ref != CS_REF_ADD;
 		}
 	return seen && all;
 }
@@ -221,7 +221,7 @@ static int emulated_any(const struct side *s, size_t ns, const char *name, int a
 /* two-length when every tree has it, net when every tree can, else raw */
 static enum cs_basis basis_of(const struct side *s, size_t ns, const char *name, int any)
 {
-	int perop = 1, net = strcmp(name, CB_REF_EMPTY) != 0;
+	int perop = 1, net = cs_ref_of(name) != CS_REF_EMPTY;
 
 	for (size_t k = 0; k < ns; k++)
 		for (size_t i = 0; i < s[k].n; i++) {

@@ -427,6 +427,19 @@ static int has_counters(const struct cs_loc *loc, const struct cs_info *info)
  * ensembles, or samples left out by --undisturbed. A run of one ensemble
  * (and any bare file) is read straight into its value -> count table.
  */
+/* the reference fragment that @name names, CS_REF_NONE where none */
+enum cs_ref cs_ref_of(const char *name)
+{
+	static const char *const names[CS_NR_REFS] = {
+		[CS_REF_EMPTY] = CB_REF_EMPTY, [CS_REF_ADD] = CB_REF_ADD, [CS_REF_IMUL] = CB_REF_IMUL,
+	};
+
+	for (int r = CS_REF_EMPTY; r < CS_NR_REFS; r++)
+		if (!strcmp(name, names[r]))
+			return (enum cs_ref)r;
+	return CS_REF_NONE;
+}
+
 /* a result's keys: its name and path, ops, argument, SMIs, flagged counts */
 static int frag_keys(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *err)
 {
@@ -440,6 +453,7 @@ static int frag_keys(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err
 		cs_seterr(err, loc->cycles, 0, "out of memory");
 		return -1;
 	}
+	fr->ref = cs_ref_of(fr->name);
 	if (cs_info_u64(&fr->info, loc->info, CB_INFO_ops, &fr->ops, err) < 0)
 		return -1;
 	if (!fr->ops) {

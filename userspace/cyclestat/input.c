@@ -33,9 +33,9 @@ static int finish_input(struct cs_input *in)
 	const struct cs_frag *base = NULL, *calib = NULL;
 
 	for (size_t i = 0; i < in->nfrag; i++) {
-		if (!strcmp(in->frag[i].name, CB_REF_EMPTY))
+		if (in->frag[i].ref == CS_REF_EMPTY)
 			base = &in->frag[i];
-		if (!strcmp(in->frag[i].name, CB_REF_ADD))
+		if (in->frag[i].ref == CS_REF_ADD)
 			calib = &in->frag[i];
 	}
 	if (base) {
@@ -243,7 +243,7 @@ static int cross_check(struct cs_input *in, const struct cs_frag *calib)
 	long double c1, c2, h1, h2, m, lo, hi, h;
 
 	for (size_t i = 0; i < in->nfrag; i++)
-		if (!strcmp(in->frag[i].name, CB_REF_IMUL))
+		if (in->frag[i].ref == CS_REF_IMUL)
 			imul = &in->frag[i];
 	if (!calib || !imul || !calib->perop.ok || !imul->perop.ok ||
 	    calib->perop.med.n < 2 || imul->perop.med.n < 2 ||
@@ -296,7 +296,7 @@ static int hold_intervals(struct cs_input *in)
 
 		if (!fr->perop.ok || e->n < 2)
 			continue;
-		if (!strcmp(fr->name, CB_REF_ADD)) {
+		if (fr->ref == CS_REF_ADD) {
 			calib = fr;
 			cq = quantum(in, fr) / v;
 		}
@@ -694,8 +694,7 @@ int cs_load_input_cpu(const char *path, int cpu, struct cs_input *in, struct cs_
 		goto fail;
 	}
 	hold_net_step(in);
-	if (n == 1 && in->nfrag == 1 && in->frag[0].calib <= 0 &&
-	    strcmp(in->frag[0].name, CB_REF_ADD))
+	if (n == 1 && in->nfrag == 1 && in->frag[0].calib <= 0 && in->frag[0].ref != CS_REF_ADD)
 		calib_from_tree(path, &in->frag[0]);
 	for (size_t i = 0; i < in->nfrag && emulated(&in->info); i++)
 		mark_emulated(&in->frag[i]);

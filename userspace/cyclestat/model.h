@@ -194,9 +194,13 @@ struct cs_shift {
 	int exact;
 };
 
+/* the reference fragments (contract.h CB_REF_*) a fragment may be: cs_ref_of() */
+enum cs_ref { CS_REF_NONE, CS_REF_EMPTY, CS_REF_ADD, CS_REF_IMUL, CS_NR_REFS };
+
 /**
  * struct cs_frag - one fragment's results, samples already reduced to figures.
  * @name:	group:name (from info), else the path given
+ * @ref:	which reference fragment it is, by its name (CS_REF_NONE: none)
  * @path:	the cycles file
  * @info:	its info file, when there is one
  * @ops:	operations per sample (info "ops", else 1)
@@ -204,6 +208,7 @@ struct cs_shift {
  */
 struct cs_frag {
 	char *name;
+	enum cs_ref ref;
 	char *path;
 	struct cs_info info;
 	uint64_t ops;

@@ -514,7 +514,7 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 	if (!pc)
 		return -1;
 	for (size_t j = 0; j < n; j++) {
-		int shown = strcmp(in->frag[j].name, CB_REF_EMPTY) || !in->has_overhead;
+		int shown = in->frag[j].ref != CS_REF_EMPTY || !in->has_overhead;
 
 		clipped |= cost_cells(&in->frag[j], pc[j][0], pc[j][1], sizeof(pc[j][0]), 0) && shown;
 		if (text_cols(pc[j][0]) > wc)
@@ -537,7 +537,7 @@ static int print_cost_table(FILE *f, const struct cs_input *in, int w0,
 		char en[24];
 
 		/* the overhead itself has no cost per op: its line below says it */
-		if (!strcmp(fr->name, CB_REF_EMPTY) && in->has_overhead)
+		if (fr->ref == CS_REF_EMPTY && in->has_overhead)
 			continue;
 		snprintf(en, sizeof(en), "%llu", (unsigned long long)c.est->n);
 		/* (printf pads bytes: a cell with a UTF-8 character is padded by hand) */
@@ -664,7 +664,7 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 			unit = cs_unit_name(cs_cost_of(fr).unit);
 		else if (strcmp(unit, cs_unit_name(cs_cost_of(fr).unit)))
 			unit = "mixed units";
-		if (!strcmp(fr->name, CB_REF_EMPTY) && in->has_overhead) {
+		if (fr->ref == CS_REF_EMPTY && in->has_overhead) {
 			snprintf(pc[j][0], sizeof(pc[j][0]), "-");
 			snprintf(pc[j][1], sizeof(pc[j][1]), "-");
 		} else {
@@ -716,7 +716,7 @@ static void brief_bases(const struct cs_opts *o, const struct cs_input *in)
 	for (size_t j = 0; j < in->nfrag; j++) {
 		enum cs_basis basis = cs_cost_of(&in->frag[j]).basis;
 
-		if (strcmp(in->frag[j].name, CB_REF_EMPTY) || !in->has_overhead) {
+		if (in->frag[j].ref != CS_REF_EMPTY || !in->has_overhead) {
 			net |= basis == CS_BASIS_NET;
 			raw |= basis == CS_BASIS_RAW;
 		}
@@ -788,7 +788,7 @@ static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
 	for (const char *c = fr->name; *c; c++)
 		fputc(*c == '|' || *c == '`' || (unsigned char)*c < 0x20 ? '?' : *c, f);
 	fputs("` | ", f);
-	if (!strcmp(fr->name, CB_REF_EMPTY) && in->has_overhead) {
+	if (fr->ref == CS_REF_EMPTY && in->has_overhead) {
 		fputs("- | overhead |", f);
 	} else {
 		cost_cells(fr, b2, b3, sizeof(b2), 0);

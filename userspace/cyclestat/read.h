@@ -60,6 +60,7 @@ int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
 int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *err);
 int cs_check_frag(const struct cs_loc *loc, struct cs_err *err);
 void cs_frag_free(struct cs_frag *fr);
+enum cs_ref cs_ref_of(const char *name);
 /* whether a result's info says its file @file holds data */
 int cs_data_file_expected(const struct cs_info *info, const char *file);
 /* counter @k per op, two-length: 1 with *v set, 0 when it cannot be formed */
