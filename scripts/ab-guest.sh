@@ -28,27 +28,23 @@ shift
 # mem_run SIDE K PARAMS...: one run of SIDE as MEM=1 takes it
 mem=0
 mem_run() {
-	ms=$1 mk=$2 spec=all keys='' load='' set=0 i=0
+	ms=$1 mk=$2 spec=all set=0 i=0
 	shift 2
+	# (the module's parameters are every run's defaults: the run file
+	# then takes only the selection, and runs what the load would have)
 	for a in "$@"; do
-		case $a in
-		only=*) spec=${a#only=} ;;
-		samples=* | ensembles=* | warmup=* | method=* | cpu=* | cpus=* | args=* | pmu=* | interleave=*)
-			keys="$keys $a" ;;
-		*) load="$load $a" ;;
-		esac
+		case $a in only=*) spec=${a#only=} ;; esac
 	done
 	for a in $sides; do
 		[ "$a" = "$ms" ] && set=$i
 		i=$((i + 1))
 	done
-	# shellcheck disable=SC2086 # load is a list of key=value words
-	side_load "/$ms.ko" $load run_on_load=0 || return 1
+	side_load "/$ms.ko" "$@" run_on_load=0 || return 1
 	/cbmark set $set
 	/cbmark arm "$(cat /sys/module/cyclebench/sections/.text)"
 	# (a fragment that stopped alone fails the write, as it fails no
 	# load: its result says so, the others stand)
-	echo "$spec$keys" > /sys/kernel/debug/cyclebench/run ||
+	echo "$spec" > /sys/kernel/debug/cyclebench/run ||
 		echo "ab: side $ms, run $mk: a fragment stopped (its state: failed; dmesg.txt says why)"
 	mem=$((mem + 1))
 	/cbmark dump $mem
