@@ -302,10 +302,11 @@ run_progress() {
 	esac
 }
 
-# the kernel to boot: KERNEL's series, else the default (6.1's cloud)
+# the kernel to boot: KERNEL's series (qemu-run.sh finds its image, and
+# kdir.sh its headers), else the default, 6.1's cloud kernel by its ABI
 if [ -n "$KERNEL" ]; then
 	kdir=$(scripts/kdir.sh --kernel "$KERNEL") || exit 2
-	abi=$(cat "$CB_CACHE/kernel-$KERNEL" 2>/dev/null || cat "$CB_CACHE/abi")
+	abi=$KERNEL
 else
 	abi=$(cat "$CB_CACHE/abi")
 	kdir=/usr/src/linux-headers-$abi-cloud-amd64
@@ -317,19 +318,19 @@ check_selection cyclebench.ko
 run=$top/build/run
 rm -rf "$run"
 mkdir -p "$run"
-# MEM=1: the TCG plugin and its guest side, the module's regions, the
-# model (CACHE=, else this host's caches from sysfs, else the plugin's
-# own), and each ensemble's warm-up runs left out as the module leaves
-# them out (skip=)
-mem_boot=()
-# (a debug kernel's KASAN shadow takes an eighth of the guest's memory)
-case $KERNEL in *-debug) mem_boot=(--mem 1024) ;; esac
+# the boot's qemu-run.sh options: more memory for a debug kernel (its
+# KASAN shadow takes an eighth of the guest's); under MEM=1 the TCG
+# plugin and its guest side, the module's regions, the model (CACHE=,
+# else this host's caches from sysfs, else the plugin's own), and each
+# ensemble's warm-up runs left out as the module leaves them out (skip=)
+boot_opt=()
+case $KERNEL in *-debug) boot_opt=(--mem 1024) ;; esac
 if [ "$MEM" = 1 ]; then
 	say "building cbcount.so, the TCG plugin that counts loads, stores and cache misses"
 	mem_setup
 	mem_regions cyclebench.ko "$run/regions.txt"
 	mem_opts "$run/counts.txt" "$(mem_warmup cyclebench.ko "$PARAMS")" "$run/regions.txt"
-	mem_boot+=("${mem_opt[@]}")
+	boot_opt+=("${mem_opt[@]}")
 fi
 # boot ACCEL [qemu-run.sh options]: the run; its console goes to
 # build/run/console.log (console-kvm.log under KVM), and its progress
@@ -341,7 +342,7 @@ boot() {
 	[ "$quiet" = 0 ] || watch=''
 	say "booting Debian's $abi kernel in QEMU ($a) to measure only=$sel"
 	# shellcheck disable=SC2086 # PARAMS is a list of key=value words
-	cb_boot run "$watch" "$log" scripts/qemu-run.sh --quiet --kernel "$abi" --accel "$a" "${mem_boot[@]}" "$@" --out "$run" \
+	cb_boot run "$watch" "$log" scripts/qemu-run.sh --quiet --kernel "$abi" --accel "$a" "${boot_opt[@]}" "$@" --out "$run" \
 		scripts/guest-run.sh $PARAMS
 }
 # KVM when /dev/kvm is usable, but a nested one (a cloud VM's /dev/kvm)

@@ -101,9 +101,11 @@ def tree_results(tree):
     return sorted(out)
 
 
-HEADS = ["insns", "loads", "stores", "L1D-acc", "L1D-miss", "L1I-miss", "L2-miss"]
-PICK = [COLUMNS.index(c) for c in
-        "insns loads stores l1d_acc l1d_miss l1i_miss l2_miss".split()]
+# the columns --tree shows: COUNTS's name, the table's heading
+SHOWN = [("insns", "insns"), ("loads", "loads"), ("stores", "stores"), ("l1d_acc", "L1D-acc"),
+         ("l1d_miss", "L1D-miss"), ("l1i_miss", "L1I-miss"), ("l2_miss", "L2-miss")]
+HEADS = [h for _, h in SHOWN]
+PICK = [COLUMNS.index(c) for c, _ in SHOWN]
 
 
 def table(args):
