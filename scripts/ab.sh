@@ -489,7 +489,7 @@ guest() {
 			k=${id##*/mem}
 			k=${k%.id}
 			python3 "$top/userspace/qemu-plugin/perop.py" --tree "$res/$s/run$k" --dump "$(cat "$id")" \
-				--exact "$dir/counts.txt" > "$res/$s/mem$k.txt" ||
+				"$dir/counts.txt" > "$res/$s/mem$k.txt" ||
 				die "side $s, run $k: the plugin's counts could not be read (perop.py, above)"
 		done
 	done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make ab MEM=1's memory table: each side's runs (perop.py --tree
---exact's memK.txt in A/ and B/), per op, exactly, side by side.
+"""make ab MEM=1's memory table: each side's runs (perop.py --tree's
+memK.txt in A/ and B/), per op, exactly, side by side.
 
 usage: abmem.py A_DIR B_DIR
 
@@ -17,7 +17,7 @@ import glob
 import os
 import sys
 
-from perop import HEADS as COUNTERS  # perop.py --tree --exact's columns
+from perop import HEADS as COUNTERS  # perop.py --tree's columns
 # what makes a result slower or faster (instructions are the clock's table's)
 JUDGED = ["loads", "stores", "L1D-miss", "L1I-miss", "L2-miss"]
 

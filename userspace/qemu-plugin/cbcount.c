@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "contract.h"
 #include "mark.h"
 #include "qemu-plugin-v1.h"
 
@@ -61,8 +62,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 /* kernel addresses on x86-64: the upper half */
 #define KERNEL_BASE	0xffff800000000000ULL
 
+/* the counts, in CB_MEM_NAMES' order (contract.h: a saved tree's names) */
 enum { N_INSNS, N_LOADS, N_STORES, N_L1D_ACC, N_L1D_MISS, N_L1I_ACC,
        N_L1I_MISS, N_L2_ACC, N_L2_MISS, N_COUNTS };
+_Static_assert(N_COUNTS == CB_NR_MEM, "a count for each of CB_MEM_NAMES");
+static const char *const count_names[N_COUNTS] = CB_MEM_NAMES;
 
 /* a region's runs with one argument since the last dump */
 struct tally {
@@ -542,8 +546,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	fprintf(cb.out, "# cbcount: %u regions, l1d %s, l1i %s, l2 %s, data addresses %s,"
 		" first %u runs a region left out\n",
 		cb.n_regions, l1d, l1i, l2, cb.virt ? "virtual" : "physical", cb.skip);
-	fprintf(cb.out, "# ID FRAGMENT METHOD REGION ARG N INSNS LOADS STORES L1D_ACC L1D_MISS"
-		" L1I_ACC L1I_MISS L2_ACC L2_MISS\n");
+	fprintf(cb.out, "# ID FRAGMENT METHOD REGION ARG N");
+	for (unsigned int k = 0; k < N_COUNTS; k++)
+		fprintf(cb.out, " %s", count_names[k]);
+	fputc('\n', cb.out);
 	fflush(cb.out);
 	rearmed(id);
 	return 0;

@@ -5,26 +5,29 @@ differencing: (long - short) / ((R - 1) x ops), each region's counts
 averaged over its runs.
 
 usage: perop.py [--exact] COUNTS RUNS
-       perop.py --tree TREE [--dump ID] [--exact] COUNTS
+       perop.py --tree TREE [--dump ID] COUNTS
+       perop.py --save TREE [--dump ID] [--source TEXT] COUNTS
 
-COUNTS: what cbcount.so wrote (out=).  RUNS: a line a result, "ID RESULT
-METHOD OPS R [TICKS]": the ID of the dump that holds it, the result
+COUNTS: what cbcount.so wrote (out=); its header names the counts
+(contract.h's CB_MEM_NAMES).  RUNS: a line a result, "ID RESULT METHOD
+OPS R [TICKS]": the ID of the dump that holds it, the result
 (group:name[/ARG]), its method, ops and long_repeat, and optionally its
 long - short TSC delta (under -icount shift=0, instructions).  A dump may
 hold several results: the module names each ensemble's ARG to the plugin
 (0 for a fragment without one), and a result's counts are its fragment's
-regions' with its ARG.  Prints a
-line a result: RESULT METHOD, then per op INSNS LOADS STORES L1D_ACC
-L1D_MISS L1I_ACC L1I_MISS L2_ACC L2_MISS, and, where RUNS gave TICKS,
-TICKS per op; each to 6 decimals, or with --exact as a fraction in
-lowest terms (1, 0, 257/256, -3/440).
+regions' with its ARG.  Prints a line a result: RESULT METHOD, then per op
+each count, and, where RUNS gave TICKS, TICKS per op; each to 6 decimals,
+or with --exact as a fraction in lowest terms (1, 0, 257/256, -3/440).
 
---tree: a table of every result of TREE (a result tree: each result's
-info names it, its method, ops and long_repeat) that dump ID (default: the
-last) counted, per op to 3 decimals, under a line naming the cache model
-the plugin ran with; a result the dump did not count is named below it
-(make run MEM=1).  With --exact: the model line as a "# " comment, then
-a line a result, "RESULT" and the 7 figures as fractions (make ab's).
+--tree: each result of TREE (a result tree: each result's info names it,
+its method, ops and long_repeat) that dump ID (default: the last)
+counted (a slow one, which has no long region, never is), exactly: the cache model as a "# " comment, then a line a
+result, "RESULT" and the 7 figures make ab MEM=1 compares (SHOWN).
+
+--save: the same results' sums into the tree, a memory file beside each
+one's info (contract.h's CB_FILE_MEMORY), for cyclestat to show; TEXT
+says where the model came from (make run MEM=1: CACHE= or this host's
+caches); cyclestat names the results that have none.
 
 Exit status: 0, 1 when a result has no short or long region counted, 2 on
 a usage error or unreadable input.
@@ -33,7 +36,8 @@ import os
 from fractions import Fraction
 import sys
 
-COLUMNS = "insns loads stores l1d_acc l1d_miss l1i_acc l1i_miss l2_acc l2_miss".split()
+# the plugin's header line, before the names of its counts
+HEADER = "# ID FRAGMENT METHOD REGION ARG N "
 
 
 def die(msg):
@@ -43,8 +47,9 @@ def die(msg):
 
 def read_counts(path):
     """COUNTS: {(ID, FRAGMENT, METHOD, REGION, ARG): (N, sums)}, the
-    dump IDs in order, and the plugin's line naming its model"""
-    counts, dumps, model = {}, [], ""
+    dump IDs in order, the plugin's line naming its model, and the names
+    of the sums (its header's)"""
+    counts, dumps, model, names = {}, [], "", None
     with open(path) as f:
         for n, line in enumerate(f, 1):
             w = line.split()
@@ -53,20 +58,29 @@ def read_counts(path):
             if w[0] == "#":
                 if line.startswith("# cbcount: ") and " regions, " in line:
                     model = line.split(" regions, ", 1)[1].strip()
+                elif line.startswith(HEADER):
+                    names = [x.lower() for x in line[len(HEADER):].split()]
                 continue
-            if w[1] == "end":
+            if names is None:
+                die("%s:%d: a count before the header that names them (%s...)" %
+                    (path, n, HEADER.strip()))
+            if len(w) == 2 and w[1] == "end":
                 dumps.append(w[0])
                 continue
-            if len(w) != 6 + len(COLUMNS):
+            if len(w) != 6 + len(names):
                 die("%s:%d: a line of %d words, want %d: %s" %
-                    (path, n, len(w), 6 + len(COLUMNS), line.strip()))
+                    (path, n, len(w), 6 + len(names), line.strip()))
+            try:
+                sums = (int(w[5]), [int(x) for x in w[6:]])
+            except ValueError:
+                die("%s:%d: a count that is not a number: %s" % (path, n, line.strip()))
             for frag in w[1].split("+"):
-                counts[(w[0], frag, w[2], w[3], w[4])] = (int(w[5]), [int(x) for x in w[6:]])
-    return counts, dumps, model
+                counts[(w[0], frag, w[2], w[3], w[4])] = sums
+    return counts, dumps, model, names or []
 
 
-def per_op(counts, rid, result, method, ops, rep):
-    """RESULT's figures per op in dump RID, or a reason it has none"""
+def regions(counts, rid, result, method):
+    """RESULT's (short, long) sums in dump RID, or a reason it has none"""
     frag, _, arg = result.partition("/")
 
     def region(kind):
@@ -75,13 +89,23 @@ def per_op(counts, rid, result, method, ops, rep):
     s, lg = region("short"), region("long")
     if not s or not lg or not s[0] or not lg[0]:
         return "no %s region counted" % ("short" if not s else "long")
+    return s, lg
+
+
+def per_op(counts, rid, result, method, ops, rep):
+    """RESULT's figures per op in dump RID, or a reason it has none"""
+    r = regions(counts, rid, result, method)
+    if isinstance(r, str):
+        return r
+    s, lg = r
     den = (rep - 1) * ops
     return [(Fraction(lg[1][i], lg[0]) - Fraction(s[1][i], s[0])) / den
-            for i in range(len(COLUMNS))]
+            for i in range(len(s[1]))]
 
 
 def tree_results(tree):
-    """each ok result of TREE: (name, method, ops, long_repeat), by name"""
+    """each ok result of TREE: (name, method, ops, long_repeat, its
+    directory), by name"""
     out = []
     for d, _, files in sorted(os.walk(tree)):
         if "info" not in files or d == tree:
@@ -95,55 +119,82 @@ def tree_results(tree):
         if k.get("state") != "ok" or "name" not in k:
             continue
         try:
-            out.append((k["name"], k["method"], int(k["ops"]), int(k["long_repeat"])))
+            # a slow fragment times no long region: no two lengths (0)
+            out.append((k["name"], k["method"], int(k["ops"]), int(k.get("long_repeat", 0)), d))
         except (KeyError, ValueError):
-            die("%s/info: no method, ops or long_repeat" % d)
+            die("%s/info: no method or ops, or a long_repeat that is no number" % d)
     return sorted(out)
 
 
-# the columns --tree shows: COUNTS's name, the table's heading
+# the counts make ab MEM=1 compares (--tree): COUNTS's name, abmem.py's heading
 SHOWN = [("insns", "insns"), ("loads", "loads"), ("stores", "stores"), ("l1d_acc", "L1D-acc"),
          ("l1d_miss", "L1D-miss"), ("l1i_miss", "L1I-miss"), ("l2_miss", "L2-miss")]
 HEADS = [h for _, h in SHOWN]
-PICK = [COLUMNS.index(c) for c, _ in SHOWN]
 
 
-def table(args):
-    exact = "--exact" in args
-    if exact:
-        args = [a for a in args if a != "--exact"]
-    if len(args) not in (2, 4) or (len(args) == 4 and args[1] != "--dump"):
-        die("usage: perop.py --tree TREE [--dump ID] [--exact] COUNTS")
+def tree_args(args, opts):
+    """TREE, the dump's ID, the counts and each option of OPTS given
+    ([--dump ID] [--OPT VALUE] ... COUNTS after TREE)"""
+    if len(args) < 2 or len(args) % 2:
+        return None
+    got = dict(zip(args[1:-1:2], args[2:-1:2]))
+    if any(k not in ("--dump",) + opts for k in got):
+        return None
     tree, path = args[0], args[-1]
     try:
-        counts, dumps, model = read_counts(path)
+        counts, dumps, model, names = read_counts(path)
         results = tree_results(tree)
     except OSError as e:
         die(str(e))
-    rid = args[2] if len(args) == 4 else (dumps[-1] if dumps else None)
+    rid = got.get("--dump", dumps[-1] if dumps else None)
     if rid not in dumps:
         die("%s: no dump %s (cbmark dump ID writes one)" % (path, rid or "at all"))
-    rows, missed = [], []
-    for name, method, ops, rep in results:
-        fig = per_op(counts, rid, name, method, ops, rep)
-        if isinstance(fig, str):
-            missed.append(name)
-        else:
-            rows.append((name, [fig[i] for i in PICK]))
+    return tree, path, counts, rid, model, names, results, got
+
+
+def table(args):
+    a = tree_args(args, ())
+    if not a:
+        die("usage: perop.py --tree TREE [--dump ID] COUNTS")
+    tree, path, counts, rid, model, names, results, _ = a
+    missing = [c for c, _ in SHOWN if c not in names]
+    if missing:
+        die("%s: the header names no %s" % (path, ", ".join(missing)))
+    pick = [names.index(c) for c, _ in SHOWN]
+    rows = []
+    for name, method, ops, rep, _ in results:
+        fig = per_op(counts, rid, name, method, ops, rep) if rep > 1 else ""
+        if not isinstance(fig, str):
+            rows.append((name, [fig[i] for i in pick]))
     if not rows:
         die("%s: dump %s counted no result of %s" % (path, rid, tree))
-    if exact:
-        print("# " + model)
-        for name, fig in rows:
-            print(name, " ".join(str(x) for x in fig))
-        return 0
-    w = max(len(r[0]) for r in rows)
-    print("per op, exact: the QEMU plugin cbcount.so in the timed regions; %s" % model)
-    print("%-*s %s" % (w, "fragment", " ".join("%9s" % h for h in HEADS)))
+    print("# " + model)
     for name, fig in rows:
-        print("%-*s %s" % (w, name, " ".join("%9.3f" % x for x in fig)))
-    if missed:
-        print("(not counted: %s)" % ", ".join(missed))
+        print(name, " ".join(str(x) for x in fig))
+    return 0
+
+
+def save(args):
+    a = tree_args(args, ("--source",))
+    if not a:
+        die("usage: perop.py --save TREE [--dump ID] [--source TEXT] COUNTS")
+    tree, path, counts, rid, model, names, results, got = a
+    saved = 0
+    for name, method, _, rep, d in results:
+        r = regions(counts, rid, name, method) if rep > 1 else ""
+        if isinstance(r, str):
+            continue
+        s, lg = r
+        with open(os.path.join(d, "memory"), "w") as f:
+            f.write("model: %s\n" % model)
+            if "--source" in got:
+                f.write("source: %s\n" % got["--source"])
+            f.write("runs: %d %d\n" % (s[0], lg[0]))
+            for i, n in enumerate(names):
+                f.write("%s: %d %d\n" % (n, s[1][i], lg[1][i]))
+        saved += 1
+    if not saved:
+        die("%s: dump %s counted no result of %s" % (path, rid, tree))
     return 0
 
 
@@ -151,18 +202,20 @@ def main():
     args = sys.argv[1:]
     if args and args[0] == "--tree":
         sys.exit(table(args[1:]))
+    if args and args[0] == "--save":
+        sys.exit(save(args[1:]))
     exact = bool(args) and args[0] == "--exact"
     if exact:
         args = args[1:]
     if len(args) != 2:
         die("usage: perop.py [--exact] COUNTS RUNS")
     try:
-        counts = read_counts(args[0])[0]
+        counts, _, _, names = read_counts(args[0])
         runs = [line.split() for line in open(args[1]) if line.strip()]
     except OSError as e:
         die(str(e))
     bad = 0
-    print("# result method  per op: " + " ".join(COLUMNS) + " [ticks]")
+    print("# result method  per op: " + " ".join(names) + " [ticks]")
     for r in runs:
         if len(r) not in (5, 6):
             die("%s: want ID RESULT METHOD OPS R [TICKS]: %s" % (args[1], " ".join(r)))
