@@ -410,11 +410,11 @@ else
 	echo "For cycle figures run 'sudo make run' on a machine that can load modules."
 fi
 echo
-userspace/cyclestat/cyclestat --brief "$results" || exit
+# MEM=1: the plugin's sums into the tree, a memory file a result, for
+# cyclestat's MEMORY table (and the saved tree's)
 if [ "$MEM" = 1 ]; then
-	echo
-	echo "MEMORY: the model is $mem_from."
-	python3 userspace/qemu-plugin/perop.py --tree "$results" "$run/counts.txt" |
-		tee "$run/memcount.txt" || exit
+	python3 userspace/qemu-plugin/perop.py --save "$results" --source "$mem_from" \
+		"$run/counts.txt" || exit
 fi
+userspace/cyclestat/cyclestat --brief "$results" || exit
 user_run

@@ -50,7 +50,7 @@ together="memops:sweep/256,memops:sweep/1024,memops:load4"
 expect_eq "run $together in one run, 2 ensembles" ok \
 	"$(run_write "$together samples=100 ensembles=2 warmup=10")"
 /cbmark dump $id
-# (the tree as make run MEM=1 saves it: perop.py --tree reads it)
+# (the tree as make run MEM=1 saves it: perop.py --save writes the counts into it)
 expect_ok "cyclestat save" cyclestat -q save /out/tree
 echo $id > /out/tree-dump
 for f in $(echo "$together" | tr , ' '); do

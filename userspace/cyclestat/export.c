@@ -5,6 +5,7 @@
  *
  * Calls fmt.c only.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,38 @@ static void json_v2(FILE *f, const struct cs_frag *fr)
 	fputc('}', f);
 }
 
+/* the QEMU plugin's counts (memory.c): the sums as read, and per op */
+static void json_memory(FILE *f, const struct cs_frag *fr)
+{
+	const struct cs_mem *m = &fr->mem;
+	char b[40];
+
+	fputs(",\n       \"memory\": ", f);
+	if (!m->present) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"model\": ", f);
+	cs_json_str(f, m->model);
+	fputs(", \"source\": ", f);
+	if (m->source)
+		cs_json_str(f, m->source);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"runs\": [%" PRIu64 ", %" PRIu64 "], \"sums\": {", m->runs[0], m->runs[1]);
+	for (int k = 0; k < CB_NR_MEM; k++)
+		fprintf(f, "%s\"%s\": [%" PRIu64 ", %" PRIu64 "]", k ? ", " : "", cs_mem_names[k],
+			m->sum[k][0], m->sum[k][1]);
+	fputs("},\n         \"per_op\": {", f);
+	for (int k = 0; k < CB_NR_MEM; k++) {
+		long double v;
+
+		cs_mem_per_op(fr, k, &v);
+		fprintf(f, "%s\"%s\": %s", k ? ", " : "", cs_mem_names[k], cs_fmt_d(b, 40, (double)v));
+	}
+	fputs("}}", f);
+}
+
 static void json_frag(FILE *f, const struct cs_opts *o, const struct cs_input *in,
 		      const struct cs_frag *fr)
 {
@@ -204,6 +237,7 @@ static void json_frag(FILE *f, const struct cs_opts *o, const struct cs_input *i
 		cs_basis_name(cs_shift_of(in, fr) ? CS_BASIS_NET : CS_BASIS_RAW));
 	json_figs(f, &fr->raw, cs_shift_of(in, fr), fr->ops);
 	json_v2(f, fr);
+	json_memory(f, fr);
 	fprintf(f, ",\n       \"ensembles\": {\"count\": %llu, \"samples\": %llu, "
 		"\"total_variance\": %s, \"variance_of_variances\": %s, "
 		"\"variance_of_mins\": %s, \"abs_max_dev\": %llu,\n         \"min\": ",
@@ -282,7 +316,33 @@ static void csv_cost(FILE *f, const struct cs_frag *fr)
 		isnan(c.lo) ? "" : cs_fmt_d(b[1], 40, (double)c.lo),
 		isnan(c.hi) ? "" : cs_fmt_d(b[2], 40, (double)c.hi));
 	cs_csv_field(f, cs_unit_name(c.unit));
-	fprintf(f, ",%s\n", cs_basis_name(c.basis));
+	fprintf(f, ",%s", cs_basis_name(c.basis));
+}
+
+/* the memory counts' columns, where any input has them: NAME_per_op */
+static int csv_memory_heads(FILE *f, const struct cs_input *in, size_t nin)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < nin; i++)
+		for (size_t j = 0; j < in[i].nfrag; j++)
+			any |= in[i].frag[j].mem.present;
+	for (int k = 0; any && k < CB_NR_MEM; k++)
+		fprintf(f, ",%s_per_op", cs_mem_names[k]);
+	return any;
+}
+
+static void csv_memory(FILE *f, const struct cs_frag *fr)
+{
+	char b[40];
+
+	for (int k = 0; k < CB_NR_MEM; k++) {
+		long double v;
+
+		fputc(',', f);
+		if (cs_mem_per_op(fr, k, &v))
+			fputs(cs_fmt_d(b, 40, (double)v), f);
+	}
 }
 
 
@@ -290,6 +350,7 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 {
 	FILE *f = o->out;
 	char b[24][64];
+	int mem;
 
 	if (o->hist) {
 		fputs("fragment,bin_lo,bin_hi,count\n", f);
@@ -316,7 +377,9 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 	fputs("input,fragment,ops,state,stale,smi,n,min,p1,p5,p25,median,p75,p95,p99,max,"
 	      "mean,sd,mad,hsm,far_outliers,overhead,net_median,net_mean,net_per_op_median,"
 	      "net_per_op_mean,ensembles,samples,total_variance,variance_of_variances,"
-	      "variance_of_mins,abs_max_dev,cost,cost_lo,cost_hi,cost_unit,cost_basis\n", f);
+	      "variance_of_mins,abs_max_dev,cost,cost_lo,cost_hi,cost_unit,cost_basis", f);
+	mem = csv_memory_heads(f, in, nin);
+	fputc('\n', f);
 	for (size_t i = 0; i < nin; i++) {
 		for (size_t j = 0; j < in[i].nfrag; j++) {
 			const struct cs_frag *fr = &in[i].frag[j];
@@ -353,6 +416,9 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin)
 				cs_lds(b[18], fr->ens.var_of_mins),
 				(unsigned long long)fr->ens.abs_max_dev);
 			csv_cost(f, fr);
+			if (mem)
+				csv_memory(f, fr);
+			fputc('\n', f);
 		}
 	}
 }
@@ -410,6 +476,13 @@ static void gbench_entry(FILE *f, const char *name, const char *run_type,
 	if (fr)
 		fprintf(f, ", \"basis\": \"%s\", \"per_op_core_cycles\": %s", cs_basis_name(basis),
 			cal > 0 ? cs_fmt_d(b[3], 40, (double)(ticks / cal)) : "null");
+	/* the QEMU plugin's counts, as Google Benchmark's user counters */
+	for (int k = 0; fr && fr->mem.present && k < CB_NR_MEM; k++) {
+		long double v;
+
+		cs_mem_per_op(fr, k, &v);
+		fprintf(f, ", \"%s_per_op\": %s", cs_mem_names[k], cs_fmt_d(b[3], 40, (double)v));
+	}
 	fputc('}', f);
 }
 

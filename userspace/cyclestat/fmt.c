@@ -84,6 +84,14 @@ void cs_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void cs_md_code(FILE *f, const char *s)
+{
+	fputc('`', f);
+	for (; *s; s++)
+		fputc(*s == '|' || *s == '`' || (unsigned char)*s < 0x20 ? '?' : *s, f);
+	fputc('`', f);
+}
+
 /* the value of figure q, less shift (net) and over div (per op) */
 static struct cs_q adj(struct cs_q q, const struct cs_q *shift, uint64_t div)
 {

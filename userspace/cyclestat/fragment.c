@@ -24,6 +24,7 @@ void cs_frag_free(struct cs_frag *fr)
 	free(fr->path);
 	free(fr->perop.each);
 	cs_info_free(&fr->info);
+	cs_mem_free(&fr->mem);
 	cs_ens_free(&fr->ens);
 	fr->name = fr->path = NULL;
 	fr->perop.each = NULL;
@@ -631,6 +632,8 @@ int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *er
 	} else if (load_counters(loc, fr, n, idx, kept, err)) {
 		goto fail;
 	}
+	if (cs_load_memory(loc->dir, fr, err))
+		goto fail;
 	cs_samples_free(&fl);
 	free(flags);
 	free(cidx);

@@ -185,6 +185,19 @@ struct cs_counter {
 enum { CS_CORE, CS_INSTR, CS_REF, CS_NCOUNTERS };
 static const char *const cs_counter_names[CS_NCOUNTERS] = CB_PMC_NAMES;
 
+/*
+ * A result's memory file (contract.h CB_FILE_MEMORY): the QEMU plugin's
+ * sums over the short ([0]) and the long ([1]) region's counted runs, in
+ * CB_MEM_NAMES' order; the result's long_repeat beside them.
+ */
+struct cs_mem {
+	int present;
+	char *model, *source;	/* source NULL where the file names none */
+	uint64_t runs[2];
+	uint64_t sum[CB_NR_MEM][2];
+	uint64_t repeat;
+};
+
 /* Hodges-Lehmann shift of new against base, its interval, the U test */
 struct cs_shift {
 	long double est, lo, hi;
@@ -222,6 +235,7 @@ struct cs_frag {
 	struct cs_perop perop;
 	struct cs_est netop;	/* (ensemble median - overhead) / ops over ensembles */
 	struct cs_counter cnt[CS_NCOUNTERS];
+	struct cs_mem mem;
 	long double calib;	/* ticks per core cycle when calibrated, else 0 */
 	long double calib_rel;	/* its 95 % half-width over it (quantum included) */
 	int emulated;		/* measured under an emulator: emulated ticks */

@@ -631,6 +631,7 @@ static void print_one(const struct cs_opts *o, struct cs_input *in, int first)
 		return;
 	print_clock_notes(f, in, &t);
 	print_counters(f, in, in->nfrag, t.w[0], co.bold, co.off);
+	cs_print_memory(f, in, t.w[0], co.bold, co.off);
 	if (t.ens)
 		print_ensembles(f, in, t.w[0], &co);
 	if (o->hist)
@@ -705,7 +706,9 @@ static void print_brief(const struct cs_opts *o, const struct cs_input *in, int 
 		fprintf(f, "\u22480: the interval holds 0 (<X: its upper end); <X, below resolution: the\n"
 			"whole interval lies below one TSC step per op (X)\n");
 	fprintf(f, "median: ticks a sample; far/n: of n samples, those above Q3 + 3 IQR, the IQR\n"
-		"at least one TSC step\nall figures: cyclestat %s\n", in->path);
+		"at least one TSC step\n");
+	cs_print_memory(f, in, w, "", "");
+	fprintf(f, "all figures: cyclestat %s\n", in->path);
 }
 
 /* --brief's rows marked net or raw: what those are (two-length is unmarked) */
@@ -784,10 +787,9 @@ static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
 	struct cs_cost cost = cs_cost_of(fr);
 	char b1[48], b2[112], b3[112];
 
-	fputs("| `", f);
-	for (const char *c = fr->name; *c; c++)
-		fputc(*c == '|' || *c == '`' || (unsigned char)*c < 0x20 ? '?' : *c, f);
-	fputs("` | ", f);
+	fputs("| ", f);
+	cs_md_code(f, fr->name);
+	fputs(" | ", f);
 	if (fr->ref == CS_REF_EMPTY && in->has_overhead) {
 		fputs("- | overhead |", f);
 	} else {
@@ -812,6 +814,7 @@ static void print_markdown(const struct cs_opts *o, const struct cs_input *in, s
 		      "|:--|--:|:--|:--|:--|--:|--:|\n", f);
 		for (size_t j = 0; j < in[i].nfrag; j++)
 			md_row(f, &in[i], &in[i].frag[j]);
+		cs_markdown_memory(f, &in[i]);
 	}
 	print_differences(o, in, nin);
 }

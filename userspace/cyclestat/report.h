@@ -22,6 +22,8 @@ const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift, uint64_t d
 const char *cs_lds(char *buf, long double v);
 const char *cs_basis_name(enum cs_basis b);
 void cs_json_str(FILE *f, const char *s);
+/* a name as Markdown code in a table cell ('|', '`' and controls as '?') */
+void cs_md_code(FILE *f, const char *s);
 const char *cs_fmt_d(char *buf, size_t sz, double v);
 const char *cs_fmt_p(char *buf, size_t sz, double p);
 
@@ -34,6 +36,10 @@ void cs_print_csv(const struct cs_opts *o, struct cs_input *in, size_t nin);
 /* one CSV field, quoted where it holds a comma, a quote or a line break */
 void cs_csv_field(FILE *f, const char *s);
 void cs_print_gbench(const struct cs_opts *o, struct cs_input *in, size_t nin);
+
+/* memory.c: the memory counts' table under the summary's, text or Markdown */
+void cs_print_memory(FILE *f, const struct cs_input *in, int w, const char *bold, const char *off);
+void cs_markdown_memory(FILE *f, const struct cs_input *in);
 
 /* svg.c: the summary drawn (--format svg, plot) */
 void cs_print_svg(const struct cs_opts *o, struct cs_input *in, size_t nin);

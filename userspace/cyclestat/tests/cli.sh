@@ -205,6 +205,44 @@ assert c['core_cycles'] == {'median': 130, 'median_long': 220, 'per_op': 3}, c
 assert c['instructions']['per_op'] == 1 and c['ref_cycles'] is None, c
 assert abs(c['ipc_per_op'] - 1 / 3) < 1e-9, c
 " "$T/pmc.json"
+# the QEMU plugin's sums beside a result (memory, perop.py --save): per op
+# by the two lengths, each region's sum over its own runs; R 16, ops 2
+cp -r "$T/pmc" "$T/mem"
+M=$T/mem/alu/imul/memory
+mem_file() {
+	printf 'model: l1d 32K:8:64, test\nsource: CACHE=\nruns: 10 20\n' > "$M"
+	for k in insns loads stores l1d_acc l1d_miss l1i_acc l1i_miss l2_acc l2_miss; do
+		case $k in
+		loads) echo "loads: 20 1240" ;;	# (62 - 2) / 30 = 2
+		l1d_miss) echo "l1d_miss: 0 300" ;;	# 15 / 30 = 0.5
+		*) echo "$k: 10 20" ;;			# 0
+		esac
+	done >> "$M"
+}
+mem_file
+echo 'l3_miss: 1 2' >> "$M"
+expect_exit memory_per_op_by_two_lengths 0 '^alu:imul  *0.000  *2.000  *0.000  *0.000  *0.500  *0.000  *0.000$' -- \
+	"$CS" "$T/mem"
+expect_ok memory_names_its_model sh -c "grep -q '^the model: CACHE=: l1d 32K:8:64, test$' '$T/out'"
+"$CS" -f json "$T/mem" > "$T/mem.json"
+expect_ok memory_in_json "$PY" -c "
+import json, sys
+m = json.load(open(sys.argv[1]))['inputs'][0]['fragments'][0]['memory']
+assert m['per_op']['loads'] == 2 and m['per_op']['l1d_miss'] == 0.5 and m['per_op']['insns'] == 0, m
+assert m['runs'] == [10, 20] and m['sums']['loads'] == [20, 1240] and m['source'] == 'CACHE=', m
+" "$T/mem.json"
+expect_exit memory_in_csv 0 ',2,0,0,0.5,0,0,0,0$' -- "$CS" -f csv "$T/mem"
+expect_exit memory_without_a_file_is_no_column 0 'cost_basis$' -- "$CS" -f csv "$T/pmc"
+sed -i 's/^loads: .*/loads: 20 x/' "$M"
+expect_exit memory_bad_count_names_file_and_line 2 'memory:5:.*two unsigned decimals' -- "$CS" "$T/mem"
+mem_file
+sed -i '/^l2_miss:/d' "$M"
+expect_exit memory_missing_count_is_refused 2 "memory: no 'l2_miss:' line" -- "$CS" "$T/mem"
+mem_file
+sed -i 's/^runs: .*/runs: 0 20/' "$M"
+expect_exit memory_no_runs_is_refused 2 'counted in no run' -- "$CS" "$T/mem"
+printf 'no colon here\n' > "$M"
+expect_exit memory_garbage_names_file_and_line 2 'memory:1:' -- "$CS" "$T/mem"
 # perf rewrote a counter (64): the module writes 0 for its counts, the TSC
 # figure stands; --undisturbed leaves it out of the counter figures alone
 cp -r "$T/pmc" "$T/pmcr"
@@ -548,12 +586,12 @@ expect_ok brief_fits_in_80_columns sh -c "grep -v '$DATA' '$T/out' | awk 'length
 expect_exit brief_with_a_format_is_a_usage_error 2 'brief is the short table of a summary' -- "$CS" --brief --format json "$DATA/tree2"
 
 # ---- the JSON schema: docs/cyclestat.schema.json, versioned, holds for every output ----
-for x in tree tree2 odd.cycles; do
+for x in tree tree2 memtree odd.cycles; do
 	"$CS" --format json "$DATA/$x" > "$T/schema-$x.json" 2>/dev/null
 done
 "$CS" --format json --hist "$DATA/tree2" "$DATA/lognormal.cycles" > "$T/schema-hist.json" 2>/dev/null
 expect_ok json_output_matches_the_versioned_schema "$PY" "$here/schema.py" "$here/../../../docs/cyclestat.schema.json" \
-	"$T/schema-tree.json" "$T/schema-tree2.json" "$T/schema-odd.cycles.json" "$T/schema-hist.json"
+	"$T/schema-tree.json" "$T/schema-tree2.json" "$T/schema-memtree.json" "$T/schema-odd.cycles.json" "$T/schema-hist.json"
 sed 's/"schema": 2/"schema": 1/' "$T/schema-tree.json" > "$T/schema-bad.json"
 expect_ok json_schema_check_bites_on_another_version sh -c "! '$PY' '$here/schema.py' '$here/../../../docs/cyclestat.schema.json' '$T/schema-bad.json' >/dev/null"
 
