@@ -15,9 +15,7 @@
 #   A/B +50 %: loop:dec_jnz/100 of every boot but one against /150 of
 #        every boot but another, run k (BOOTS - 1 runs a side, each from
 #        its own boot): BOOTS x R comparisons.
-# Each for cyclestat compare (runs as repetitions) and, beside it, the
-# per-sample U test it replaced (--per-sample: the runs' samples pooled) on
-# the same data. Prints "# ..." lines; exit 1 when compare raises more than
+# For cyclestat compare (runs as repetitions). Prints "# ..." lines; exit 1 when compare raises more than
 # one A/A alarm, or, with 5 or more runs a side, misses one +50 % slowdown or
 # calls one faster (the issue's bounds).
 . "$(dirname "$0")/../../scripts/help.sh"
@@ -75,53 +73,47 @@ counts() {
 [ -x "$cs" ] || { echo "# gate across boots: no $cs (make -C userspace/cyclestat)"; exit 1; }
 rm -f "$out/gate-cmp.failed"
 rc=0
-for mode in runs per-sample; do
-	opt=
-	[ "$mode" = runs ] || opt=--per-sample
-	aa=0 s10=0 f10=0 n=0
-	k=1
-	while [ "$k" -le "$runs" ]; do
-		echo "$splits" | while IFS='|' read -r l r; do
-			# shellcheck disable=SC2046,SC2086
-			set -- $(counts $opt compare $(paths "$l" $k "") -- $(paths "$r" $k ""))
-			a=$(($1 + $2 > 0))
-			# shellcheck disable=SC2046,SC2086
-			set -- $(counts $opt compare $(paths "$l" $k /loop/dec_jnz/100) -- \
-				$(paths "$r" $k /loop/dec_jnz/110))
-			echo "$a $1 $2"
-		done >"$out/gate-split.txt"
-		# shellcheck disable=SC2046
-		set -- $(awk '{ a += $1; s += ($2 > 0); f += ($3 > 0); n++ } END { print a + 0, s + 0, f + 0, n + 0 }' "$out/gate-split.txt")
-		aa=$((aa + $1)) s10=$((s10 + $2)) f10=$((f10 + $3)) n=$((n + $4))
-		k=$((k + 1))
-	done
-	# +50 %: every boot but i against every boot but i + 1
-	s50=0 f50=0 n50=0
-	k=1
-	while [ "$k" -le "$runs" ]; do
-		i=1
-		while [ "$i" -le "$boots" ]; do
-			j=$((i % boots + 1))
-			l=$(seq 1 "$boots" | grep -vx "$i" | tr '\n' ' ')
-			r=$(seq 1 "$boots" | grep -vx "$j" | tr '\n' ' ')
-			# shellcheck disable=SC2046,SC2086
-			set -- $(counts $opt compare $(paths "$l" $k /loop/dec_jnz/100) -- \
-				$(paths "$r" $k /loop/dec_jnz/150))
-			[ "$1" -gt 0 ] && s50=$((s50 + 1))
-			[ "$2" -gt 0 ] && f50=$((f50 + 1))
-			n50=$((n50 + 1))
-			i=$((i + 1))
-		done
-		k=$((k + 1))
-	done
-	echo "# gate across $boots boots, $mode: A/A $aa alarms in $n comparisons ($half runs a side, each from its own boot); A/B +10% $s10 slower, $f10 faster in $n ($half a side); A/B +50% $s50 slower, $f50 faster in $n50 ($((boots - 1)) a side)"
-	if [ "$mode" = runs ]; then
-		[ "$aa" -le 1 ] || rc=1
-		if [ $((boots - 1)) -ge 5 ] && { [ "$s50" != "$n50" ] || [ "$f50" != 0 ]; }; then
-			rc=1
-		fi
-	fi
+aa=0 s10=0 f10=0 n=0
+k=1
+while [ "$k" -le "$runs" ]; do
+	echo "$splits" | while IFS='|' read -r l r; do
+		# shellcheck disable=SC2046,SC2086
+		set -- $(counts compare $(paths "$l" $k "") -- $(paths "$r" $k ""))
+		a=$(($1 + $2 > 0))
+		# shellcheck disable=SC2046,SC2086
+		set -- $(counts compare $(paths "$l" $k /loop/dec_jnz/100) -- \
+			$(paths "$r" $k /loop/dec_jnz/110))
+		echo "$a $1 $2"
+	done >"$out/gate-split.txt"
+	# shellcheck disable=SC2046
+	set -- $(awk '{ a += $1; s += ($2 > 0); f += ($3 > 0); n++ } END { print a + 0, s + 0, f + 0, n + 0 }' "$out/gate-split.txt")
+	aa=$((aa + $1)) s10=$((s10 + $2)) f10=$((f10 + $3)) n=$((n + $4))
+	k=$((k + 1))
 done
+# +50 %: every boot but i against every boot but i + 1
+s50=0 f50=0 n50=0
+k=1
+while [ "$k" -le "$runs" ]; do
+	i=1
+	while [ "$i" -le "$boots" ]; do
+		j=$((i % boots + 1))
+		l=$(seq 1 "$boots" | grep -vx "$i" | tr '\n' ' ')
+		r=$(seq 1 "$boots" | grep -vx "$j" | tr '\n' ' ')
+		# shellcheck disable=SC2046,SC2086
+		set -- $(counts compare $(paths "$l" $k /loop/dec_jnz/100) -- \
+			$(paths "$r" $k /loop/dec_jnz/150))
+		[ "$1" -gt 0 ] && s50=$((s50 + 1))
+		[ "$2" -gt 0 ] && f50=$((f50 + 1))
+		n50=$((n50 + 1))
+		i=$((i + 1))
+	done
+	k=$((k + 1))
+done
+echo "# gate across $boots boots: A/A $aa alarms in $n comparisons ($half runs a side, each from its own boot); A/B +10% $s10 slower, $f10 faster in $n ($half a side); A/B +50% $s50 slower, $f50 faster in $n50 ($((boots - 1)) a side)"
+[ "$aa" -le 1 ] || rc=1
+if [ $((boots - 1)) -ge 5 ] && { [ "$s50" != "$n50" ] || [ "$f50" != 0 ]; }; then
+	rc=1
+fi
 if [ -e "$out/gate-cmp.failed" ]; then
 	echo "# gate across boots: some compares failed (above): these counts are not rates"
 	rc=1

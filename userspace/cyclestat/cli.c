@@ -65,8 +65,6 @@ static const char usage_options[] =
 	"      --allow-missing  compare: a fragment missing from NEW does not fail\n"
 	"      --ensembles      compare: one run's ensembles as repetitions (the\n"
 	"                       spread within a run only)\n"
-	"      --per-sample     compare: the old U test over samples (per op where\n"
-	"                       there is cycles_long; to measure it: it cries wolf)\n"
 	"      --ticks          compare: TSC ticks, even where every run has its\n"
 	"                       calib:add_chain\n"
 	"      --paired         compare: BASE's k-th repetition with NEW's k-th (run\n"
@@ -103,7 +101,7 @@ static int usage(const char *fmt, ...)
 }
 
 enum { OPT_HIST = 256, OPT_BRIEF, OPT_STRICT, OPT_SYSROOT, OPT_COLOR, OPT_ALLOW_MISSING, OPT_SWEEP,
-       OPT_PER_SAMPLE, OPT_ENSEMBLES, OPT_UNDISTURBED, OPT_TICKS, OPT_PAIRED,
+       OPT_ENSEMBLES, OPT_UNDISTURBED, OPT_TICKS, OPT_PAIRED,
        OPT_CLOCK };
 
 static const struct option long_options[] = {
@@ -119,7 +117,6 @@ static const struct option long_options[] = {
 	{ "cpu",	required_argument,	NULL, 'c' },
 	{ "strict",	no_argument,		NULL, OPT_STRICT },
 	{ "allow-missing", no_argument,		NULL, OPT_ALLOW_MISSING },
-	{ "per-sample",	no_argument,		NULL, OPT_PER_SAMPLE },
 	{ "ensembles",	no_argument,		NULL, OPT_ENSEMBLES },
 	{ "ticks",	no_argument,		NULL, OPT_TICKS },
 	{ "paired",	no_argument,		NULL, OPT_PAIRED },
@@ -298,7 +295,7 @@ static int summary(const struct cs_opts *o, char **paths, int n)
  */
 enum bound_opt {
 	B_THRESHOLD, B_ALPHA, B_CPU, B_STRICT, B_ALLOW_MISSING, B_SYSROOT,
-	B_PER_SAMPLE, B_ENSEMBLES, B_TICKS, B_PAIRED, NR_BOUND
+	B_ENSEMBLES, B_TICKS, B_PAIRED, NR_BOUND
 };
 
 enum { FOR_COMPARE = 1, FOR_DOCTOR };
@@ -313,7 +310,6 @@ static const struct {
 	[B_STRICT] = { "--strict", 0 },
 	[B_ALLOW_MISSING] = { "--allow-missing", FOR_COMPARE },
 	[B_SYSROOT] = { "--sysroot", FOR_DOCTOR },
-	[B_PER_SAMPLE] = { "--per-sample", FOR_COMPARE },
 	[B_ENSEMBLES] = { "--ensembles", FOR_COMPARE },
 	[B_TICKS] = { "--ticks", FOR_COMPARE },
 	[B_PAIRED] = { "--paired", FOR_COMPARE },
@@ -337,8 +333,6 @@ static int check_options(const struct cs_opts *o, enum cmd_id id, const char *cm
 			return usage("%s is for doctor only", bound_opts[k].name);
 	if (o->clock && id != CMD_AB)
 		return usage("--clock is for ab only");
-	if (o->paired && o->per_sample)
-		return usage("--paired with --per-sample: the per-sample test pools raw samples, it pairs nothing; use one");
 	if (set[B_STRICT] && writes)
 		return usage("--strict is for summaries, compare and doctor");
 	if (o->format == CS_TAP && !compare)
@@ -702,10 +696,6 @@ static int parse_options(struct cs_opts *o, struct cli *c, int argc, char **argv
 		case OPT_ENSEMBLES:
 			o->ensembles = 1;
 			c->set[B_ENSEMBLES] = 1;
-			break;
-		case OPT_PER_SAMPLE:
-			o->per_sample = 1;
-			c->set[B_PER_SAMPLE] = 1;
 			break;
 		case OPT_TICKS:
 			o->ticks = 1;

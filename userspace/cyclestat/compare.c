@@ -355,137 +355,9 @@ static void set_verdict(const struct cs_opts *o, struct cmp *c, unsigned int nee
 			 c->t.est, c->t.lo, c->t.hi, unit_word(c), c->step);
 }
 
-/*
- * every sample of NAME on one side, pooled into one table (the old test):
- * the raw samples, or with @r (per-op) each sample's long - short, as
- * 2^63 + the difference (it may be negative; only order and differences
- * are used)
- */
-static int pooled_samples(const struct side *s, const char *name, int any, int perop,
-			  struct cs_counts *out)
-{
-	struct cs_tally t;
-	struct cs_samples all = { .tally = &t };
-	struct cs_err err;
-
-	if (cs_tally_init(&t))
-		return -1;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct cs_frag *fr = cs_gate_find(&s->in[i], name, any);
-		struct cs_samples sh = { 0 }, lg = { 0 };
-		char *lp = NULL;
-		int bad = 0;
-
-		if (!fr)
-			continue;
-		if (!perop) {
-			bad = cs_read_cycles(fr->path, &all, &err);
-		} else if (asprintf(&lp, "%.*s" CB_FILE_CYCLES_LONG,
-				    (int)(strlen(fr->path) - strlen(CB_FILE_CYCLES)),
-				    fr->path) < 0) {
-			cs_seterr(&err, fr->path, 0, "out of memory");
-			bad = 1;
-		} else {
-			bad = cs_read_cycles(fr->path, &sh, &err) || cs_read_cycles(lp, &lg, &err);
-			for (size_t j = 0; !bad && j < sh.n && j < lg.n; j++)
-				bad = cs_samples_push(&all, (uint64_t)1 << 63 ^ (lg.v[j] - sh.v[j]));
-		}
-		cs_samples_free(&sh);
-		cs_samples_free(&lg);
-		free(lp);
-		if (bad) {
-			cs_perror(&err);
-			cs_samples_free(&all);
-			cs_tally_free(&t);
-			return -1;
-		}
-	}
-	if (!all.n) {
-		cs_tally_free(&t);
-		return -1;
-	}
-	return cs_counts_take(&all, out);
-}
-
-/* per-op per sample where every tree has cycles_long with one R and ops */
-static int samples_per_op(const struct side *s, const char *name, int any, uint64_t *r)
-{
-	const struct cs_frag *first = NULL;
-
-	for (size_t k = 0; k < 2; k++)
-		for (size_t i = 0; i < s[k].n; i++) {
-			const struct cs_frag *fr = cs_gate_find(&s[k].in[i], name, any);
-
-			if (!fr)
-				continue;
-			if (!first)
-				first = fr;
-			if (!fr->perop.ok || fr->perop.repeat != first->perop.repeat ||
-			    fr->ops != first->ops || strcmp(fr->path + strlen(fr->path) -
-							    strlen("/" CB_FILE_CYCLES), "/" CB_FILE_CYCLES))
-				return 0;
-		}
-	*r = first ? first->perop.repeat : 0;
-	return first != NULL;
-}
-
-/*
- * --per-sample: the test compare used before repetitions, kept to measure
- * what it got wrong: Mann-Whitney U over every sample as if they were
- * independent, and the Hodges-Lehmann shift with its interval (normal
- * approximation). The figure is what the per-run table shows where every
- * tree has a long region: each sample's long - short over R - 1 (the
- * two-length cost of the body; the short region alone would hide a change
- * of the body in the overhead); else the raw sample.
- */
-static void compare_samples(const struct cs_opts *o, struct side *s, const char *name, int any,
-			    struct cmp *c)
-{
-	struct cs_counts x = { 0 }, y = { 0 };
-	uint64_t r = 0;
-	int perop = samples_per_op(s, name, any, &r);
-	long double off = perop ? 0x1p63L : 0, per = perop ? r - 1 : 1;
-	size_t runs[2] = { 0, 0 };
-	int coarse;
-
-	c->basis = perop ? CS_BASIS_TWO_LENGTH : CS_BASIS_RAW;
-	c->reps = "samples";
-	c->change = c->lo = c->hi = NAN;
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++)
-			runs[sd] += cs_gate_find(&s[sd].in[i], name, any) != NULL;
-	c->runs_b = runs[0];
-	c->runs_n = runs[1];
-	c->step = step_of(s, name, any, c->basis, 0, &coarse);
-	if (pooled_samples(&s[0], name, any, perop, &x) || pooled_samples(&s[1], name, any, perop, &y) ||
-	    cs_shift_of_tables(&x, &y, CONF, &c->t)) {
-		c->verdict = "error";
-		goto out;
-	}
-	c->nb = x.n;
-	c->nn = y.n;
-	c->mb = (cs_q_ld(cs_counts_median(&x)) - off) / per;
-	c->mn = (cs_q_ld(cs_counts_median(&y)) - off) / per;
-	c->t.p = cs_mannwhitney_of(&x, &y);
-	/* the shift per body run, as the medians */
-	c->t.est /= per;
-	c->t.lo /= per;
-	c->t.hi /= per;
-	relative(c, c->mb);
-	c->width = c->hi - c->lo;
-	set_verdict(o, c, 1, runs);
-out:
-	cs_counts_free(&x);
-	cs_counts_free(&y);
-}
-
 static void compare_one(const struct cs_opts *o, struct side *s, const char *name, int any,
 			struct cmp *c, unsigned int need)
 {
-	if (o->per_sample) {
-		compare_samples(o, s, name, any, c);
-		return;
-	}
 	long double *x = NULL, *y = NULL, *t;
 	unsigned char *use[2] = { NULL, NULL };
 	size_t runs[2], total[2] = { s[0].n, s[1].n };
@@ -620,7 +492,7 @@ static double min_p_of(const struct cs_opts *o, const struct cmp *c)
 {
 	double lc = 0;
 
-	if (o->per_sample || !c->t.exact)
+	if (!c->t.exact)
 		return 0;
 	if (o->paired)
 		return ldexp(2, -(int)c->nb);
@@ -740,8 +612,8 @@ void cs_cmp_family(const struct cs_opts *o, struct cmp *c, size_t n)
 		struct cmp *r = &c[i];
 		double room = 0.10 - o->threshold, stat, nn;
 
-		if (!r->basis || isnan(r->lo) || !isfinite(r->change) || r->mb == 0 || o->per_sample) {
-			if (r->basis && !o->per_sample && r->mb != 0)
+		if (!r->basis || isnan(r->lo) || !isfinite(r->change) || r->mb == 0) {
+			if (r->basis && r->mb != 0)
 				r->need10 = reps_for(o, level);
 			continue;
 		}

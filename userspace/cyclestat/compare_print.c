@@ -134,7 +134,7 @@ static int blind(const struct cs_opts *o, const struct cmp *c, size_t n, const c
 		fprintf(f, ",\n%s  and %zu more (--format json lists them)", pre, k - 12);
 	if (k)
 		fputc('\n', f);
-	else if (n && *pre != '#' && !o->per_sample)
+	else if (n && *pre != '#')
 		fprintf(f, "%severy row sees a change of 10%%\n", pre);
 	else
 		return 0;
@@ -559,15 +559,10 @@ static void print_cmp_notes(const struct cs_opts *o, const struct cmp *c, size_t
 	if (o->paired)
 		fprintf(f, "change: Hodges-Lehmann estimate and interval over the pairs' differences\n(Wilcoxon signed-rank; --paired: BASE's k-th repetition with NEW's k-th);\nslower and faster also need p < %g and the whole interval beyond the threshold\n",
 			o->alpha);
-	else if (o->per_sample)
-		fprintf(f, "change: Hodges-Lehmann estimate and interval over the samples (Mann-Whitney,\nnormal); slower and faster also need p < %g and the whole interval beyond\nthe threshold\n",
-			o->alpha);
 	else
 		fprintf(f, "change: Hodges-Lehmann estimate and interval (exact Mann-Whitney); slower and\nfaster also need p < %g and the whole interval beyond the threshold\n",
 			o->alpha);
-	if (o->per_sample)
-		fprintf(f, "--per-sample: the replaced test, U over samples as if independent (each\nsample's long - short where every tree has cycles_long); it calls reruns\nsignificant (kept to measure that, not to gate on)\n");
-	else if (t->reps_note)
+	if (t->reps_note)
 		fprintf(f, "repetitions include ensembles of one run (setup: ensemble, or --ensembles):\nthey cannot show the spread between runs, nor between boots\n");
 	for (size_t i = 0; i < n; i++)
 		if (c[i].smi) {

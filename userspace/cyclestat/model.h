@@ -72,7 +72,6 @@ struct cs_opts {
 	int tty;
 	int strict;
 	int allow_missing;
-	int per_sample;		/* compare: the old per-sample U test, for measuring it */
 	int ensembles;		/* compare: ensembles as repetitions (--ensembles) */
 	int paired;		/* compare: BASE's k-th repetition with NEW's k-th (--paired) */
 	int ticks;		/* compare: ticks even where every run is calibrated (--ticks) */

@@ -535,55 +535,6 @@ void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, uint64_
 	h->over = c->n - binned;
 }
 
-/*
- * Two-sided Mann-Whitney U p-value, normal approximation with tie and
- * continuity correction, computed as scipy.stats.mannwhitneyu(...,
- * method="asymptotic") does, of two tables: the ranks of a value's ties
- * are one average.
- */
-double cs_mannwhitney_of(const struct cs_counts *ta, const struct cs_counts *tb)
-{
-	u128 r2 = 0;		/* twice the rank sum of a */
-	long double ties = 0;
-	size_t i = 0, j = 0, pos = 0, na = ta->n, nb = tb->n;
-	double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
-	double u1, u, mu, s, z, x, p;
-
-	while (i < ta->len || j < tb->len) {
-		uint64_t v = i < ta->len && (j >= tb->len || ta->v[i] <= tb->v[j]) ?
-			     ta->v[i] : tb->v[j];
-		size_t ca = 0, cb = 0, t;
-
-		for (; i < ta->len && ta->v[i] == v; i++)
-			ca += cnt(ta, i);
-		for (; j < tb->len && tb->v[j] == v; j++)
-			cb += cnt(tb, j);
-		t = ca + cb;
-		/* ranks pos+1 .. pos+t, average (2 pos + t + 1) / 2 */
-		r2 += (u128)ca * (2 * (u128)pos + t + 1);
-		ties += (long double)t * t * t - t;
-		pos += t;
-	}
-	u1 = (double)((long double)r2 / 2 - (long double)na * (na + 1) / 2);
-	u = fmax(u1, n1 * n2 - u1);
-	mu = n1 * n2 / 2;
-	s = sqrt(n1 * n2 / 12 * ((n + 1) - (double)(ties / (n * (n - 1)))));
-	if (!(s > 0))
-		return 1;	/* all tied: scipy's z is -inf, p clipped to 1 */
-	z = (u - mu - 0.5) / s;
-	/* norm.sf(z) = ndtr(-z), with cephes' branches */
-	x = -z * M_SQRT1_2;
-	if (fabs(x) < M_SQRT1_2)
-		p = 0.5 + 0.5 * erf(x);
-	else {
-		p = 0.5 * erfc(fabs(x));
-		if (x > 0)
-			p = 1 - p;
-	}
-	p *= 2;
-	return p > 1 ? 1 : p < 0 ? 0 : p;
-}
-
 /* qsort's comparison for long doubles, ascending */
 int cs_cmp_ld(const void *a, const void *b)
 {

@@ -32,7 +32,6 @@ void cs_histogram_of(const struct cs_counts *c, const struct cs_figs *f, uint64_
 		     struct cs_hist *h);
 uint64_t cs_step_of(const struct cs_counts *c);
 void cs_far_of(const struct cs_counts *c, struct cs_figs *f, uint64_t step);
-double cs_mannwhitney_of(const struct cs_counts *a, const struct cs_counts *b);
 
 /* infer.c */
 int cs_ens_aggs(const uint64_t *v, uint64_t count, uint64_t size, uint64_t step, u128 *med2,
@@ -77,7 +76,5 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 unsigned int cs_min_reps(double alpha);
 int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r);
 unsigned int cs_min_pairs(double alpha);
-int cs_shift_of_tables(const struct cs_counts *x, const struct cs_counts *y, double conf,
-		       struct cs_shift *r);
 
 #endif /* CS_STATS_H */

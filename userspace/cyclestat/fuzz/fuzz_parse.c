@@ -55,7 +55,6 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 		cs_figures(s.v, s.n, &f);
 		cs_histogram(s.v, s.n, &f, &h);
-		cs_mannwhitney(s.v, s.n, s.v, s.n / 2 + 1 > s.n ? s.n : s.n / 2 + 1);
 		cs_fmt_q(buf, sizeof(buf), cs_q_div(cs_q_sub(f.mean, f.hsm), k), 3);
 		cs_fmt_q(buf, sizeof(buf), f.mad, 3);
 	}

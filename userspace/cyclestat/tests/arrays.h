@@ -37,12 +37,4 @@ static inline void cs_histogram(const uint64_t *sorted, size_t n, const struct c
 	cs_histogram_of(&c, f, 1, h);
 }
 
-/* cs_mannwhitney_of() of two sorted arrays */
-static inline double cs_mannwhitney(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-	struct cs_counts x = cs_array_counts(a, na), y = cs_array_counts(b, nb);
-
-	return cs_mannwhitney_of(&x, &y);
-}
-
 #endif

@@ -11,7 +11,7 @@
 # datamash, peak RSS <= 2 B/sample + 8 MiB; 10^8 samples in <= 1.5 s and
 # <= 32 MiB.
 # Then the regression gate's measured false-alarm and detection rates
-# (tests/gate-rates.sh) beside the per-sample U test it replaced: on this
+# (tests/gate-rates.sh), runs and ensembles as repetitions: on this
 # machine's real CPU, ten runs of "base,calib,loop:dec_jnz args=100,110,150" by
 # cyclebench-user (userspace, interrupts on), and on the runs in GATE_RUNS
 # (default: the newest build/e2e-*/gate/runs, which tests/e2e/run.sh gate
@@ -37,8 +37,8 @@ if [ -x "$ub" ]; then
 	if [ "$k" -gt 10 ]; then
 		echo "bench: the gate's rates on this machine's real CPU (cyclebench-user, userspace,"
 		echo "       interrupts on; ten runs of loop:dec_jnz/100,/110, calibrated; runs: compare"
-		echo "       as it is; ensembles: one run's ensembles as repetitions; per-sample: the"
-		echo "       U test it replaced; paired: interleaved ensembles side by side)"
+		echo "       as it is; ensembles: one run's ensembles as repetitions; paired:"
+		echo "       interleaved ensembles side by side)"
 		sh ./gate-rates.sh ../cyclestat out/gate-native | grep -v '^ aa_' | sed 's/^/  /' || true
 	else
 		echo "bench: cyclebench-user failed, no native gate rates: $(tail -n 1 out/gate-native.log)"

@@ -11,7 +11,7 @@
 #   A/A: every pair of single runs (45), and 20 random splits five runs
 #        against five: how many compares report anything slower or faster.
 #   A/B: loop:dec_jnz/110 against /100 (10 % more work), five runs a side
-#        (one with --ensembles and --per-sample), 20 pairs: how many say
+#        (one with --ensembles), 20 pairs: how many say
 #        slower, faster; and of them the 10 whose two sides come from the
 #        same runs (each run measured /100 and /110 side by side), where a
 #        clock that moved between runs moved both sides alike.
@@ -19,8 +19,8 @@
 #        each run's ensembles side by side (--ensembles --paired); A/A even
 #        against odd ensembles, A/B /110 against /100 (see below).
 #
-# For cyclestat compare as it is (runs are repetitions), with --ensembles
-# and with --per-sample (the U test over raw samples it replaced). Prints
+# For cyclestat compare as it is (runs are repetitions) and with
+# --ensembles. Prints
 # one line per figure, then shell assignments (aa_runs=0 ...) for a caller.
 . "$(dirname "$0")/../../../scripts/help.sh"
 set -u
@@ -46,8 +46,8 @@ awk -v n="$runs" 'BEGIN { srand(7); for (s = 0; s < 20; s++) {
 	print l } }' >"$tmp/splits"
 
 vars=
-for mode in runs ensembles per-sample; do
-	v=$(echo "$mode" | tr - _)
+for mode in runs ensembles; do
+	v=$mode
 	opt=
 	[ "$mode" = runs ] || opt=--$mode
 	pairs=0

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unit_io.c - hand-computed cases for what goes in and out: the parser's
- * errors, the info parser, the Mann-Whitney p-values (against scipy 1.10),
- * the t quantiles and Hodges-Lehmann interval, the machine formats
+ * errors, the info parser, the t quantiles and Hodges-Lehmann interval,
+ * the machine formats
  * (shortest round-trip doubles) and safe result names. tests/tap/tap.h runs
  * them after unit_figures.c's (by file name).
  */
@@ -17,51 +17,6 @@
 #include "arrays.h"
 
 #define TOP 18446744073709551615ull
-
-struct mwu_case {
-	uint64_t a[100], b[100];
-	size_t na, nb;
-	const char *p;	/* scipy.stats.mannwhitneyu(a, b, method="asymptotic"), %.6g */
-};
-
-TEST(mann_whitney_p_matches_scipy)
-{
-	static const struct mwu_case c[] = {
-		{ { 1, 2, 3, 4, 5 }, { 6, 7, 8, 9, 10 }, 5, 5, "0.0121858" },
-		{ { 1, 2, 2, 3, 3, 3 }, { 2, 3, 3, 4, 4, 5 }, 6, 6, "0.0784029" },
-		{ { 5, 5, 5 }, { 5, 5, 5 }, 3, 3, "1" },
-		{ { 10, 10, 11, 11, 12 }, { 10, 10, 11, 12, 12 }, 5, 5, "0.824848" },
-		{ { 7 }, { 8 }, 1, 1, "1" },
-		{ { 1, 2 }, { 3, 4, 5 }, 2, 3, "0.148915" },
-	};
-	char b[32];
-
-	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
-		snprintf(b, sizeof(b), "%.6g", cs_mannwhitney(c[i].a, c[i].na, c[i].b, c[i].nb));
-		if (strcmp(b, c[i].p))
-			FAIL("case %zu: expected p %s, got %s", i, c[i].p, b);
-	}
-}
-
-TEST(mann_whitney_p_matches_scipy_on_large_tied_samples)
-{
-	/* range(100) vs range(3, 103); 50x30 50x31 vs 40x30 60x31 */
-	uint64_t a[100], b[100];
-	char s[32];
-
-	for (int i = 0; i < 100; i++) {
-		a[i] = (uint64_t)i;
-		b[i] = (uint64_t)i + 3;
-	}
-	snprintf(s, sizeof(s), "%.6g", cs_mannwhitney(a, 100, b, 100));
-	EXPECT_STREQ(s, "0.471017");
-	for (int i = 0; i < 100; i++) {
-		a[i] = i < 50 ? 30 : 31;
-		b[i] = i < 40 ? 30 : 31;
-	}
-	snprintf(s, sizeof(s), "%.6g", cs_mannwhitney(a, 100, b, 100));
-	EXPECT_STREQ(s, "0.156669");
-}
 
 /* parse TEXT in chunks of CHUNK bytes; returns the error message or "" */
 static const char *parse(const char *text, size_t chunk, struct cs_samples *s,
