@@ -56,6 +56,8 @@ int cb_cache_init(struct cb_cache *c, uint64_t size, unsigned int ways,
 	while ((1u << c->line_shift) < line)
 		c->line_shift++;
 	c->sets = size / ((uint64_t)ways * line);
+	c->sets_pow2 = pow2(c->sets);
+	c->last = UINT64_MAX;
 	c->tag = malloc(c->sets * ways * sizeof(*c->tag));
 	c->used = calloc(c->sets * ways, sizeof(*c->used));
 	if (!c->tag || !c->used) {
@@ -76,11 +78,15 @@ void cb_cache_free(struct cb_cache *c)
 
 bool cb_cache_touch(struct cb_cache *c, uint64_t addr)
 {
-	uint64_t ln = addr >> c->line_shift;
-	uint64_t base = (ln % c->sets) * c->ways;
-	uint64_t *tag = c->tag + base, *used = c->used + base;
+	uint64_t ln = addr >> c->line_shift, base, *tag, *used;
 	unsigned int victim = 0;
 
+	if (ln == c->last)
+		return true;
+	c->last = ln;
+	base = (c->sets_pow2 ? ln & (c->sets - 1) : ln % c->sets) * c->ways;
+	tag = c->tag + base;
+	used = c->used + base;
 	c->clock++;
 	for (unsigned int w = 0; w < c->ways; w++) {
 		if (tag[w] == ln) {

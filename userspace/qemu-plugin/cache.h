@@ -25,12 +25,17 @@
  *	a line's set is its line number modulo @sets).
  * @tag: per set, @ways line numbers (UINT64_MAX: empty).
  * @used: per set and way, when it was last touched (@clock), for LRU.
+ * @last: the line touched last (UINT64_MAX: none): touched again, it is a
+ *	hit that changes no order, found without a look at its set.
+ * @sets_pow2: @sets is a power of 2, so a line's set is a mask, not a
+ *	division (the plugin touches a line for every access it counts).
  * @accesses, @misses: since cb_cache_init().
  */
 struct cb_cache {
 	uint64_t size, sets;
 	unsigned int ways, line, line_shift;
-	uint64_t *tag, *used, clock;
+	uint64_t *tag, *used, clock, last;
+	bool sets_pow2;
 	uint64_t accesses, misses;
 };
 
