@@ -16,7 +16,8 @@
 #                     CLOCK=icount (exact instructions), time or both, PARAMS, RUNS,
 #                     MEM=1 (under icount: loads, stores, misses per op too)
 #                     (the last line: verdict: slower (exit 1 from scripts/ab.sh))
-#   make bench        cyclestat against ministat and datamash, side by side
+#   make bench        cyclestat against ministat and datamash, side by side;
+#                     the QEMU plugin's cost (MEM=1): a boot with it and without
 #   make stress       the long reliability soak in QEMU
 #   make fuzz         cyclestat's parser fuzzer, bounded
 #   make plot         build/hist.png, a histogram of one fragment
@@ -110,6 +111,7 @@ bench:
 	@scripts/deps.sh --bench >/dev/null || $(SUDO) scripts/deps.sh --bench
 	$(MAKE) -C userspace/cyclestat bench
 	$(MAKE) -C userspace/runner bench
+	@userspace/qemu-plugin/bench.sh
 
 stress: cyclestat-static build/cbpoke
 	@tests/e2e/run.sh stress
