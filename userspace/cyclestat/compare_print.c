@@ -247,20 +247,6 @@ static void ratios(FILE *f, const struct cmp *c, size_t n, int md)
 	}
 }
 
-/* a markdown cell: '|' and control characters would break the row */
-static void md_cell(FILE *f, const char *s, int code)
-{
-	fputs(code ? " `" : " ", f);
-	for (; *s; s++)
-		if (*s == '|')
-			fputs(code ? "\u00a6" : "\\|", f);
-		else if ((unsigned char)*s < 0x20 || *s == 0x7f || (code && *s == '`'))
-			fputc('?', f);
-		else
-			fputc(*s, f);
-	fputs(code ? "` |" : " |", f);
-}
-
 /* --format markdown: the table and the verdict counts for a pull request comment */
 static void print_markdown(const struct cs_opts *o, const struct side *s, const struct cmp *c,
 			   size_t n, unsigned int need, const size_t *cnt, char (*cell)[6][40],
@@ -276,13 +262,13 @@ static void print_markdown(const struct cs_opts *o, const struct side *s, const 
 		char nn[48];
 
 		fputc('|', f);
-		md_cell(f, c[i].name, 1);
+		cs_md_cell(f, c[i].name, 1);
 		snprintf(nn, sizeof(nn), "%zu/%zu", c[i].nb, c[i].nn);
-		md_cell(f, c[i].basis ? nn : "-", 0);
+		cs_md_cell(f, c[i].basis ? nn : "-", 0);
 		for (int k = 0; k < 6; k++) {
 			static const int col[6] = { 0, 4, 1, 2, 3, 5 };
 
-			md_cell(f, c[i].basis ? cell[i][col[k]] : "-", 0);
+			cs_md_cell(f, c[i].basis ? cell[i][col[k]] : "-", 0);
 		}
 		fprintf(f, " %s%s%s |\n", c[i].fails ? "**" : "", short_verdict((struct cmp *)&c[i]),
 			c[i].fails ? "**" : "");

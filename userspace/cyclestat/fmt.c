@@ -84,12 +84,17 @@ void cs_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void cs_md_code(FILE *f, const char *s)
+void cs_md_cell(FILE *f, const char *s, int code)
 {
-	fputc('`', f);
+	fputs(code ? " `" : " ", f);
 	for (; *s; s++)
-		fputc(*s == '|' || *s == '`' || (unsigned char)*s < 0x20 ? '?' : *s, f);
-	fputc('`', f);
+		if (*s == '|')
+			fputs(code ? "\u00a6" : "\\|", f);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f || (code && *s == '`'))
+			fputc('?', f);
+		else
+			fputc(*s, f);
+	fputs(code ? "` |" : " |", f);
 }
 
 /* the value of figure q, less shift (net) and over div (per op) */

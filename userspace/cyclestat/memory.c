@@ -263,9 +263,8 @@ void cs_markdown_memory(FILE *f, const struct cs_input *in)
 
 		if (!fr->mem.present)
 			continue;
-		fputs("| ", f);
-		cs_md_code(f, fr->name);
-		fputs(" |", f);
+		fputc('|', f);
+		cs_md_cell(f, fr->name, 1);
 		for (size_t c = 0; c < sizeof(shown) / sizeof(shown[0]); c++)
 			fprintf(f, " %.3Lf |", cell(fr, shown[c].k));
 		fputc('\n', f);

@@ -787,9 +787,9 @@ static void md_row(FILE *f, const struct cs_input *in, const struct cs_frag *fr)
 	struct cs_cost cost = cs_cost_of(fr);
 	char b1[48], b2[112], b3[112];
 
-	fputs("| ", f);
-	cs_md_code(f, fr->name);
-	fputs(" | ", f);
+	fputc('|', f);
+	cs_md_cell(f, fr->name, 1);
+	fputc(' ', f);
 	if (fr->ref == CS_REF_EMPTY && in->has_overhead) {
 		fputs("- | overhead |", f);
 	} else {

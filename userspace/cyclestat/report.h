@@ -22,8 +22,12 @@ const char *cs_qs(char *buf, struct cs_q q, const struct cs_q *shift, uint64_t d
 const char *cs_lds(char *buf, long double v);
 const char *cs_basis_name(enum cs_basis b);
 void cs_json_str(FILE *f, const char *s);
-/* a name as Markdown code in a table cell ('|', '`' and controls as '?') */
-void cs_md_code(FILE *f, const char *s);
+/*
+ * " S |", a Markdown table's cell after its '|': with @code, S as code, a
+ * '|' in it as '¦' (a '\|' does not escape inside code); else '\|'; a
+ * control character, or a '`' in code, as '?': none breaks the row
+ */
+void cs_md_cell(FILE *f, const char *s, int code);
 const char *cs_fmt_d(char *buf, size_t sz, double v);
 const char *cs_fmt_p(char *buf, size_t sz, double p);
 

@@ -967,6 +967,12 @@ expect_exit two_inputs_without_a_proven_difference_say_so 0 '^  No difference pr
 	"$CS" "$DATA/odd.cycles" "$DATA/even.cycles"
 expect_exit one_input_prints_no_difference 0 '' -- "$CS" "$DATA/odd.cycles"
 expect_ok one_input_prints_no_difference_line sh -c "! grep -q 'confidence' '$T/out'"
+# a '|' in a name would end the cell: summary and compare write it alike
+cp "$DATA/odd.cycles" "$T/a|b.cycles"
+expect_exit summary_markdown_keeps_a_pipe_in_its_cell 0 '^| `[^|]*a¦b.cycles` | 5.000 |' -- \
+	"$CS" --format markdown "$T/a|b.cycles"
+expect_exit compare_markdown_keeps_a_pipe_in_its_cell 0 '^| `[^|]*a¦b.cycles` | 1/1 |' -- \
+	"$CS" --format markdown compare "$T/a|b.cycles" "$T/a|b.cycles"
 expect_exit summary_markdown_is_a_table 0 '^| `alu:add_dep` | 1.250 | 1.250..1.250 | net | ticks | 35.0 | 46/200 |$' -- \
 	"$CS" --format markdown "$DATA/tree"
 expect_exit summary_markdown_of_two_inputs_has_the_difference 0 'tree2 against .*tree: \*\*Difference at 95% confidence\*\*' -- \
