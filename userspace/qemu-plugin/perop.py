@@ -21,8 +21,9 @@ or with --exact as a fraction in lowest terms (1, 0, 257/256, -3/440).
 
 --tree: each result of TREE (a result tree: each result's info names it,
 its method, ops and long_repeat) that dump ID (default: the last)
-counted (a slow one, which has no long region, never is), exactly: the cache model as a "# " comment, then a line a
-result, "RESULT" and the 7 figures make ab MEM=1 compares (SHOWN).
+counted (a slow one, which has no long region, never is), exactly: the
+cache model as a "# " comment, then a line a result, "RESULT" and the 7
+figures make ab MEM=1 compares (SHOWN).
 
 --save: the same results' sums into the tree, a memory file beside each
 one's info (contract.h's CB_FILE_MEMORY), for cyclestat to show; TEXT
@@ -104,8 +105,9 @@ def per_op(counts, rid, result, method, ops, rep):
 
 
 def tree_results(tree):
-    """each ok result of TREE: (name, method, ops, long_repeat, its
-    directory), by name"""
+    """each ok result of TREE with two lengths: (name, method, ops,
+    long_repeat, its directory), by name (a slow fragment times no long
+    region: it has no long_repeat, and no per-op counts)"""
     out = []
     for d, _, files in sorted(os.walk(tree)):
         if "info" not in files or d == tree:
@@ -116,11 +118,10 @@ def tree_results(tree):
                 key, sep, v = line.partition(": ")
                 if sep:
                     k[key] = v.strip()
-        if k.get("state") != "ok" or "name" not in k:
+        if k.get("state") != "ok" or "name" not in k or "long_repeat" not in k:
             continue
         try:
-            # a slow fragment times no long region: no two lengths (0)
-            out.append((k["name"], k["method"], int(k["ops"]), int(k.get("long_repeat", 0)), d))
+            out.append((k["name"], k["method"], int(k["ops"]), int(k["long_repeat"]), d))
         except (KeyError, ValueError):
             die("%s/info: no method or ops, or a long_repeat that is no number" % d)
     return sorted(out)
@@ -163,7 +164,7 @@ def table(args):
     pick = [names.index(c) for c, _ in SHOWN]
     rows = []
     for name, method, ops, rep, _ in results:
-        fig = per_op(counts, rid, name, method, ops, rep) if rep > 1 else ""
+        fig = per_op(counts, rid, name, method, ops, rep)
         if not isinstance(fig, str):
             rows.append((name, [fig[i] for i in pick]))
     if not rows:
@@ -180,8 +181,8 @@ def save(args):
         die("usage: perop.py --save TREE [--dump ID] [--source TEXT] COUNTS")
     tree, path, counts, rid, model, names, results, got = a
     saved = 0
-    for name, method, _, rep, d in results:
-        r = regions(counts, rid, name, method) if rep > 1 else ""
+    for name, method, _, _, d in results:
+        r = regions(counts, rid, name, method)
         if isinstance(r, str):
             continue
         s, lg = r
