@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cache.h"
 
@@ -59,8 +60,7 @@ int cb_cache_init(struct cb_cache *c, uint64_t size, unsigned int ways,
 	c->sets_pow2 = pow2(c->sets);
 	c->last = UINT64_MAX;
 	c->tag = malloc(c->sets * ways * sizeof(*c->tag));
-	c->used = calloc(c->sets * ways, sizeof(*c->used));
-	if (!c->tag || !c->used) {
+	if (!c->tag) {
 		cb_cache_free(c);
 		return -1;
 	}
@@ -72,45 +72,24 @@ int cb_cache_init(struct cb_cache *c, uint64_t size, unsigned int ways,
 void cb_cache_free(struct cb_cache *c)
 {
 	free(c->tag);
-	free(c->used);
-	c->tag = c->used = NULL;
+	c->tag = NULL;
 }
 
 bool cb_cache_touch(struct cb_cache *c, uint64_t addr)
 {
-	uint64_t ln = addr >> c->line_shift, base, *tag, *used;
-	unsigned int victim = 0;
+	uint64_t ln = addr >> c->line_shift, *tag;
+	unsigned int w;
 
 	if (ln == c->last)
 		return true;
 	c->last = ln;
-	base = (c->sets_pow2 ? ln & (c->sets - 1) : ln % c->sets) * c->ways;
-	tag = c->tag + base;
-	used = c->used + base;
-	c->clock++;
-	for (unsigned int w = 0; w < c->ways; w++) {
-		if (tag[w] == ln) {
-			used[w] = c->clock;
-			return true;
-		}
-		/* an empty way (used 0) is the oldest of all */
-		if (used[w] < used[victim])
-			victim = w;
-	}
-	tag[victim] = ln;
-	used[victim] = c->clock;
-	return false;
-}
-
-bool cb_cache_access(struct cb_cache *c, uint64_t addr, unsigned int len)
-{
-	uint64_t first = addr >> c->line_shift;
-	uint64_t last = (addr + (len ? len - 1 : 0)) >> c->line_shift;
-	bool hit = cb_cache_touch(c, addr);
-
-	if (last != first)
-		hit = cb_cache_touch(c, last << c->line_shift) && hit;
-	c->accesses++;
-	c->misses += !hit;
-	return hit;
+	tag = c->tag + (c->sets_pow2 ? ln & (c->sets - 1) : ln % c->sets) * c->ways;
+	if (tag[0] == ln)
+		return true;
+	for (w = 1; w < c->ways && tag[w] != ln; w++)
+		;
+	/* to the front, the ways before it one back; a miss drops the last */
+	memmove(tag + 1, tag, (w < c->ways ? w : c->ways - 1) * sizeof(*tag));
+	tag[0] = ln;
+	return w < c->ways;
 }

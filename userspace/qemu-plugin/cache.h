@@ -23,8 +23,9 @@
  * @size: bytes; @ways: associativity; @line: line bytes (a power of 2).
  * @sets: @size / (@ways x @line), at least 1 (any count, not only 2^n:
  *	a line's set is its line number modulo @sets).
- * @tag: per set, @ways line numbers (UINT64_MAX: empty).
- * @used: per set and way, when it was last touched (@clock), for LRU.
+ * @tag: per set, @ways line numbers, the most recently touched first
+ *	(UINT64_MAX: empty, at the back): LRU is the order itself, and a set
+ *	is one block of memory, searched from its front.
  * @last: the line touched last (UINT64_MAX: none): touched again, it is a
  *	hit that changes no order, found without a look at its set.
  * @sets_pow2: @sets is a power of 2, so a line's set is a mask, not a
@@ -34,7 +35,7 @@
 struct cb_cache {
 	uint64_t size, sets;
 	unsigned int ways, line, line_shift;
-	uint64_t *tag, *used, clock, last;
+	uint64_t *tag, last;
 	bool sets_pow2;
 	uint64_t accesses, misses;
 };
@@ -54,8 +55,24 @@ void cb_cache_free(struct cb_cache *c);
 bool cb_cache_touch(struct cb_cache *c, uint64_t addr);
 /*
  * One access of @len bytes at @addr (@len >= 1): counts it, and returns
- * true on a hit (every line it spans was present).
+ * true on a hit (every line it spans was present).  Inline: the plugin
+ * makes one for each instruction and data access it counts, and most
+ * touch the line touched last.
  */
-bool cb_cache_access(struct cb_cache *c, uint64_t addr, unsigned int len);
+static inline bool cb_cache_access(struct cb_cache *c, uint64_t addr, unsigned int len)
+{
+	uint64_t first = addr >> c->line_shift;
+	uint64_t last = (addr + (len ? len - 1 : 0)) >> c->line_shift;
+	bool hit;
+
+	c->accesses++;
+	if (first == c->last && last == first)
+		return true;
+	hit = cb_cache_touch(c, addr);
+	if (last != first)
+		hit = cb_cache_touch(c, last << c->line_shift) && hit;
+	c->misses += !hit;
+	return hit;
+}
 
 #endif
