@@ -62,6 +62,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 /* kernel addresses on x86-64: the upper half */
 #define KERNEL_BASE	0xffff800000000000ULL
 
+/* pages of the data addresses' translations kept (a power of 2) */
+#define XLAT_SIZE	1024
+#define PAGE_SHIFT	12
+
 /* the counts, in CB_MEM_NAMES' order (contract.h: a saved tree's names) */
 enum { N_INSNS, N_LOADS, N_STORES, N_L1D_ACC, N_L1D_MISS, N_L1I_ACC,
        N_L1I_MISS, N_L2_ACC, N_L2_MISS, N_COUNTS };
@@ -79,6 +83,18 @@ struct region {
 	char *name;			/* "FRAGMENT METHOD REGION" */
 	struct tally *t;
 	unsigned int n, cap;
+};
+
+/*
+ * A data page's physical page, as QEMU last gave it during the region run
+ * @gen: QEMU's own lookup (qemu_plugin_get_hwaddr(), then a search of its
+ * RAM blocks under RCU) cost a quarter of a counted boot's time, more than
+ * the cache model.  A region's body runs with interrupts off and changes
+ * no mapping it then reads through, so a translation holds until the
+ * region ends; each start begins a new generation.
+ */
+struct xlat {
+	uint64_t page, phys, gen;
 };
 
 /* a start or stop: its offset in .text, its address once armed (sorted
@@ -106,6 +122,9 @@ static struct {
 	bool inside;
 	unsigned int cur;
 	uint64_t insns, loads, stores, at_start[N_COUNTS];
+	/* the region run's translations (a direct-mapped table), its number */
+	struct xlat xlat[XLAT_SIZE];
+	uint64_t gen;
 	/* the argument the module named last (named: since the last dump) */
 	uint64_t arg;
 	bool named;
@@ -141,25 +160,40 @@ static void on_insn(unsigned int vcpu, void *udata)
 		cb_cache_access(&cb.l2, at, (unsigned int)(u >> 56));
 }
 
+/* @vaddr's physical address (its own where QEMU has none: I/O) */
+static uint64_t phys_of(qemu_plugin_meminfo_t info, uint64_t vaddr)
+{
+	uint64_t page = vaddr >> PAGE_SHIFT, off = vaddr & ((1u << PAGE_SHIFT) - 1);
+	struct xlat *x = &cb.xlat[page & (XLAT_SIZE - 1)];
+	struct qemu_plugin_hwaddr *hw;
+	uint64_t at;
+
+	if (x->gen == cb.gen && x->page == page)
+		return x->phys | off;
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (!hw || qemu_plugin_hwaddr_is_io(hw))
+		return vaddr;
+	at = qemu_plugin_hwaddr_phys_addr(hw);
+	*x = (struct xlat){ .page = page, .phys = at - off, .gen = cb.gen };
+	return at;
+}
+
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, void *udata)
 {
-	unsigned int len = 1u << qemu_plugin_mem_size_shift(info);
+	unsigned int len;
 	uint64_t at = vaddr;
 
 	(void)udata;
 	if (!cb.inside || vcpu)
 		return;
+	len = 1u << qemu_plugin_mem_size_shift(info);
 	if (qemu_plugin_mem_is_store(info))
 		cb.stores++;
 	else
 		cb.loads++;
-	if (!cb.virt) {
-		struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
-
-		if (hw && !qemu_plugin_hwaddr_is_io(hw))
-			at = qemu_plugin_hwaddr_phys_addr(hw);
-	}
+	if (!cb.virt)
+		at = phys_of(info, vaddr);
 	if (!cb_cache_access(&cb.l1d, at, len) && cb.has_l2)
 		cb_cache_access(&cb.l2, at, len);
 }
@@ -171,6 +205,7 @@ static void on_start(unsigned int vcpu, void *udata)
 		return;
 	}
 	cb.inside = true;
+	cb.gen++;
 	cb.cur = (unsigned int)(uintptr_t)udata;
 	cache_counts(cb.at_start);
 }
