@@ -219,16 +219,25 @@ struct cb_key_def {
  * (userspace/qemu-plugin/cbcount.c) counted in the result's timed regions,
  * written beside its info by perop.py --save (make run MEM=1).  "KEY:
  * SHORT LONG" lines, the sums over the short and the long region's counted
- * runs: CB_MEM_RUNS the runs, then each of CB_MEM_NAMES; CB_MEM_MODEL's
+ * runs: CB_MEM_RUNS the runs, then each count of contract-mem.h; CB_MEM_MODEL's
  * value the cache model's words, CB_MEM_SOURCE's where it came from.
  */
 #define CB_FILE_MEMORY "memory"
 #define CB_MEM_MODEL "model"
 #define CB_MEM_SOURCE "source"
 #define CB_MEM_RUNS "runs"
-#define CB_MEM_NAMES { "insns", "loads", "stores", "l1d_acc", "l1d_miss", \
-		       "l1i_acc", "l1i_miss", "l2_acc", "l2_miss" }
-#define CB_NR_MEM 9
+
+/*
+ * Every count of a memory file, by its line in contract-mem.h:
+ * CB_MEM_NAME, in the order of the file and of cbcount.so's header.
+ */
+#define CB_MEM(name, heading) CB_MEM_##name,
+enum cb_mem_count {
+#include "contract-mem.h"
+	CB_NR_MEM
+};
+
+#undef CB_MEM
 
 /*
  * Who writes an info key in a scope: nobody, the module, cyclebench-user,

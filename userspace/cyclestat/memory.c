@@ -18,15 +18,17 @@
 
 #include "report.h"
 
-const char *const cs_mem_names[CB_NR_MEM] = CB_MEM_NAMES;
+const char *const cs_mem_names[CB_NR_MEM] = {
+#define CB_MEM(name, heading) [CB_MEM_##name] = #name,
+#include "contract-mem.h"
+#undef CB_MEM
+};
 
-/* the counts a table shows (JSON and CSV: all), and their headings */
-static const struct {
-	int k;
-	const char *head;
-} shown[] = {
-	{ 0, "insns" }, { 1, "loads" }, { 2, "stores" }, { 3, "L1D-acc" },
-	{ 4, "L1D-miss" }, { 6, "L1I-miss" }, { 8, "L2-miss" },
+/* each count's heading in a table, NULL where it shows none (JSON, CSV: all) */
+static const char *const heads[CB_NR_MEM] = {
+#define CB_MEM(name, heading) [CB_MEM_##name] = heading,
+#include "contract-mem.h"
+#undef CB_MEM
 };
 
 void cs_mem_free(struct cs_mem *m)
@@ -129,7 +131,7 @@ int cs_load_memory(const char *dir, struct cs_frag *fr, struct cs_err *err)
 		c += n + 1;
 	}
 	if (seen != (1U << (CB_NR_MEM + 1)) - 1 || !m->model) {
-		cs_seterr(err, path, 0, "no '%s:' line; perop.py --save writes the model, runs and every count (contract.h CB_MEM_NAMES)",
+		cs_seterr(err, path, 0, "no '%s:' line; perop.py --save writes the model, runs and every count (include/cyclebench/contract-mem.h)",
 			  !m->model ? CB_MEM_MODEL : !(seen >> CB_NR_MEM & 1) ? CB_MEM_RUNS :
 			  cs_mem_names[__builtin_ctz(~seen)]);
 		goto out_buf;
@@ -230,8 +232,9 @@ void cs_print_memory(FILE *f, const struct cs_input *in, int w, const char *bold
 	if (!any_memory(in))
 		return;
 	fprintf(f, "\n%s%-*s", bold, w, "MEMORY");
-	for (size_t c = 0; c < sizeof(shown) / sizeof(shown[0]); c++)
-		fprintf(f, "  %9s", shown[c].head);
+	for (int k = 0; k < CB_NR_MEM; k++)
+		if (heads[k])
+			fprintf(f, "  %9s", heads[k]);
 	fprintf(f, "%s\n", off);
 	for (size_t j = 0; j < in->nfrag; j++) {
 		const struct cs_frag *fr = &in->frag[j];
@@ -239,8 +242,9 @@ void cs_print_memory(FILE *f, const struct cs_input *in, int w, const char *bold
 		if (!fr->mem.present)
 			continue;
 		fprintf(f, "%-*s", w, fr->name);
-		for (size_t c = 0; c < sizeof(shown) / sizeof(shown[0]); c++)
-			fprintf(f, "  %9.3Lf", cell(fr, shown[c].k));
+		for (int k = 0; k < CB_NR_MEM; k++)
+			if (heads[k])
+				fprintf(f, "  %9.3Lf", cell(fr, k));
 		fputc('\n', f);
 	}
 	mem_model(f, in);
@@ -252,11 +256,13 @@ void cs_markdown_memory(FILE *f, const struct cs_input *in)
 	if (!any_memory(in))
 		return;
 	fputs("\n| fragment |", f);
-	for (size_t c = 0; c < sizeof(shown) / sizeof(shown[0]); c++)
-		fprintf(f, " %s/op |", shown[c].head);
+	for (int k = 0; k < CB_NR_MEM; k++)
+		if (heads[k])
+			fprintf(f, " %s/op |", heads[k]);
 	fputs("\n|:--|", f);
-	for (size_t c = 0; c < sizeof(shown) / sizeof(shown[0]); c++)
-		fputs("--:|", f);
+	for (int k = 0; k < CB_NR_MEM; k++)
+		if (heads[k])
+			fputs("--:|", f);
 	fputc('\n', f);
 	for (size_t j = 0; j < in->nfrag; j++) {
 		const struct cs_frag *fr = &in->frag[j];
@@ -265,8 +271,9 @@ void cs_markdown_memory(FILE *f, const struct cs_input *in)
 			continue;
 		fputc('|', f);
 		cs_md_cell(f, fr->name, 1);
-		for (size_t c = 0; c < sizeof(shown) / sizeof(shown[0]); c++)
-			fprintf(f, " %.3Lf |", cell(fr, shown[c].k));
+		for (int k = 0; k < CB_NR_MEM; k++)
+			if (heads[k])
+				fprintf(f, " %.3Lf |", cell(fr, k));
 		fputc('\n', f);
 	}
 	fputc('\n', f);

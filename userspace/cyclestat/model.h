@@ -187,7 +187,7 @@ static const char *const cs_counter_names[CS_NCOUNTERS] = CB_PMC_NAMES;
 /*
  * A result's memory file (contract.h CB_FILE_MEMORY): the QEMU plugin's
  * sums over the short ([0]) and the long ([1]) region's counted runs, in
- * CB_MEM_NAMES' order; the result's long_repeat beside them.
+ * contract-mem.h's order; the result's long_repeat beside them.
  */
 struct cs_mem {
 	int present;

@@ -100,7 +100,7 @@ extern const char *const cs_mem_names[CB_NR_MEM];
 /* 0 with fr->mem filled where DIR holds one (present), or none; -1 on error */
 int cs_load_memory(const char *dir, struct cs_frag *fr, struct cs_err *err);
 void cs_mem_free(struct cs_mem *m);
-/* count K (CB_MEM_NAMES) per op: 1 with *v set, 0 where the result has none */
+/* count K (enum cb_mem_count) per op: 1 with *v set, 0 where the result has none */
 int cs_mem_per_op(const struct cs_frag *fr, int k, long double *v);
 
 #endif /* CS_READ_H */

@@ -27,8 +27,9 @@
  * instruction gets a callback, which returns at once outside a region.
  * The module names each ensemble's argument (CB_MARK_ARG) before it runs
  * it: a region's counts are kept apart by argument, for the results of
- * one run that share their code.  `cbmark dump ID` appends to COUNTS, for
- * each region and argument run since the last dump, one line
+ * one run that share their code.  COUNTS begins with a header that
+ * names the counts and their headings in a table (contract-mem.h).  `cbmark dump ID` appends to it, for each region and
+ * argument run since the last dump, one line
  *	ID FRAGMENT METHOD REGION ARG N INSNS LOADS STORES L1D_ACC L1D_MISS
  *	  L1I_ACC L1I_MISS L2_ACC L2_MISS
  * (sums over its N runs; ARG "-" where no argument was named), then
@@ -66,15 +67,21 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define XLAT_SIZE	1024
 #define PAGE_SHIFT	12
 
-/* the counts, in CB_MEM_NAMES' order (contract.h: a saved tree's names) */
-enum { N_INSNS, N_LOADS, N_STORES, N_L1D_ACC, N_L1D_MISS, N_L1I_ACC,
-       N_L1I_MISS, N_L2_ACC, N_L2_MISS, N_COUNTS };
-_Static_assert(N_COUNTS == CB_NR_MEM, "a count for each of CB_MEM_NAMES");
-static const char *const count_names[N_COUNTS] = CB_MEM_NAMES;
+/* the counts' names, and their headings in a table (NULL: none) */
+static const char *const count_names[CB_NR_MEM] = {
+#define CB_MEM(name, heading) [CB_MEM_##name] = #name,
+#include "contract-mem.h"
+#undef CB_MEM
+};
+static const char *const count_heads[CB_NR_MEM] = {
+#define CB_MEM(name, heading) [CB_MEM_##name] = heading,
+#include "contract-mem.h"
+#undef CB_MEM
+};
 
 /* a region's runs with one argument since the last dump */
 struct tally {
-	uint64_t arg, runs, sum[N_COUNTS];
+	uint64_t arg, runs, sum[CB_NR_MEM];
 	unsigned int skipped;		/* runs left out since the last mark */
 	bool named;			/* arg is a mark's (else "-") */
 };
@@ -121,7 +128,7 @@ static struct {
 	/* the region running (inside), and its counts at its start */
 	bool inside;
 	unsigned int cur;
-	uint64_t insns, loads, stores, at_start[N_COUNTS];
+	uint64_t insns, loads, stores, at_start[CB_NR_MEM];
 	/* the region run's translations (a direct-mapped table), its number */
 	struct xlat xlat[XLAT_SIZE];
 	uint64_t gen;
@@ -135,15 +142,15 @@ static struct {
 
 static void cache_counts(uint64_t *n)
 {
-	n[N_INSNS] = cb.insns;
-	n[N_LOADS] = cb.loads;
-	n[N_STORES] = cb.stores;
-	n[N_L1D_ACC] = cb.l1d.accesses;
-	n[N_L1D_MISS] = cb.l1d.misses;
-	n[N_L1I_ACC] = cb.l1i.accesses;
-	n[N_L1I_MISS] = cb.l1i.misses;
-	n[N_L2_ACC] = cb.l2.accesses;
-	n[N_L2_MISS] = cb.l2.misses;
+	n[CB_MEM_insns] = cb.insns;
+	n[CB_MEM_loads] = cb.loads;
+	n[CB_MEM_stores] = cb.stores;
+	n[CB_MEM_l1d_acc] = cb.l1d.accesses;
+	n[CB_MEM_l1d_miss] = cb.l1d.misses;
+	n[CB_MEM_l1i_acc] = cb.l1i.accesses;
+	n[CB_MEM_l1i_miss] = cb.l1i.misses;
+	n[CB_MEM_l2_acc] = cb.l2.accesses;
+	n[CB_MEM_l2_miss] = cb.l2.misses;
 }
 
 /* An instruction inside a region: userdata is its address (the upper
@@ -236,7 +243,7 @@ static void on_stop(unsigned int vcpu, void *udata)
 {
 	struct region *r = &cb.region[(uintptr_t)udata];
 	struct tally *t;
-	uint64_t now[N_COUNTS];
+	uint64_t now[CB_NR_MEM];
 
 	if (vcpu)
 		return;
@@ -259,7 +266,7 @@ static void on_stop(unsigned int vcpu, void *udata)
 		return;
 	}
 	t->runs++;
-	for (int i = 0; i < N_COUNTS; i++)
+	for (int i = 0; i < CB_NR_MEM; i++)
 		t->sum[i] += now[i] - cb.at_start[i];
 }
 
@@ -289,7 +296,7 @@ static void dump(uint64_t id)
 			else
 				fputc('-', cb.out);
 			fprintf(cb.out, " %" PRIu64, t->runs);
-			for (int k = 0; k < N_COUNTS; k++)
+			for (int k = 0; k < CB_NR_MEM; k++)
 				fprintf(cb.out, " %" PRIu64, t->sum[k]);
 			fputc('\n', cb.out);
 		}
@@ -582,8 +589,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		" first %u runs a region left out\n",
 		cb.n_regions, l1d, l1i, l2, cb.virt ? "virtual" : "physical", cb.skip);
 	fprintf(cb.out, "# ID FRAGMENT METHOD REGION ARG N");
-	for (unsigned int k = 0; k < N_COUNTS; k++)
+	for (unsigned int k = 0; k < CB_NR_MEM; k++)
 		fprintf(cb.out, " %s", count_names[k]);
+	fprintf(cb.out, "\n# headings");
+	for (unsigned int k = 0; k < CB_NR_MEM; k++)
+		fprintf(cb.out, " %s", count_heads[k] ? count_heads[k] : "-");
 	fputc('\n', cb.out);
 	fflush(cb.out);
 	rearmed(id);

@@ -8,8 +8,9 @@ usage: perop.py [--exact] COUNTS RUNS
        perop.py --tree TREE [--dump ID] COUNTS
        perop.py --save TREE [--dump ID] [--source TEXT] COUNTS
 
-COUNTS: what cbcount.so wrote (out=); its header names the counts
-(contract.h's CB_MEM_NAMES).  RUNS: a line a result, "ID RESULT METHOD
+COUNTS: what cbcount.so wrote (out=); its header names the counts and
+their headings in a table, "-" for a count a table leaves out
+(include/cyclebench/contract-mem.h).  RUNS: a line a result, "ID RESULT METHOD
 OPS R [TICKS]": the ID of the dump that holds it, the result
 (group:name[/ARG]), its method, ops and long_repeat, and optionally its
 long - short TSC delta (under -icount shift=0, instructions).  A dump may
@@ -22,8 +23,9 @@ or with --exact as a fraction in lowest terms (1, 0, 257/256, -3/440).
 --tree: each result of TREE (a result tree: each result's info names it,
 its method, ops and long_repeat) that dump ID (default: the last)
 counted (a slow one, which has no long region, never is), exactly: the
-cache model as a "# " comment, then a line a result, "RESULT" and the 7
-figures make ab MEM=1 compares (SHOWN).
+cache model as a "# " comment, the headings as "# columns: ...", then a
+line a result, "RESULT" and the figures of the counts a table shows,
+which make ab MEM=1 compares (abmem.py).
 
 --save: the same results' sums into the tree, a memory file beside each
 one's info (contract.h's CB_FILE_MEMORY), for cyclestat to show; TEXT
@@ -37,20 +39,24 @@ import os
 from fractions import Fraction
 import sys
 
-# the plugin's header line, before the names of its counts
+# the plugin's header lines, before the names of its counts and before
+# their headings; --tree's line of its columns' headings
 HEADER = "# ID FRAGMENT METHOD REGION ARG N "
+HEADINGS = "# headings "
+COLUMNS = "# columns: "
 
 
-def die(msg):
-    print("perop.py: " + msg, file=sys.stderr)
+def die(msg, prog="perop.py"):
+    print(prog + ": " + msg, file=sys.stderr)
     sys.exit(2)
 
 
 def read_counts(path):
     """COUNTS: {(ID, FRAGMENT, METHOD, REGION, ARG): (N, sums)}, the
-    dump IDs in order, the plugin's line naming its model, and the names
-    of the sums (its header's)"""
-    counts, dumps, model, names = {}, [], "", None
+    dump IDs in order, the plugin's line naming its model, the names of
+    the sums (its header's) and their headings ("-": a table leaves it
+    out)"""
+    counts, dumps, model, names, heads = {}, [], "", None, []
     with open(path) as f:
         for n, line in enumerate(f, 1):
             w = line.split()
@@ -61,6 +67,8 @@ def read_counts(path):
                     model = line.split(" regions, ", 1)[1].strip()
                 elif line.startswith(HEADER):
                     names = [x.lower() for x in line[len(HEADER):].split()]
+                elif line.startswith(HEADINGS):
+                    heads = line[len(HEADINGS):].split()
                 continue
             if names is None:
                 die("%s:%d: a count before the header that names them (%s...)" %
@@ -77,7 +85,7 @@ def read_counts(path):
                 die("%s:%d: a count that is not a number: %s" % (path, n, line.strip()))
             for frag in w[1].split("+"):
                 counts[(w[0], frag, w[2], w[3], w[4])] = sums
-    return counts, dumps, model, names or []
+    return counts, dumps, model, names or [], heads
 
 
 def regions(counts, rid, result, method):
@@ -127,12 +135,6 @@ def tree_results(tree):
     return sorted(out)
 
 
-# the counts make ab MEM=1 compares (--tree): COUNTS's name, abmem.py's heading
-SHOWN = [("insns", "insns"), ("loads", "loads"), ("stores", "stores"), ("l1d_acc", "L1D-acc"),
-         ("l1d_miss", "L1D-miss"), ("l1i_miss", "L1I-miss"), ("l2_miss", "L2-miss")]
-HEADS = [h for _, h in SHOWN]
-
-
 def tree_args(args, opts):
     """TREE, the dump's ID, the counts and each option of OPTS given
     ([--dump ID] [--OPT VALUE] ... COUNTS after TREE)"""
@@ -143,25 +145,26 @@ def tree_args(args, opts):
         return None
     tree, path = args[0], args[-1]
     try:
-        counts, dumps, model, names = read_counts(path)
+        counts, dumps, model, names, heads = read_counts(path)
         results = tree_results(tree)
     except OSError as e:
         die(str(e))
     rid = got.get("--dump", dumps[-1] if dumps else None)
     if rid not in dumps:
         die("%s: no dump %s (cbmark dump ID writes one)" % (path, rid or "at all"))
-    return tree, path, counts, rid, model, names, results, got
+    return tree, path, counts, rid, model, names, heads, results, got
 
 
 def table(args):
     a = tree_args(args, ())
     if not a:
         die("usage: perop.py --tree TREE [--dump ID] COUNTS")
-    tree, path, counts, rid, model, names, results, _ = a
-    missing = [c for c, _ in SHOWN if c not in names]
-    if missing:
-        die("%s: the header names no %s" % (path, ", ".join(missing)))
-    pick = [names.index(c) for c, _ in SHOWN]
+    tree, path, counts, rid, model, _, heads, results, _ = a
+    pick = [i for i, h in enumerate(heads) if h != "-"]
+    if not pick:
+        die("%s: no '%s...' line that heads the counts a table shows (from a cbcount.so"
+            " older than perop.py? make -C userspace/qemu-plugin, and count again)"
+            % (path, HEADINGS.strip()))
     rows = []
     for name, method, ops, rep, _ in results:
         fig = per_op(counts, rid, name, method, ops, rep)
@@ -170,6 +173,7 @@ def table(args):
     if not rows:
         die("%s: dump %s counted no result of %s" % (path, rid, tree))
     print("# " + model)
+    print(COLUMNS + " ".join(heads[i] for i in pick))
     for name, fig in rows:
         print(name, " ".join(str(x) for x in fig))
     return 0
@@ -179,7 +183,7 @@ def save(args):
     a = tree_args(args, ("--source",))
     if not a:
         die("usage: perop.py --save TREE [--dump ID] [--source TEXT] COUNTS")
-    tree, path, counts, rid, model, names, results, got = a
+    tree, path, counts, rid, model, names, _, results, got = a
     saved = 0
     for name, method, _, _, d in results:
         r = regions(counts, rid, name, method)
@@ -211,7 +215,7 @@ def main():
     if len(args) != 2:
         die("usage: perop.py [--exact] COUNTS RUNS")
     try:
-        counts, _, _, names = read_counts(args[0])
+        counts, _, _, names, _ = read_counts(args[0])
         runs = [line.split() for line in open(args[1]) if line.strip()]
     except OSError as e:
         die(str(e))

@@ -8,6 +8,7 @@ MEM=1's), and bad input refused with the file and
 line; abmem.py (make ab MEM=1's table) on two sides whose counts are
 known.  TAP."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,7 @@ ABMEM = os.path.join(HERE, "..", "abmem.py")
 COUNTS = """\
 # cbcount: 6 regions, l1d 32K:8:64, l1i 32K:8:64, l2 1M:16:64, data addresses physical, first 10 runs a region left out
 # ID FRAGMENT METHOD REGION ARG N INSNS LOADS STORES L1D_ACC L1D_MISS L1I_ACC L1I_MISS L2_ACC L2_MISS
+# headings insns loads stores L1D-acc L1D-miss - L1I-miss - L2-miss
 1 mem:chase paoloni short 4096 10 100 40 0 40 0 100 0 0 0
 1 mem:chase paoloni long 4096 10 380 320 0 320 0 380 0 0 0
 1 mem:chase paoloni short 65536 5 50 20 0 20 20 50 0 20 0
@@ -88,8 +90,10 @@ with tempfile.TemporaryDirectory() as t:
     rc, out, err = run("--tree", tree, "--dump", "1", counts)
     lines = out.splitlines()
     tap.point(rc == 0 and lines[0].startswith("# l1d 32K:8:64, l1i 32K:8:64, l2 1M:16:64")
+              and lines[1] == "# columns: insns loads stores L1D-acc L1D-miss L1I-miss L2-miss"
               and "mem:chase/65536 1 1 0 1 1 0 0" in lines and "alu:add_dep 1 0 0 0 0 0 0" in lines,
-              "--tree: the model as a comment, the 7 figures a result as fractions", out + err)
+              "--tree: the model as a comment, the headings, the 7 figures a result as fractions",
+              out + err)
     tap.point(not any(x.startswith(("alu:imul_dep", "alu:gone")) for x in lines),
               "--tree: a result the dump did not count, or failed, has no line", out)
     rc2, out2, _ = run("--tree", tree, counts)
@@ -110,32 +114,47 @@ with tempfile.TemporaryDirectory() as t:
     tap.point(not os.path.exists(os.path.join(tree, "alu", "imul_dep", "memory"))
               and not os.path.exists(os.path.join(tree, "loop", "slow", "memory")) and not err,
               "--save: a result the dump did not count, or a slow one (no long_repeat), gets no file", err)
-    contract = open(os.path.join(HERE, "..", "..", "..", "include", "cyclebench", "contract.h")).read()
-    names = contract.split("#define CB_MEM_NAMES {", 1)[1].split("}", 1)[0]
-    names = [w.strip(' "\\\n\t') for w in names.split(",")]
-    tap.point([line.split(":")[0] for line in got[3:]] == names,
-              "--save: the counts' names are the header's, contract.h's CB_MEM_NAMES", str(names))
+    contract = open(os.path.join(HERE, "..", "..", "..", "include", "cyclebench", "contract-mem.h")).read()
+    table = re.findall(r'^CB_MEM\((\w+), (NULL|"[^"]+")\)$', contract, re.M)
+    names = [n for n, _ in table]
+    tap.point(len(names) == 9 and [line.split(":")[0] for line in got[3:]] == names,
+              "--save: the counts' names are the header's, contract-mem.h's", str(names))
+    heads = " ".join(h.strip('"') if h != "NULL" else "-" for _, h in table)
+    tap.point("# headings " + heads + "\n" in COUNTS,
+              "the test's header heads the counts as contract-mem.h does", heads)
+    plugin = open(os.path.join(HERE, "..", "cbcount.c")).read()
+    tap.point(plugin.count('#include "contract-mem.h"') == 2 and '"\\n# headings"' in plugin,
+              "cbcount.c writes its header from contract.h's names and headings")
 
     with open(counts, "a") as f:
         f.write("3 mem:chase paoloni short 10 1 2 3\n")
     rc, out, err = run("--exact", counts, runs)
-    tap.point(rc == 2 and "counts:13: a line of 8 words, want 15" in err,
+    tap.point(rc == 2 and "counts:14: a line of 8 words, want 15" in err,
               "a malformed line: exit 2 with the file and line", err)
+
+    with open(counts, "w") as f:
+        f.write(COUNTS.replace("# headings", "# head"))
+    rc, out, err = run("--tree", tree, "--dump", "1", counts)
+    tap.point(rc == 2 and "no '# headings...' line" in err and "make -C userspace/qemu-plugin" in err,
+              "--tree: counts without the line of headings: exit 2, how to make them again", err)
 
     with open(counts, "w") as f:
         f.write(COUNTS.replace("# ID FRAGMENT", "# IDS"))
     rc, out, err = run("--exact", counts, runs)
-    tap.point(rc == 2 and "counts:3: a count before the header that names them" in err,
+    tap.point(rc == 2 and "counts:4: a count before the header that names them" in err,
               "counts without the header that names them: exit 2 with the file and line", err)
 
     # make ab MEM=1: two sides of runs
-    def sides(a, b):
+    cols = "# columns: insns loads stores L1D-acc L1D-miss L1I-miss L2-miss\n"
+
+    def sides(a, b, cols_b=cols):
         for name, runs in (("A", a), ("B", b)):
             d = os.path.join(t, "ab", name)
             os.makedirs(d, exist_ok=True)
             for k, lines in enumerate(runs, 1):
                 with open(os.path.join(d, "mem%d.txt" % k), "w") as f:
-                    f.write("# l1d 32K:8:64\n" + "".join(x + "\n" for x in lines))
+                    f.write("# l1d 32K:8:64\n" + (cols if name == "A" else cols_b) +
+                            "".join(x + "\n" for x in lines))
         return run(os.path.join(t, "ab", "A"), os.path.join(t, "ab", "B"), prog=ABMEM)
 
     same = "alu:add_dep 1 0 0 0 0 0 0"
@@ -153,6 +172,13 @@ with tempfile.TemporaryDirectory() as t:
               "abmem.py: runs of a side that differ: named with their range, not judged", out + err)
     rc, out, err = sides([[same]] * 2, [[same, "y:new 1 0 0 0 0 0 0"]] * 2)
     tap.point(rc == 0 and "(y:new: in B only)" in out, "abmem.py: a result of one side: named", out)
+    rc, out, err = sides([[same]] * 2, [["alu:add_dep 1 0 0 0 0 0"]] * 2,
+                         cols_b=cols.replace(" L2-miss", ""))
+    tap.point(rc == 2 and "A's columns are" in err and "one cbcount.so" in err,
+              "abmem.py: sides counted with other columns: exit 2, said", err)
+    rc, out, err = sides([[same]] * 2, [[same]] * 2, cols_b="")
+    tap.point(rc == 2 and "B/mem1.txt:2: want RESULT and a figure for each" in err,
+              "abmem.py: a run without its columns' line: exit 2 with the file and line", err)
     shutil.rmtree(os.path.join(t, "ab"))
     os.makedirs(os.path.join(t, "ab", "A"))
     os.makedirs(os.path.join(t, "ab", "B"))
