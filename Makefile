@@ -17,7 +17,7 @@
 #                     MEM=1 (under icount: loads, stores, misses per op too)
 #                     (the last line: verdict: slower (exit 1 from scripts/ab.sh))
 #   make bench        cyclestat against ministat and datamash, side by side;
-#                     the QEMU plugin's cost (MEM=1): a boot with it and without
+#                     the QEMU plugin's cost (MEM=1): boots with it and without, in turn
 #   make stress       the long reliability soak in QEMU
 #   make fuzz         cyclestat's parser fuzzer, bounded
 #   make plot         build/hist.png, a histogram of one fragment

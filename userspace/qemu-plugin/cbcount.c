@@ -28,8 +28,9 @@
  * The module names each ensemble's argument (CB_MARK_ARG) before it runs
  * it: a region's counts are kept apart by argument, for the results of
  * one run that share their code.  COUNTS begins with a header that
- * names the counts and their headings in a table (contract-mem.h).  `cbmark dump ID` appends to it, for each region and
- * argument run since the last dump, one line
+ * names the counts and their headings in a table (contract-mem.h).
+ * `cbmark dump ID` appends to it, for each region and argument run since
+ * the last dump, one line
  *	ID FRAGMENT METHOD REGION ARG N INSNS LOADS STORES L1D_ACC L1D_MISS
  *	  L1I_ACC L1I_MISS L2_ACC L2_MISS
  * (sums over its N runs; ARG "-" where no argument was named), then
@@ -98,7 +99,9 @@ struct region {
  * RAM blocks under RCU) cost a quarter of a counted boot's time, more than
  * the cache model.  A region's body runs with interrupts off and changes
  * no mapping it then reads through, so a translation holds until the
- * region ends; each start begins a new generation.
+ * region ends; each start begins a new generation.  (A region left by a
+ * fault never reaches its stop: what runs until the next start or stop
+ * is no region's, and the next stop counts it as unmatched.)
  */
 struct xlat {
 	uint64_t page, phys, gen;

@@ -73,6 +73,9 @@ def read_counts(path):
             if names is None:
                 die("%s:%d: a count before the header that names them (%s...)" %
                     (path, n, HEADER.strip()))
+            if heads and len(heads) != len(names):
+                die("%s:%d: %d headings for %d counts (%s...): not one cbcount.so's header" %
+                    (path, n, len(heads), len(names), HEADINGS.strip()))
             if len(w) == 2 and w[1] == "end":
                 dumps.append(w[0])
                 continue

@@ -122,15 +122,18 @@ with tempfile.TemporaryDirectory() as t:
     heads = " ".join(h.strip('"') if h != "NULL" else "-" for _, h in table)
     tap.point("# headings " + heads + "\n" in COUNTS,
               "the test's header heads the counts as contract-mem.h does", heads)
-    plugin = open(os.path.join(HERE, "..", "cbcount.c")).read()
-    tap.point(plugin.count('#include "contract-mem.h"') == 2 and '"\\n# headings"' in plugin,
-              "cbcount.c writes its header from contract.h's names and headings")
 
     with open(counts, "a") as f:
         f.write("3 mem:chase paoloni short 10 1 2 3\n")
     rc, out, err = run("--exact", counts, runs)
     tap.point(rc == 2 and "counts:14: a line of 8 words, want 15" in err,
               "a malformed line: exit 2 with the file and line", err)
+
+    with open(counts, "w") as f:
+        f.write(COUNTS.replace(" L2-miss\n", "\n"))
+    rc, out, err = run("--tree", tree, "--dump", "1", counts)
+    tap.point(rc == 2 and "counts:4: 8 headings for 9 counts" in err,
+              "--tree: a header with a heading too few: exit 2 with the file and line", err)
 
     with open(counts, "w") as f:
         f.write(COUNTS.replace("# headings", "# head"))
