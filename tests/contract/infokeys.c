@@ -2,7 +2,11 @@
 /*
  * infokeys: the table of info keys (include/cyclebench/contract-info.h), printed for what is
  * generated from it (tests/contract/infokeys.sh).
- *   infokeys sh   "KEY TYPE TREE RESULT" lines, and the methods' names
+ *   infokeys sh   "KEY TYPE TREE RESULT" lines, then the closed
+ *                 vocabularies: "methods:", "states:", "setups:" and
+ *                 "long_repeats:" (the lengths a result's long region
+ *                 may have: the module's CB_LONG_REPEAT and the runner's
+ *                 CB_LONG_REPEATS), each a line of words
  *   infokeys md   docs/debugfs-contract.md's table of the keys
  * TREE and RESULT: who writes the key in the tree's info and in a
  * result's: none, module, runner, both, or cpus (both, in a cpus= result).
@@ -11,6 +15,7 @@
 #include <string.h>
 
 #include "contract.h"
+#include "cyclebench.h"	/* CB_LONG_REPEAT */
 
 static const char *who(unsigned int w)
 {
@@ -45,6 +50,14 @@ static const char *who_md(unsigned int w)
 	}
 }
 
+static void words(const char *what, const char *const *w, size_t n)
+{
+	printf("%s:", what);
+	for (size_t i = 0; i < n; i++)
+		printf(" %s", w[i]);
+	putchar('\n');
+}
+
 int main(int argc, char **argv)
 {
 	static const struct cb_info_def defs[] = {
@@ -54,7 +67,10 @@ int main(int argc, char **argv)
 	};
 	static const char *const types[] = CB_INFO_TYPE_NAMES;
 	static const char *const methods[] = CB_METHOD_NAMES;
-	int md = argc == 2 && !strcmp(argv[1], "md");
+	static const char *const states[CB_NR_STATES] = CB_STATE_NAMES;
+	static const char *const setups[] = { CB_SETUP_NONE, CB_SETUP_RUN, CB_SETUP_ENSEMBLE };
+	static const unsigned int repeats[] = CB_LONG_REPEATS;
+	int md = argc == 2 && !strcmp(argv[1], "md"), module_listed = 0;
 
 	if (argc != 2 || (!md && strcmp(argv[1], "sh"))) {
 		fputs("usage: infokeys sh|md\n", stderr);
@@ -72,11 +88,18 @@ int main(int argc, char **argv)
 			printf("%s %s %s %s\n", d->name, types[d->type], who(d->tree),
 			       who(d->result));
 	}
-	if (!md) {
-		fputs("methods:", stdout);
-		for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); m++)
-			printf(" %s", methods[m]);
-		putchar('\n');
+	if (md)
+		return 0;
+	words("methods", methods, ARRAY_SIZE(methods));
+	words("states", states, ARRAY_SIZE(states));
+	words("setups", setups, ARRAY_SIZE(setups));
+	fputs("long_repeats:", stdout);
+	for (size_t r = 0; r < ARRAY_SIZE(repeats); r++) {
+		printf(" %u", repeats[r]);
+		module_listed |= repeats[r] == CB_LONG_REPEAT;
 	}
+	if (!module_listed)
+		printf(" %u", CB_LONG_REPEAT);
+	putchar('\n');
 	return 0;
 }

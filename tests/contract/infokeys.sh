@@ -3,7 +3,9 @@
 #
 # infokeys.sh --check|--write INFOKEYS: the info keys that
 # docs/debugfs-contract.md lists and tests/contract/contract.sh checks are
-# include/cyclebench/contract-info.h's table, printed by INFOKEYS
+# include/cyclebench/contract-info.h's table, and the words contract.sh
+# takes as methods, states, setups and long region lengths are
+# contract.h's, all printed by INFOKEYS
 # (tests/contract/infokeys.c): each file holds it between its two "generated"
 # lines.  --check: exit 1 naming each file whose copy differs, and how;
 # --write: rewrite those copies (make -C userspace/runner info-keys).
@@ -17,9 +19,9 @@ trap 'rm -rf "$T"' EXIT
 "$gen" md > "$T/md" && "$gen" sh > "$T/sh.raw" || exit 2
 {
 	echo "info_keys='"
-	grep -v '^methods:' "$T/sh.raw"
+	grep -v '^[a-z_]*:' "$T/sh.raw"
 	echo "'"
-	echo "methods='$(sed -n 's/^methods: //p' "$T/sh.raw")'"
+	sed -n "s/^\([a-z_]*\): \(.*\)/\1='\2'/p" "$T/sh.raw"
 } > "$T/sh"
 bad=0
 # splice FILE BEGIN END NEW: FILE with the lines between BEGIN and END
