@@ -240,6 +240,23 @@ enum cb_mem_count {
 #undef CB_MEM
 
 /*
+ * A count's key and its heading in a table (NULL: none), one array a
+ * program, by including contract-mem.h where CB_MEM() makes each entry:
+ *	static const struct cb_mem_def defs[CB_NR_MEM] = {
+ *	#define CB_MEM(name, heading) CB_MEM_DEF(name, heading)
+ *	#include "contract-mem.h"
+ *	#undef CB_MEM
+ *	};
+ */
+struct cb_mem_def {
+	const char *name;
+	const char *heading;
+};
+
+#define CB_MEM_DEF(name, heading)					\
+	[CB_MEM_##name] = { #name, heading },
+
+/*
  * Who writes an info key in a scope: nobody, the module, cyclebench-user,
  * both, or both in a cpus= result's info only (the CPU scope: a run on
  * two CPUs or more).

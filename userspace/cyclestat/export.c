@@ -193,14 +193,14 @@ static void json_memory(FILE *f, const struct cs_frag *fr)
 		fputs("null", f);
 	fprintf(f, ", \"runs\": [%" PRIu64 ", %" PRIu64 "], \"sums\": {", m->runs[0], m->runs[1]);
 	for (int k = 0; k < CB_NR_MEM; k++)
-		fprintf(f, "%s\"%s\": [%" PRIu64 ", %" PRIu64 "]", k ? ", " : "", cs_mem_names[k],
+		fprintf(f, "%s\"%s\": [%" PRIu64 ", %" PRIu64 "]", k ? ", " : "", cs_mem_counts[k].name,
 			m->sum[k][0], m->sum[k][1]);
 	fputs("},\n         \"per_op\": {", f);
 	for (int k = 0; k < CB_NR_MEM; k++) {
 		long double v;
 
 		cs_mem_per_op(fr, k, &v);
-		fprintf(f, "%s\"%s\": %s", k ? ", " : "", cs_mem_names[k], cs_fmt_d(b, 40, (double)v));
+		fprintf(f, "%s\"%s\": %s", k ? ", " : "", cs_mem_counts[k].name, cs_fmt_d(b, 40, (double)v));
 	}
 	fputs("}}", f);
 }
@@ -328,7 +328,7 @@ static int csv_memory_heads(FILE *f, const struct cs_input *in, size_t nin)
 		for (size_t j = 0; j < in[i].nfrag; j++)
 			any |= in[i].frag[j].mem.present;
 	for (int k = 0; any && k < CB_NR_MEM; k++)
-		fprintf(f, ",%s_per_op", cs_mem_names[k]);
+		fprintf(f, ",%s_per_op", cs_mem_counts[k].name);
 	return any;
 }
 
@@ -481,7 +481,7 @@ static void gbench_entry(FILE *f, const char *name, const char *run_type,
 		long double v;
 
 		cs_mem_per_op(fr, k, &v);
-		fprintf(f, ", \"%s_per_op\": %s", cs_mem_names[k], cs_fmt_d(b[3], 40, (double)v));
+		fprintf(f, ", \"%s_per_op\": %s", cs_mem_counts[k].name, cs_fmt_d(b[3], 40, (double)v));
 	}
 	fputc('}', f);
 }

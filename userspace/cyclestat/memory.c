@@ -18,15 +18,9 @@
 
 #include "report.h"
 
-const char *const cs_mem_names[CB_NR_MEM] = {
-#define CB_MEM(name, heading) [CB_MEM_##name] = #name,
-#include "contract-mem.h"
-#undef CB_MEM
-};
-
-/* each count's heading in a table, NULL where it shows none (JSON, CSV: all) */
-static const char *const heads[CB_NR_MEM] = {
-#define CB_MEM(name, heading) [CB_MEM_##name] = heading,
+/* a table shows the counts with a heading; JSON and CSV give every count */
+const struct cb_mem_def cs_mem_counts[CB_NR_MEM] = {
+#define CB_MEM(name, heading) CB_MEM_DEF(name, heading)
 #include "contract-mem.h"
 #undef CB_MEM
 };
@@ -81,7 +75,7 @@ static int mem_line(struct cs_mem *m, const char *path, unsigned long long line,
 		*seen |= 1U << CB_NR_MEM;
 	}
 	for (int k = 0; !v && k < CB_NR_MEM; k++)
-		if (!strcmp(key, cs_mem_names[k])) {
+		if (!strcmp(key, cs_mem_counts[k].name)) {
 			v = m->sum[k];
 			*seen |= 1U << k;
 		}
@@ -133,7 +127,7 @@ int cs_load_memory(const char *dir, struct cs_frag *fr, struct cs_err *err)
 	if (seen != (1U << (CB_NR_MEM + 1)) - 1 || !m->model) {
 		cs_seterr(err, path, 0, "no '%s:' line; perop.py --save writes the model, runs and every count (include/cyclebench/contract-mem.h)",
 			  !m->model ? CB_MEM_MODEL : !(seen >> CB_NR_MEM & 1) ? CB_MEM_RUNS :
-			  cs_mem_names[__builtin_ctz(~seen)]);
+			  cs_mem_counts[__builtin_ctz(~seen)].name);
 		goto out_buf;
 	}
 	if (!m->runs[0] || !m->runs[1]) {
@@ -233,8 +227,8 @@ void cs_print_memory(FILE *f, const struct cs_input *in, int w, const char *bold
 		return;
 	fprintf(f, "\n%s%-*s", bold, w, "MEMORY");
 	for (int k = 0; k < CB_NR_MEM; k++)
-		if (heads[k])
-			fprintf(f, "  %9s", heads[k]);
+		if (cs_mem_counts[k].heading)
+			fprintf(f, "  %9s", cs_mem_counts[k].heading);
 	fprintf(f, "%s\n", off);
 	for (size_t j = 0; j < in->nfrag; j++) {
 		const struct cs_frag *fr = &in->frag[j];
@@ -243,7 +237,7 @@ void cs_print_memory(FILE *f, const struct cs_input *in, int w, const char *bold
 			continue;
 		fprintf(f, "%-*s", w, fr->name);
 		for (int k = 0; k < CB_NR_MEM; k++)
-			if (heads[k])
+			if (cs_mem_counts[k].heading)
 				fprintf(f, "  %9.3Lf", cell(fr, k));
 		fputc('\n', f);
 	}
@@ -257,11 +251,11 @@ void cs_markdown_memory(FILE *f, const struct cs_input *in)
 		return;
 	fputs("\n| fragment |", f);
 	for (int k = 0; k < CB_NR_MEM; k++)
-		if (heads[k])
-			fprintf(f, " %s/op |", heads[k]);
+		if (cs_mem_counts[k].heading)
+			fprintf(f, " %s/op |", cs_mem_counts[k].heading);
 	fputs("\n|:--|", f);
 	for (int k = 0; k < CB_NR_MEM; k++)
-		if (heads[k])
+		if (cs_mem_counts[k].heading)
 			fputs("--:|", f);
 	fputc('\n', f);
 	for (size_t j = 0; j < in->nfrag; j++) {
@@ -272,7 +266,7 @@ void cs_markdown_memory(FILE *f, const struct cs_input *in)
 		fputc('|', f);
 		cs_md_cell(f, fr->name, 1);
 		for (int k = 0; k < CB_NR_MEM; k++)
-			if (heads[k])
+			if (cs_mem_counts[k].heading)
 				fprintf(f, " %.3Lf |", cell(fr, k));
 		fputc('\n', f);
 	}

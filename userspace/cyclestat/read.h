@@ -96,7 +96,7 @@ void cs_filter_hits(const struct cs_opts *o, const struct cs_input *in, unsigned
 int cs_filter_misses(const struct cs_opts *o, const unsigned char *hit);
 
 /* memory.c: a result's memory file, and its figures per op (exact) */
-extern const char *const cs_mem_names[CB_NR_MEM];
+extern const struct cb_mem_def cs_mem_counts[CB_NR_MEM];
 /* 0 with fr->mem filled where DIR holds one (present), or none; -1 on error */
 int cs_load_memory(const char *dir, struct cs_frag *fr, struct cs_err *err);
 void cs_mem_free(struct cs_mem *m);

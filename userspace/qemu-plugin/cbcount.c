@@ -68,14 +68,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define XLAT_SIZE	1024
 #define PAGE_SHIFT	12
 
-/* the counts' names, and their headings in a table (NULL: none) */
-static const char *const count_names[CB_NR_MEM] = {
-#define CB_MEM(name, heading) [CB_MEM_##name] = #name,
-#include "contract-mem.h"
-#undef CB_MEM
-};
-static const char *const count_heads[CB_NR_MEM] = {
-#define CB_MEM(name, heading) [CB_MEM_##name] = heading,
+/* the counts' names, and their headings in a table */
+static const struct cb_mem_def counts[CB_NR_MEM] = {
+#define CB_MEM(name, heading) CB_MEM_DEF(name, heading)
 #include "contract-mem.h"
 #undef CB_MEM
 };
@@ -593,10 +588,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		cb.n_regions, l1d, l1i, l2, cb.virt ? "virtual" : "physical", cb.skip);
 	fprintf(cb.out, "# ID FRAGMENT METHOD REGION ARG N");
 	for (unsigned int k = 0; k < CB_NR_MEM; k++)
-		fprintf(cb.out, " %s", count_names[k]);
+		fprintf(cb.out, " %s", counts[k].name);
 	fprintf(cb.out, "\n# headings");
 	for (unsigned int k = 0; k < CB_NR_MEM; k++)
-		fprintf(cb.out, " %s", count_heads[k] ? count_heads[k] : "-");
+		fprintf(cb.out, " %s", counts[k].heading ? counts[k].heading : "-");
 	fputc('\n', cb.out);
 	fflush(cb.out);
 	rearmed(id);
