@@ -251,7 +251,6 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 	struct cs_opts co = *o;
 	struct ab_row *r = NULL;
 	struct cs_err err = { 0 };
-	unsigned char *hit = NULL;
 	const char **names = NULL;
 	size_t n = 0, of_a, nc = 0;
 	struct cmp *c = NULL;
@@ -265,15 +264,7 @@ int cs_ab(const struct cs_opts *o, char **a, size_t na, char **b, size_t nb)
 	co.paired = 0;
 	if (cs_sides_load(s, &err))
 		goto fail;
-	hit = calloc(o->nfilter + 1, 1);
-	if (!hit)
-		goto nomem;
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++) {
-			cs_input_warn(o, &s[sd].in[i]);
-			cs_filter_hits(o, &s[sd].in[i], hit);
-		}
-	if (cs_filter_misses(o, hit)) {
+	if (cs_inputs_refused(o, s[0].in, s[0].n, s[1].in, s[1].n)) {
 		ret = 2;
 		goto out;
 	}
@@ -338,7 +329,6 @@ fail:
 	ret = 2;
 out:
 	cs_sides_free(s);
-	free(hit);
 	free(names);
 	free(r);
 	free(c);

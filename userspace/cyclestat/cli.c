@@ -241,19 +241,8 @@ static int summary(const struct cs_opts *o, char **paths, int n)
 			break;
 		}
 	}
-	if (!ret) {
-		unsigned char *hit = calloc(o->nfilter + 1, 1);
-		int warned = 0;
-
-		for (int k = 0; k < n; k++) {
-			warned += cs_input_warn(o, &in[k]);
-			if (hit)
-				cs_filter_hits(o, &in[k], hit);
-		}
-		if (!hit || cs_filter_misses(o, hit) || (warned && o->strict))
-			ret = 2;
-		free(hit);
-	}
+	if (!ret && cs_inputs_refused(o, in, (size_t)n, NULL, 0))
+		ret = 2;
 	/* the filter: figures were computed with every fragment (net needs base:empty) */
 	for (int k = 0; !ret && k < n; k++) {
 		size_t m = 0;

@@ -184,55 +184,30 @@ static long double *side_figures(const struct cs_opts *o, const struct side *s,
 }
 
 /*
- * In core cycles when every run on both sides has a calib:add_chain of its
- * own (same run and method): a run's clock speed (turbo, governor; under
- * TCG the host's load, which moves every run of a boot alike) then cancels
- * out of each figure instead of passing for a change.
+ * What every run of the row allows: two-length when every tree has it, net
+ * when every tree can, else raw; in core cycles when every run has its own
+ * calib:add_chain (same run and method: a run's clock speed, turbo or the
+ * host's load under TCG, then cancels out); and whether any was emulated.
  */
-static int calibrated(const struct side *s, size_t ns, const char *name, int any)
+static void row_kind(const struct cs_opts *o, const struct side *s, const char *name, int any,
+		     struct cmp *c)
 {
-	int all = 1, seen = 0;
+	int perop = 1, net = cs_ref_of(name) != CS_REF_EMPTY, all = 1, seen = 0;
 
-	for (size_t k = 0; k < ns; k++)
-		for (size_t i = 0; i < s[k].n; i++) {
-			const struct cs_frag *fr = cs_gate_find(&s[k].in[i], name, any);
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < s[sd].n; i++) {
+			const struct cs_frag *fr = cs_gate_find(&s[sd].in[i], name, any);
 
 			if (!fr)
 				continue;
 			seen = 1;
-			all &= fr->calib > 0 && fr->ref != CS_REF_ADD;
-		}
-	return seen && all;
-}
-
-/* any run of @name measured under an emulator */
-static int emulated_any(const struct side *s, size_t ns, const char *name, int any)
-{
-	for (size_t k = 0; k < ns; k++)
-		for (size_t i = 0; i < s[k].n; i++) {
-			const struct cs_frag *fr = cs_gate_find(&s[k].in[i], name, any);
-
-			if (fr && fr->emulated)
-				return 1;
-		}
-	return 0;
-}
-
-/* two-length when every tree has it, net when every tree can, else raw */
-static enum cs_basis basis_of(const struct side *s, size_t ns, const char *name, int any)
-{
-	int perop = 1, net = cs_ref_of(name) != CS_REF_EMPTY;
-
-	for (size_t k = 0; k < ns; k++)
-		for (size_t i = 0; i < s[k].n; i++) {
-			const struct cs_frag *fr = cs_gate_find(&s[k].in[i], name, any);
-
-			if (!fr)
-				continue;
 			perop &= fr->perop.ok;
 			net &= fr->net_ok;
+			all &= fr->calib > 0 && fr->ref != CS_REF_ADD;
+			c->emul |= fr->emulated;
 		}
-	return perop ? CS_BASIS_TWO_LENGTH : net ? CS_BASIS_NET : CS_BASIS_RAW;
+	c->basis = perop ? CS_BASIS_TWO_LENGTH : net ? CS_BASIS_NET : CS_BASIS_RAW;
+	c->cal = !o->ticks && seen && all;
 }
 
 /* a shift of the figures over BASE's median: +-inf where that is 0 */
@@ -363,9 +338,7 @@ static void compare_one(const struct cs_opts *o, struct side *s, const char *nam
 	size_t runs[2], total[2] = { s[0].n, s[1].n };
 	int pos = 1, by_ens = 0, coarse;
 
-	c->basis = basis_of(s, 2, name, any);
-	c->cal = !o->ticks && calibrated(s, 2, name, any);
-	c->emul = emulated_any(s, 2, name, any);
+	row_kind(o, s, name, any, c);
 	c->step = step_of(s, name, any, c->basis, c->cal, &coarse);
 	c->reps = o->paired ? "paired runs" : "runs";
 	c->change = c->lo = c->hi = NAN;
@@ -507,29 +480,14 @@ static unsigned int reps_for(const struct cs_opts *o, double level)
 	return o->paired ? cs_min_pairs(level) : cs_min_reps(level);
 }
 
-/* z with P(|Z| > z) = p: bisection on erfc */
-static double z_of(double p)
-{
-	double lo = 0, hi = 40;
-
-	for (int i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (erfc(mid / M_SQRT2) > p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 /*
  * The repetitions a side at which a row whose p is @p at @n might pass
  * @level: the test's z grows as sqrt(n), and the exact test must reach it
  */
 static unsigned int reps_to_pass(const struct cs_opts *o, double p, size_t n, double level)
 {
-	double z = z_of(p), need = z > 0 ? ceil((double)n * pow(z_of(level) / z, 2)) : 1000;
+	double z = cs_z_upper(p / 2), zl = cs_z_upper(level / 2);
+	double need = z > 0 ? ceil((double)n * pow(zl / z, 2)) : 1000;
 
 	return (unsigned int)fmax(fmin(need, 1000), fmax((double)n + 1, reps_for(o, level)));
 }
@@ -719,26 +677,6 @@ static int other_names(const struct cs_opts *o, const struct side *s)
 }
 
 /*
- * What an input left out that was asked for, and filter words that select
- * nothing: said; 1 where compare stops there (exit 2)
- */
-static int inputs_refused(const struct cs_opts *o, const struct side *s)
-{
-	unsigned char *hit = calloc(o->nfilter + 1, 1);
-	int warned = 0, refused;
-
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t i = 0; i < s[sd].n; i++) {
-			warned += cs_input_warn(o, &s[sd].in[i]);
-			if (hit)
-				cs_filter_hits(o, &s[sd].in[i], hit);
-		}
-	refused = !hit || cs_filter_misses(o, hit) || (warned && o->strict);
-	free(hit);
-	return refused;
-}
-
-/*
  * One row per name, every name of BASE in its order, then NEW's own (@any:
  * inputs of one fragment each pair whatever their names), in *cp: how
  * many, or 0 with *err said
@@ -800,7 +738,7 @@ int cs_compare(const struct cs_opts *o, char **base, size_t nbase, char **new, s
 	}
 	if (cs_sides_load(s, &err))
 		goto fail;
-	if (inputs_refused(o, s))
+	if (cs_inputs_refused(o, s[0].in, s[0].n, s[1].in, s[1].n))
 		goto out;
 	/* inputs that are each one fragment pair whatever their names */
 	for (int sd = 0; sd < 2; sd++)

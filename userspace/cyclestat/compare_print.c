@@ -58,10 +58,12 @@ static const char *short_level(char *b, const struct cmp *c)
 	return b;
 }
 
-static void json_num(FILE *f, double v)
+/* @key, then v, or null where it is no number */
+static void json_num(FILE *f, const char *key, double v)
 {
 	char b[40];
 
+	fputs(key, f);
 	fputs(isfinite(v) ? cs_fmt_d(b, sizeof(b), v) : "null", f);
 }
 
@@ -314,26 +316,19 @@ static void print_json(const struct cs_opts *o, const struct side *s, struct cmp
 				cs_basis_name(c[i].basis), c[i].reps, c[i].nb, c[i].nn);
 		else
 			fputs("null, \"repetitions\": null, \"base_n\": 0, \"new_n\": 0, \"base_median\": ", f);
-		json_num(f, c[i].basis ? (double)c[i].mb : NAN);
-		fputs(", \"new_median\": ", f);
-		json_num(f, c[i].basis ? (double)c[i].mn : NAN);
-		fputs(", \"change\": ", f);
-		json_num(f, c[i].change);
-		fputs(", \"change_lo\": ", f);
-		json_num(f, c[i].lo);
-		fputs(", \"change_hi\": ", f);
-		json_num(f, c[i].hi);
-		fputs(", \"confidence\": ", f);
-		json_num(f, c[i].basis && !isnan(c[i].lo) ? c[i].t.level : NAN);
-		fputs(", \"p_value\": ", f);
-		json_num(f, c[i].basis ? c[i].t.p : NAN);
-		fputs(", \"p_adjusted\": ", f);
-		json_num(f, c[i].p_adj);
+		json_num(f, "", c[i].basis ? (double)c[i].mb : NAN);
+		json_num(f, ", \"new_median\": ", c[i].basis ? (double)c[i].mn : NAN);
+		json_num(f, ", \"change\": ", c[i].change);
+		json_num(f, ", \"change_lo\": ", c[i].lo);
+		json_num(f, ", \"change_hi\": ", c[i].hi);
+		json_num(f, ", \"confidence\": ", c[i].basis && !isnan(c[i].lo) ? c[i].t.level : NAN);
+		json_num(f, ", \"p_value\": ", c[i].basis ? c[i].t.p : NAN);
+		json_num(f, ", \"p_adjusted\": ", c[i].p_adj);
 		fputs(", \"min_detectable\": ", f);
 		if (isinf(c[i].mdc))
 			fputs("\"none\"", f);
 		else
-			json_num(f, c[i].mdc);
+			json_num(f, "", c[i].mdc);
 		fputs(", \"need_for_10\": ", f);
 		if (!c[i].need10 || c[i].need10 == UINT_MAX)
 			fputs(c[i].need10 ? "\"never\"" : "null", f);

@@ -165,13 +165,11 @@ static void cpu_figs(const struct step *s, const char *name, struct fig *f)
 }
 
 /*
- * The mean over the CPUs of @s whose bit in @use is set, per ensemble,
- * and its interval (see the top of the file); ok = 0 where a CPU lacks
- * the two-length figure per ensemble or the CPUs' units differ.  @cf:
- * each CPU's own figure (cpu_figs()).
+ * The mean over the CPUs of @s, per ensemble, and its interval (see the
+ * top of the file); ok = 0 where a CPU lacks the two-length figure per
+ * ensemble or the CPUs' units differ.  @cf: each CPU's own figure.
  */
-static struct fig pooled(const struct step *s, const char *name, const unsigned char *use,
-			 const struct fig *cf)
+static struct fig pooled(const struct step *s, const char *name, const struct fig *cf)
 {
 	struct fig f = { 0 }, one;
 	const struct cs_frag *fr;
@@ -179,19 +177,11 @@ static struct fig pooled(const struct step *s, const char *name, const unsigned 
 	long double *x = NULL, m, lo, hi, h2 = 0, half;
 	uint64_t n = 0;
 	unsigned int used = 0, calibrated = 0;
-	size_t only = 0, nuse = 0;
 
 	/* one CPU: its own figure, whatever its basis (base:empty has no long region) */
-	for (size_t c = 0; c < s->nv; c++)
-		if (use[c]) {
-			nuse++;
-			only = c;
-		}
-	if (nuse == 1)
-		return cf[only];
+	if (s->nv == 1)
+		return cf[0];
 	for (size_t c = 0; c < s->nv; c++) {
-		if (!use[c])
-			continue;
 		fr = cs_frag_named(&s->v[c].in, name);
 		one = cf[c];
 		if (!one.ok || !fr->perop.ok || !fr->perop.each || (used && fr->perop.med.n != n))
@@ -264,28 +254,6 @@ static int topo(const struct cs_opts *o, unsigned int cpu, const char *what, cha
 	return ok;
 }
 
-/* whether CPU list @list (sysfs: 0-3,8) holds @cpu */
-static int in_list(const char *list, unsigned int cpu)
-{
-	const char *c = list;
-
-	while (*c) {
-		char *end;
-		unsigned long a = strtoul(c, &end, 10), b = a;
-
-		if (end == c)
-			return 0;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		if (cpu >= a && cpu <= b)
-			return 1;
-		c = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return 0;
-	}
-	return 0;
-}
-
 /* @text as lines of at most 78 columns, words whole, the rest indented */
 static void wrap(FILE *out, const char *text)
 {
@@ -329,7 +297,7 @@ static void causes(const struct cs_opts *o, FILE *out, const struct step *s, con
 		if (topo(o, s->v[c].cpu, "thread_siblings_list", buf, sizeof(buf))) {
 			known = 1;
 			for (size_t d = 0; d < s->nv; d++)
-				sib |= d != c && in_list(buf, s->v[d].cpu);
+				sib |= d != c && cs_in_cpulist(buf, s->v[d].cpu);
 		}
 		if (topo(o, s->v[c].cpu, "physical_package_id", buf, sizeof(buf))) {
 			long id = strtol(buf, NULL, 10);
@@ -424,16 +392,23 @@ static const char *unit_of(const struct step *s, size_t ns, const char *name)
 	return "";
 }
 
-/* a CSV cost: value, low, high, each empty where not a number */
-static void csv_fig(FILE *f, struct fig p)
+/* a CSV row: the cost's value, low, high, each empty where not a number */
+static void csv_row(FILE *f, const char *path, const char *name, unsigned int k, const char *cpu,
+		    struct fig p, const char *unit, const char *apart)
 {
 	double v[3] = { p.v, p.lo, p.hi };
 
+	cs_csv_field(f, path);
+	fputc(',', f);
+	cs_csv_field(f, name);
+	fprintf(f, ",%u,%s,", k, cpu);
 	for (int i = 0; i < 3; i++)
 		if (p.ok && isfinite(v[i]))
 			fprintf(f, "%.17g,", v[i]);
 		else
 			fputc(',', f);
+	cs_csv_field(f, unit);
+	fprintf(f, ",%s\n", apart);
 }
 
 /* one row of the table, its cells padded but the last */
@@ -460,7 +435,6 @@ static int print_steps(const struct cs_opts *o, const char *path, const struct s
 	size_t ncpu = s[ns - 1].nv, cols = ncpu < COLS ? ncpu : COLS;
 	int csv = o->format == CS_CSV;
 	char *fl = NULL, mark[CB_MAX_CPUS];
-	unsigned char all[CB_MAX_CPUS];
 	struct fig f[CB_MAX_CPUS];
 	size_t fll = 0;
 	FILE *flags = open_memstream(&fl, &fll);
@@ -469,7 +443,6 @@ static int print_steps(const struct cs_opts *o, const char *path, const struct s
 		fprintf(stderr, "cyclestat: out of memory\n");
 		return 2;
 	}
-	memset(all, 1, sizeof(all));
 	if (csv) {
 		fputs("input,fragment,k,cpu,cost,cost_lo,cost_hi,cost_unit,apart\n", o->out);
 	} else {
@@ -495,27 +468,18 @@ static int print_steps(const struct cs_opts *o, const char *path, const struct s
 			struct fig p;
 
 			cpu_figs(&s[i], name, f);
-			p = pooled(&s[i], name, all, f);
+			p = pooled(&s[i], name, f);
 			differs(flags, &s[i], name, csv, f, mark);
 			if (!csv) {
 				line(o->out, i ? "" : name, s[i].k, p, &s[i], f, cols, mark);
 				continue;
 			}
-			cs_csv_field(o->out, path);
-			fputc(',', o->out);
-			cs_csv_field(o->out, name);
-			fprintf(o->out, ",%u,all,", s[i].k);
-			csv_fig(o->out, p);
-			cs_csv_field(o->out, unit);
-			fputs(",\n", o->out);
+			csv_row(o->out, path, name, s[i].k, "all", p, unit, "");
 			for (size_t c = 0; c < s[i].nv; c++) {
-				cs_csv_field(o->out, path);
-				fputc(',', o->out);
-				cs_csv_field(o->out, name);
-				fprintf(o->out, ",%u,%u,", s[i].k, s[i].v[c].cpu);
-				csv_fig(o->out, f[c]);
-				cs_csv_field(o->out, unit);
-				fprintf(o->out, ",%s\n", mark[c] ? "yes" : "no");
+				char cpu[16];
+
+				snprintf(cpu, sizeof(cpu), "%u", s[i].v[c].cpu);
+				csv_row(o->out, path, name, s[i].k, cpu, f[c], unit, mark[c] ? "yes" : "no");
 			}
 		}
 	}
@@ -541,12 +505,10 @@ static int plot_steps(const struct cs_opts *o, const struct step *s, size_t ns,
 		      const char **names, size_t nn)
 {
 	struct cs_curve *c = calloc(nn, sizeof(*c));
-	unsigned char all[CB_MAX_CPUS];
 	struct fig f[CB_MAX_CPUS];
 	size_t n = 0;
 	int ret = 0;
 
-	memset(all, 1, sizeof(all));
 	for (size_t j = 0; c && j < nn; j++) {
 		c[n].name = names[j];
 		c[n].unit = unit_of(s, ns, names[j]);
@@ -557,7 +519,7 @@ static int plot_steps(const struct cs_opts *o, const struct step *s, size_t ns,
 			struct fig p;
 
 			cpu_figs(&s[i], names[j], f);
-			p = pooled(&s[i], names[j], all, f);
+			p = pooled(&s[i], names[j], f);
 			if (p.ok)
 				c[n].p[c[n].n++] = (struct cs_kpoint){ s[i].k, p.v, p.lo, p.hi };
 		}

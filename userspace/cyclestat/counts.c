@@ -240,19 +240,14 @@ int cs_counts_take(struct cs_samples *s, struct cs_counts *out)
 				cs_tally_free(&t);
 				return -1;
 			}
-		if (!c.tally) {
+		if (c.tally) {
+			cs_samples_free(s);
+			s->tally = &t;
+			s->n = c.n;
+		} else {
 			/* spilled: the copy is not wanted, s sorted in place is */
 			cs_samples_free(&c);
-			cs_sort(s->v, s->n);
-			out->own = *s;
-			memset(s, 0, sizeof(*s));
-			out->v = out->own.v;
-			out->len = out->n = out->own.n;
-			return 0;
 		}
-		cs_samples_free(s);
-		s->tally = &t;
-		s->n = c.n;
 	}
 	if (!s->tally) {	/* a spilled tally: the samples, sorted */
 		cs_sort(s->v, s->n);

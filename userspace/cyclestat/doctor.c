@@ -85,35 +85,6 @@ static char *first_line(struct doc *d, const char *path)
 	return s;
 }
 
-/* is cpu in a cpulist such as "0-3,8,10-11"? */
-static int in_cpulist(const char *list, unsigned int cpu)
-{
-	const char *c = list;
-
-	while (*c && *c != '\n') {
-		char *e;
-		unsigned long a, b;
-
-		errno = 0;
-		a = strtoul(c, &e, 10);
-		if (e == c || errno)
-			return 0;
-		b = a;
-		if (*e == '-') {
-			c = e + 1;
-			b = strtoul(c, &e, 10);
-			if (e == c || errno)
-				return 0;
-		}
-		if (cpu >= a && cpu <= b)
-			return 1;
-		c = *e == ',' ? e + 1 : e;
-		if (*e != ',')
-			break;
-	}
-	return 0;
-}
-
 /* the field @key of processor N in cpuinfo (the first one's if N has none) */
 static char *cpu_field(struct doc *d, unsigned int cpu, const char *key)
 {
@@ -302,9 +273,9 @@ static void check_sys(struct doc *d, unsigned int cpu)
 		check_knob(d, &knobs[i]);
 	iso = first_line(d, "/sys/devices/system/cpu/isolated");
 	nohz = first_line(d, "/sys/devices/system/cpu/nohz_full");
-	if (iso && in_cpulist(iso, cpu) && nohz && in_cpulist(nohz, cpu))
+	if (iso && cs_in_cpulist(iso, cpu) && nohz && cs_in_cpulist(nohz, cpu))
 		say(d, "ok", "cpu%u is isolated (isolcpus) and tickless (nohz_full)", cpu);
-	else if (iso && in_cpulist(iso, cpu))
+	else if (iso && cs_in_cpulist(iso, cpu))
 		say(d, "WARN", "cpu%u is isolated but not nohz_full: the tick still interrupts it; fix: add nohz_full=%u rcu_nocbs=%u to the kernel command line and reboot", cpu, cpu, cpu);
 	else
 		say(d, "WARN", "cpu%u is not isolated: other tasks and the tick share it; fix: boot with isolcpus=%u nohz_full=%u rcu_nocbs=%u and run with cpu=%u", cpu, cpu, cpu, cpu, cpu);
@@ -464,7 +435,7 @@ int cs_doctor(const struct cs_opts *o)
 
 	online = first_line(&d, "/sys/devices/system/cpu/online");
 	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%u", d.root, o->cpu);
-	if (access(path, F_OK) || (online && !in_cpulist(online, o->cpu))) {
+	if (access(path, F_OK) || (online && !cs_in_cpulist(online, o->cpu))) {
 		fprintf(stderr, "cyclestat: doctor: cpu %u is not online (online: %s); pick one with --cpu N\n",
 			o->cpu, online ? online : "unknown");
 		free(online);

@@ -559,7 +559,7 @@ static int tree_absent(const char *path, struct cs_input *in)
  * there, a result directory it does not list, and --undisturbed where
  * there is no flags file to go by.
  */
-int cs_input_warn(const struct cs_opts *o, const struct cs_input *in)
+static int input_warn(const struct cs_opts *o, const struct cs_input *in)
 {
 	const char *what = o->strict ? "error" : "warning", *first = NULL;
 	int found = 0, say = !o->quiet || o->strict;
@@ -613,7 +613,7 @@ int cs_match(const struct cs_opts *o, const char *name)
 }
 
 /* hit[k] set where filter word k selects a fragment of @in, with data or not */
-void cs_filter_hits(const struct cs_opts *o, const struct cs_input *in, unsigned char *hit)
+static void filter_hits(const struct cs_opts *o, const struct cs_input *in, unsigned char *hit)
 {
 	struct cs_opts one = *o;
 
@@ -632,7 +632,7 @@ void cs_filter_hits(const struct cs_opts *o, const struct cs_input *in, unsigned
  * that selects nothing anywhere is a mistyped path or name, never silence.
  * Returns how many there are, each said.
  */
-int cs_filter_misses(const struct cs_opts *o, const unsigned char *hit)
+static int filter_misses(const struct cs_opts *o, const unsigned char *hit)
 {
 	int n = 0;
 
@@ -641,6 +641,28 @@ int cs_filter_misses(const struct cs_opts *o, const unsigned char *hit)
 			fprintf(stderr, "cyclestat: no fragment matches %s, and no file or directory is named so; names are group:name[/ARG], e.g. alu:add_dep, alu, 'loop:*'\n",
 				o->filter[k]);
 	return n;
+}
+
+int cs_inputs_refused(const struct cs_opts *o, const struct cs_input *a, size_t na,
+		      const struct cs_input *b, size_t nb)
+{
+	unsigned char *hit = calloc(o->nfilter + 1, 1);
+	int warned = 0, refused;
+
+	if (!hit) {
+		fprintf(stderr, "cyclestat: out of memory\n");
+		return 1;
+	}
+
+	for (size_t i = 0; i < na + nb; i++) {
+		const struct cs_input *in = i < na ? &a[i] : &b[i - na];
+
+		warned += input_warn(o, in);
+		filter_hits(o, in, hit);
+	}
+	refused = filter_misses(o, hit) || (warned && o->strict);
+	free(hit);
+	return refused;
 }
 
 int cs_load_input(const char *path, struct cs_input *in, struct cs_err *err)

@@ -139,7 +139,6 @@ struct cs_ens {
 	uint64_t count, size;
 	uint64_t *min, *max;
 	long double *var;	/* population variance of each ensemble */
-	long double *mean;	/* mean of each ensemble (gbench) */
 	u128 *med2;		/* twice the median of each ensemble */
 	struct cs_q *core;	/* the mean of each ensemble's core (cs_core_of()) */
 	long double total_var, var_of_vars, var_of_mins;

@@ -65,8 +65,8 @@ static double u_cdf(const double *c, size_t top, double total, long long k)
 	return s / total;
 }
 
-/* inverse of the standard normal CDF at 1 - q, for small q (Acklam) */
-static double z_upper(double q)
+/* z with P(Z > z) = q: the standard normal CDF inverted at 1 - q, by bisection */
+double cs_z_upper(double q)
 {
 	double lo = 0, hi = 40;
 
@@ -95,7 +95,7 @@ static size_t normal_approx(double stat, double mu, double sd, double sd0, doubl
 	r->p = sd > 0 ? erfc(z / M_SQRT2) : 1;
 	r->min_p = 0;
 	r->level = conf;
-	return (size_t)fmax(0, floor(mu - z_upper((1 - conf) / 2) * sd0));
+	return (size_t)fmax(0, floor(mu - cs_z_upper((1 - conf) / 2) * sd0));
 }
 
 /* p at most 1; the interval: the k-th (at least the 1st) of sorted v[0..nv) from each end */

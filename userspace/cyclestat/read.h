@@ -56,6 +56,9 @@ int cs_tree_disagrees(const char *path, char ***gone, size_t *ngone, char ***ext
 int cs_sweep_steps(const char *path, char ***steps, unsigned int **k, size_t *n,
 		   struct cs_err *err);
 
+/* whether a sysfs CPU list ("0-3,8,10-11") holds @cpu */
+int cs_in_cpulist(const char *list, unsigned int cpu);
+
 /* fragment.c */
 int cs_load_frag(const struct cs_loc *loc, struct cs_frag *fr, struct cs_err *err);
 int cs_check_frag(const struct cs_loc *loc, struct cs_err *err);
@@ -87,13 +90,15 @@ int cs_names_add(const struct cs_opts *o, const struct cs_input *in, const char 
 		 size_t *n);
 /* the clock's step of @fr in ticks: info's tsc_step (its own, else the tree's), else the samples' */
 uint64_t cs_tsc_step(const struct cs_input *in, const struct cs_frag *fr);
-/* what an input left out that its user asked for, said on stderr: how many */
-int cs_input_warn(const struct cs_opts *o, const struct cs_input *in);
+/*
+ * what inputs @a and @b left out that their user asked for, and the filter
+ * words that select none of their fragments: said; 1 where the command
+ * stops there (exit 2): such a word, --strict and a warning, out of memory
+ */
+int cs_inputs_refused(const struct cs_opts *o, const struct cs_input *a, size_t na,
+		      const struct cs_input *b, size_t nb);
 /* whether the filter selects the fragment @name (no filter: all do) */
 int cs_match(const struct cs_opts *o, const char *name);
-/* the filter words that select nothing in any input: said, counted */
-void cs_filter_hits(const struct cs_opts *o, const struct cs_input *in, unsigned char *hit);
-int cs_filter_misses(const struct cs_opts *o, const unsigned char *hit);
 
 /* memory.c: a result's memory file, and its figures per op (exact) */
 extern const struct cb_mem_def cs_mem_counts[CB_NR_MEM];

@@ -186,10 +186,9 @@ static int ens_alloc(uint64_t count, uint64_t size, struct cs_ens *e)
 	e->min = calloc(count, sizeof(*e->min));
 	e->max = calloc(count, sizeof(*e->max));
 	e->var = calloc(count, sizeof(*e->var));
-	e->mean = calloc(count, sizeof(*e->mean));
 	e->med2 = calloc(count, sizeof(*e->med2));
 	e->core = calloc(count, sizeof(*e->core));
-	if (!e->min || !e->max || !e->var || !e->mean || !e->med2 || !e->core) {
+	if (!e->min || !e->max || !e->var || !e->med2 || !e->core) {
 		cs_ens_free(e);
 		return -1;
 	}
@@ -235,7 +234,6 @@ int cs_ensembles(const uint64_t *v, uint64_t count, uint64_t size, struct cs_ens
 		}
 		e->min[j] = lo;
 		e->max[j] = hi;
-		e->mean[j] = (long double)sum / size;
 		e->var[j] = m2_of(x, size, sum) / size;
 	}
 	ens_finish(e);
@@ -255,7 +253,6 @@ int cs_ensemble_one(const struct cs_counts *c, const struct cs_figs *f, uint64_t
 		return -1;
 	e->min[0] = f->min;
 	e->max[0] = f->max;
-	e->mean[0] = (long double)sum / c->n;
 	e->var[0] = m2_counts(c, sum) / c->n;
 	e->med2[0] = (u128)f->median.num;
 	e->core[0] = cs_core_of(c, step);
@@ -268,13 +265,12 @@ void cs_ens_free(struct cs_ens *e)
 	free(e->min);
 	free(e->max);
 	free(e->var);
-	free(e->mean);
 	free(e->med2);
 	free(e->core);
 	e->med2 = NULL;
 	e->core = NULL;
 	e->min = e->max = NULL;
-	e->var = e->mean = NULL;
+	e->var = NULL;
 }
 
 /* ---- figures of one distribution ---- */

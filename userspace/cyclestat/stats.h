@@ -76,5 +76,7 @@ int cs_two_sample(const long double *x, size_t n, const long double *y, size_t m
 unsigned int cs_min_reps(double alpha);
 int cs_paired(const long double *d, size_t n, double conf, struct cs_shift *r);
 unsigned int cs_min_pairs(double alpha);
+/* z with P(Z > z) = q (P(|Z| > z) = p: cs_z_upper(p / 2)) */
+double cs_z_upper(double q);
 
 #endif /* CS_STATS_H */

@@ -2,7 +2,8 @@
 /*
  * tree.c - where a result tree's fragments are: the fragments file, or a
  * walk of GROUP/NAME[/ARG] directories (tree version 2 puts an argument's
- * results in a subdirectory, as debugfs cannot have '/' in a name).
+ * results in a subdirectory, as debugfs cannot have '/' in a name);
+ * and the sysfs CPU lists that sweep=cpus and doctor read.
  *
  * Calls numparse.c only.
  */
@@ -579,4 +580,33 @@ out:
 	cs_info_free(&info);
 	free(p);
 	return ret;
+}
+
+/* is cpu in a cpulist such as "0-3,8,10-11"? */
+int cs_in_cpulist(const char *list, unsigned int cpu)
+{
+	const char *c = list;
+
+	while (*c && *c != '\n') {
+		char *e;
+		unsigned long a, b;
+
+		errno = 0;
+		a = strtoul(c, &e, 10);
+		if (e == c || errno)
+			return 0;
+		b = a;
+		if (*e == '-') {
+			c = e + 1;
+			b = strtoul(c, &e, 10);
+			if (e == c || errno)
+				return 0;
+		}
+		if (cpu >= a && cpu <= b)
+			return 1;
+		c = *e == ',' ? e + 1 : e;
+		if (*e != ',')
+			break;
+	}
+	return 0;
 }

@@ -111,6 +111,15 @@ expect_ok ab_icount_varies_says_why grep -q 'differ between the runs of one side
 # a filter picks rows
 expect_exit ab_filter_picks_rows 1 '^ab:adds ' -- "$CS" ab --clock icount "$T/a1" -- "$T/b1" ab:adds
 expect_ok ab_filter_leaves_the_others sh -c "! grep -q '^ab:same' '$T/out'"
+# a filter word that selects nothing is refused; with --strict, so is an
+# input that leaves out what it lists (as compare's)
+expect_exit ab_filter_word_that_selects_nothing_is_refused 2 'no fragment matches ab:nosuch' -- \
+	"$CS" ab --clock icount "$T/a1" -- "$T/b1" ab:nosuch
+rm -rf "$T/a1l"; cp -r "$T/a1" "$T/a1l"; echo 'ab:listed 4 listed, no result' >> "$T/a1l/fragments"
+expect_exit ab_says_what_an_input_leaves_out 1 '' -- "$CS" ab --clock icount "$T/a1l" -- "$T/b1"
+expect_ok ab_said_it_as_a_warning grep -q "warning: .*lists ab:listed" "$T/err"
+expect_exit ab_strict_refuses_what_an_input_leaves_out 2 "error: .*lists ab:listed" -- \
+	"$CS" ab --strict --clock icount "$T/a1l" -- "$T/b1"
 
 # usage
 expect_exit ab_needs_two_sides 2 'ab: expected A\.\.\. -- B\.\.\.' -- "$CS" ab "$T/a1" "$T/b1"
