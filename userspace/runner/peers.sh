@@ -20,7 +20,15 @@
 #                         (it needs nasm: scripts/deps.sh --bench)
 # Without one, our figures alone, and a line saying how to add the peer.
 #
-#   REPS=8 CPU=0 sh peers.sh
+# Our side runs its 10,000 samples as 200 ensembles of 50 (OURS_KEYS): a
+# host's clock wanders by 1-2 % within a default ensemble of 1000 samples
+# (some 8 ms), and each ensemble's figure is taken over calib:add_chain's
+# beside it, so shorter ensembles track the clock closer
+# (docs/peers.md, "Where the spread comes from").  Last, how many of our
+# runs cyclestat found "calibration disturbed" (calib:add_chain and
+# calib:imul_chain apart beyond their noise: a neighbour sharing the core).
+#
+#   REPS=8 CPU=0 OURS_KEYS="samples=50 ensembles=200 warmup=10" sh peers.sh
 . "$(dirname "$0")/../../scripts/help.sh"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,8 +37,10 @@ top=$(cd ../.. && pwd) || exit 2
 CS=${CYCLESTAT:-../cyclestat/cyclestat}
 CPU=${CPU:-0}
 REPS=${REPS:-8}
+OURS_KEYS=${OURS_KEYS-samples=50 ensembles=200 warmup=10}
 out=${BENCH_OUT:-$top/build/bench-user}/peers
 mkdir -p "$out"
+rm -rf "$out"/ours-*	# a run of more REPS before must not be read as ours
 
 ub=${UARCH_BENCH:-}
 src=${UARCH_BENCH_SRC:-$top/build/peers/uarch-bench}
@@ -47,7 +57,7 @@ fi
 # our side: the four, interleaved with the references, as make run does
 ours() {
 	./cyclebench-user -q --force -o "$out/ours-$1" alu:add_dep,alu:imul_dep,mem:chase \
-		args=4096,262144 cpu="$CPU" interleave=1 >/dev/null 2>&1 || return 1
+		args=4096,262144 cpu="$CPU" interleave=1 $OURS_KEYS >/dev/null 2>&1 || return 1
 	sh perop.sh "$CS" "$out/ours-$1" | awk -v r="$1" '
 		$1 == "alu:add_dep" { print r, "add", $2 }
 		$1 == "alu:imul_dep" { print r, "imul", $2 }
@@ -87,6 +97,7 @@ rm -f "$out/figures.txt.ours" "$out/figures.txt.theirs"
 cpu() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | sed -n 1p; }
 echo "per op, core cycles: mean (sd) over $REPS interleaved repetitions, cpu $CPU;" \
 	"$(cpu 'model name') (family $(cpu 'cpu family'), model $(cpu model)), $(nproc) CPUs; $(date -u +%Y-%m-%d)"
+echo "ours: cyclebench-user ${OURS_KEYS:-(its defaults)}"
 [ -n "$ub" ] || echo "(uarch-bench: none here; put its source in $src with its submodules, or set UARCH_BENCH)"
 awk -v peer="${ub:+yes}" '
 	FILENAME ~ /times/ { t[$1] += $2; nt[$1]++; next }
@@ -109,5 +120,13 @@ awk -v peer="${ub:+yes}" '
 			nt["theirs"] ? sprintf("%.2f s", t["theirs"] / nt["theirs"] / 1000) : "-",
 			sprintf("%.2f s", t["ours"] / nt["ours"] / 1000)
 	}' "$out/times.txt" "$out/figures.txt"
+disturbed=0
+r=1
+while [ $r -le "$REPS" ]; do
+	"$CS" -q --format json "$out/ours-$r" calib 2>/dev/null | grep -q '"disturbed": true' &&
+		disturbed=$((disturbed + 1))
+	r=$((r + 1))
+done
+echo "ours: $disturbed of $REPS runs calibration disturbed (cyclestat: calib:add_chain and calib:imul_chain apart)"
 echo
 python3 estimators.py "$out"/ours-[0-9]*
