@@ -179,7 +179,8 @@ static long double quantum(const struct cs_input *in, const struct cs_frag *fr)
  *    across ensembles; else the calibration's relative half-width added
  *    to the figure's.  Either way no narrower than both
  *    quanta.  Where calib:imul_chain of the same run disagrees with it
- *    beyond their noise (cross_check()), the gap is added too.
+ *    beyond their noise (cross_check()), no figure in core cycles has
+ *    an interval.
  * Kept in ticks (lo, hi), so that a division by calib gives the interval
  * in core cycles wherever it is shown.
  */
@@ -227,10 +228,12 @@ static int paired_median(const struct cs_frag *fr, const struct cs_frag *calib,
 /*
  * The calibration checked against a second clock of the same run: a chain
  * of imuls (3 core cycles each, another port) beside the chain of adds
- * (one cycle).  A neighbour on a busy host slows the two unequally (the
+ * (one cycle).  A neighbour sharing the core slows the two unequally (the
  * 1-cycle add chain more); where their ticks per core cycle differ by more
- * than the noise, the relative gap is how far the calibration can be off:
- * in->calib_gap, which every figure in core cycles then carries.  Where
+ * than the noise, in->calib_gap is that gap, relative.  It does not bound
+ * the error: the same neighbour moves other code by several times the gap
+ * (an L1 load 1-6 times it, docs/peers.md), so such a run's figures in
+ * core cycles are given without an interval (hold_intervals()).  Where
  * the two ran interleaved, ensemble by ensemble: the median of imul's over
  * 3 adds' beside it, against its interval (no narrower than both TSC
  * steps), so that a clock that moved between ensembles, which moves both
@@ -322,9 +325,10 @@ static int hold_intervals(struct cs_input *in)
 			struct cs_est *n = &fr->netop;
 			long double nv = cs_q_ld(n->value) / c;
 
-			h = (n->hi - n->lo) / 2 / c + fabsl(nv) * (fr->calib_rel + in->calib_gap);
-			n->lo = (nv - h) * c;
-			n->hi = (nv + h) * c;
+			h = (n->hi - n->lo) / 2 / c + fabsl(nv) * fr->calib_rel;
+			fr->shared = in->calib_gap > 0;
+			n->lo = fr->shared ? NAN : (nv - h) * c;
+			n->hi = fr->shared ? NAN : (nv + h) * c;
 			/* the clock may have moved between calib's ensembles and these */
 			in->within_run += !yes(in, fr, CB_INFO_interleave);
 		}
@@ -346,9 +350,10 @@ static int hold_intervals(struct cs_input *in)
 			/* the clock may have moved between calib's ensembles and these */
 			in->within_run += !yes(in, fr, CB_INFO_interleave);
 		}
-		h += fabsl(vc) * in->calib_gap;
-		e->lo = (vc - h) * c;
-		e->hi = (vc + h) * c;
+		/* a shared core: no interval (cross_check()) */
+		fr->shared = in->calib_gap > 0;
+		e->lo = fr->shared ? NAN : (vc - h) * c;
+		e->hi = fr->shared ? NAN : (vc + h) * c;
 	}
 	return 0;
 }

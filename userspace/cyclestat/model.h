@@ -236,6 +236,7 @@ struct cs_frag {
 	struct cs_mem mem;
 	long double calib;	/* ticks per core cycle when calibrated, else 0 */
 	long double calib_rel;	/* its 95 % half-width over it (quantum included) */
+	int shared;		/* no interval: the run's calibration disturbed */
 	int emulated;		/* measured under an emulator: emulated ticks */
 	uint64_t dropped;	/* samples left out by --undisturbed */
 	uint64_t dropped_by[CB_NR_SAMPLE_FLAGS];	/* of those, flagged with bit k */

@@ -139,7 +139,8 @@ static int cost_cells(const struct cs_frag *fr, char *cost, char *ci, size_t sz,
 
 	if (isnan(lo)) {
 		/* a median's 95 % interval needs six ensembles (infer.c) */
-		snprintf(ci, sz, e->n < 2 ? "- (one ensemble)" : "- (< 6 ensembles)");
+		snprintf(ci, sz, fr->shared ? "- (core shared)" : e->n < 2 ? "- (one ensemble)" :
+			 "- (< 6 ensembles)");
 		if (v < res && res > 0) {
 			snprintf(cost, sz, "<%s", fixed_num(b1, sizeof(b1), res, 3, whole));
 			return 1;
@@ -195,9 +196,9 @@ static void print_calib_check(FILE *f, const struct cs_input *in)
 {
 	if (in->calib_gap > 0)
 		fprintf(f, "! calibration disturbed: calib:add_chain reads %.4Lf ticks a core cycle,\n"
-			"  calib:imul_chain %.4Lf (%.2Lf %% apart, beyond their noise): a busy host\n"
-			"  moved the clock or shared the core; every interval in core cycles is\n"
-			"  widened by that gap; rerun on an idle CPU (cyclestat doctor: what to fix)\n",
+			"  calib:imul_chain %.4Lf (%.2Lf %% apart, beyond their noise): a neighbour\n"
+			"  shared the core, and moves other code by more than that; no figure in\n"
+			"  core cycles has an interval; rerun on an idle CPU (cyclestat doctor)\n",
 			in->calib_add, in->calib_imul, 100 * in->calib_gap);
 	if (in->within_run)
 		fprintf(f, "! not interleaved (interleave=0): the intervals in core cycles are within-run\n"

@@ -61,9 +61,14 @@ awk -v s="$SAMPLES" -v e="$ENSEMBLES" '
 			printf "%-22s %s\n", shown, "not measured"
 			return
 		}
-		ok = lo[f, name] >= a && hi[f, name] <= b
-		printf "%-22s %8.3f  %8.3f .. %-8.3f %-16s %s\n", shown, v[f, name], lo[f, name],
-			hi[f, name], want, ok ? "inside" : "OUTSIDE"
+		if (lo[f, name] == "-") {
+			printf "%-22s %8.3f  %-20s %-16s %s\n", shown, v[f, name], "none (core shared)",
+				want, "no claim"
+		} else {
+			ok = lo[f, name] >= a && hi[f, name] <= b
+			printf "%-22s %8.3f  %8.3f .. %-8.3f %-16s %s\n", shown, v[f, name], lo[f, name],
+				hi[f, name], want, ok ? "inside" : "OUTSIDE"
+		}
 		if (u[f, name] != "core_cycles")
 			unit = "TSC ticks: no calibration"
 	}

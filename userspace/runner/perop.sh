@@ -4,8 +4,9 @@
 # perop.sh CYCLESTAT INPUT...: the per-op cost cyclestat computes, one
 # result a line: "NAME VALUE LO HI UNIT" (UNIT: core_cycles when the input
 # holds calib:add_chain of the same run, else ticks), from its JSON output.
-# A result without a per-op estimate and its interval is left out (a
-# median of under six ensembles has none: cyclestat(1)).
+# LO and HI are "-" where the figure has no interval (a median of under
+# six ensembles, a run whose calibration was disturbed: cyclestat(1)); a
+# result without a per-op estimate is left out.
 #
 # perop.sh --calib CYCLESTAT DIR: TSC ticks per core cycle, what cyclestat
 # divides by (calib:add_chain's per-op figure); empty when DIR has none.
@@ -21,10 +22,11 @@ shift
 "$cs" -q --format json "$@" | awk '
 	function num(key,   s) {
 		s = $0
-		if (!match(s, "\"per_op\": \\{\"value\": [-0-9.e+]+, \"lo\": [-0-9.e+]+, \"hi\": [-0-9.e+]+"))
+		if (!match(s, "\"per_op\": \\{\"value\": [-0-9.e+]+, \"lo\": ([-0-9.e+]+|null), \"hi\": ([-0-9.e+]+|null)"))
 			return ""
 		s = substr(s, RSTART, RLENGTH)
 		gsub(/"per_op": \{"value": |"lo": |"hi": |,/, "", s)
+		gsub(/null/, "-", s)
 		return s
 	}
 	match($0, /\{"name": "[^"]*"/) {
