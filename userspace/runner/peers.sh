@@ -26,7 +26,9 @@
 # beside it, so shorter ensembles track the clock closer
 # (docs/peers.md, "Where the spread comes from").  Last, how many of our
 # runs cyclestat found "calibration disturbed" (calib:add_chain and
-# calib:imul_chain apart beyond their noise: a neighbour sharing the core).
+# calib:imul_chain apart beyond their noise: a neighbour sharing the core),
+# and whether the intervals of runs at OURS_KEYS cover (coverage.sh,
+# PEERS_COVERAGE runs, default 30; 0: none).
 #
 #   REPS=8 CPU=0 OURS_KEYS="samples=50 ensembles=200 warmup=10" sh peers.sh
 . "$(dirname "$0")/../../scripts/help.sh"
@@ -130,3 +132,8 @@ done
 echo "ours: $disturbed of $REPS runs calibration disturbed (cyclestat: calib:add_chain and calib:imul_chain apart)"
 echo
 python3 estimators.py "$out"/ours-[0-9]*
+if [ "${PEERS_COVERAGE:=30}" -gt 0 ]; then
+	echo
+	RUNS=$PEERS_COVERAGE COVERAGE_KEYS="interleave=1 $OURS_KEYS" COVERAGE_OUT="$out/coverage" \
+		CYCLESTAT=$CS CPU=$CPU sh coverage.sh
+fi
