@@ -320,13 +320,14 @@ static int hold_intervals(struct cs_input *in)
 		if (calib && fr->calib > 0 && cs_q_ld(calib->perop.med.value) > 0)
 			fr->calib_rel = cs_perop_half(&calib->perop) /
 					cs_q_ld(calib->perop.med.value);
+		/* a shared core (cross_check()): no figure in core cycles has an interval */
+		fr->shared = in->calib_gap > 0 && cs_core_calib(fr) > 0 && fr != calib;
 		if (cs_core_calib(fr) > 0 && fr != calib && fr->netop.n >= 2 && !isnan(fr->netop.lo)) {
 			/* net and raw figures: the calibration's error added */
 			struct cs_est *n = &fr->netop;
 			long double nv = cs_q_ld(n->value) / c;
 
 			h = (n->hi - n->lo) / 2 / c + fabsl(nv) * fr->calib_rel;
-			fr->shared = in->calib_gap > 0;
 			n->lo = fr->shared ? NAN : (nv - h) * c;
 			n->hi = fr->shared ? NAN : (nv + h) * c;
 			/* the clock may have moved between calib's ensembles and these */
@@ -350,8 +351,6 @@ static int hold_intervals(struct cs_input *in)
 			/* the clock may have moved between calib's ensembles and these */
 			in->within_run += !yes(in, fr, CB_INFO_interleave);
 		}
-		/* a shared core: no interval (cross_check()) */
-		fr->shared = in->calib_gap > 0;
 		e->lo = fr->shared ? NAN : (vc - h) * c;
 		e->hi = fr->shared ? NAN : (vc + h) * c;
 	}

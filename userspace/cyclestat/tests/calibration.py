@@ -114,6 +114,11 @@ try:
             row[2 + j] += given and per["lo"] <= truth <= per["hi"]
             row[4] += given
             row[5] += given and marked
+    # a marked run's table says why its intervals are missing
+    marked_dir = [d for (d, _), inp in zip(dirs, json.loads(p.stdout)["inputs"])
+                  if (inp.get("calibration_check") or {}).get("disturbed")][:1]
+    shared = subprocess.run([tool] + marked_dir, capture_output=True, text=True).stdout \
+        if marked_dir else ""
     # a run not interleaved: its intervals are within-run only, and it says so
     one = os.path.join(top, "apart")
     write_run(one, 2.5, 0, False)
@@ -138,6 +143,9 @@ tap.point(given_marked == 0, "calibration:a_run_marked_disturbed_gives_no_interv
 tap.point(n > 0 and cov >= 0.94 * n,
           "calibration:the_intervals_given_cover_with_the_core_shared (%d of %d)" % (cov, n),
           "%d of %d intervals contain the truth, want >= 94 %%" % (cov, n))
+tap.point("x:load" in shared and "- (core shared)" in shared and "no figure in" in shared,
+          "calibration:a_marked_run_s_table_says_the_core_was_shared",
+          "no '- (core shared)' in: %s" % shared[-600:])
 tap.point("within-run" in apart and "interleave=1" in apart,
           "calibration:a_run_not_interleaved_says_within_run_only",
           "no 'within-run' note in: %s" % apart[-600:])
