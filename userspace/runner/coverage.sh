@@ -41,7 +41,7 @@ echo "interval coverage: $RUNS runs of cyclebench-user $sel args=4096${COVERAGE_
 echo "(each: $(sed -n 's/^ensembles: //p' "$out/r1/info") ensembles of" \
 	"$(sed -n 's/^samples: //p' "$out/r1/info") samples; $((t1 - t0)) s in all)"
 awk -v runs="$RUNS" '
-	{ name = $2; v[name, $1] = $3; unit[name] = $6; n[name]++; sum[name] += $3 }
+	{ name = $2; unit[name] = $6; n[name]++; sum[name] += $3 }
 	# no interval ("-"): the run claims none (its calibration disturbed)
 	$4 == "-" { none[name]++; next }
 	{ h[name, $1] = ($5 - $4) / 2; lo[name, $1] = $4; hi[name, $1] = $5; claimed[name] += $3 }
